@@ -1,0 +1,42 @@
+// Continue tokens: the revision a paged list is read at and the key to resume from, relative to
+// the list's prefix so that a token cannot reach outside the collection it was issued for.
+import { StorageError } from './errors.js';
+
+interface TokenBody {
+  v: string;
+  rv: number;
+  start: string;
+}
+
+const TOKEN_VERSION = 'meta.plat.io/v1';
+
+export function encodeContinue(revision: number, nextKey: string, prefix: string): string {
+  const body: TokenBody = { v: TOKEN_VERSION, rv: revision, start: nextKey.slice(prefix.length) };
+  return Buffer.from(JSON.stringify(body)).toString('base64url');
+}
+
+const invalid = (detail: string): StorageError =>
+  new StorageError('InvalidArgument', `continue key is not valid: ${detail}`);
+
+export function decodeContinue(token: string, prefix: string): { revision: number; startKey: string } {
+  let body: Partial<TokenBody>;
+  try {
+    body = JSON.parse(Buffer.from(token, 'base64url').toString()) as Partial<TokenBody>;
+  } catch {
+    throw invalid('the token is not valid base64url-encoded JSON');
+  }
+  if (body === null || typeof body !== 'object' || body.v !== TOKEN_VERSION) {
+    throw invalid('server does not recognize this encoded version');
+  }
+  if (typeof body.rv !== 'number' || !Number.isSafeInteger(body.rv) || body.rv <= 0) {
+    throw invalid('incorrect encoded start resourceVersion (version meta.plat.io/v1)');
+  }
+  if (typeof body.start !== 'string' || body.start === '') {
+    throw invalid('encoded start key is empty');
+  }
+  // The start key is a path below the prefix; refuse anything that would climb out of it.
+  if (body.start.split('/').some((segment) => segment === '..' || segment === '.')) {
+    throw invalid('encoded start key is not a relative key');
+  }
+  return { revision: body.rv, startKey: prefix + body.start };
+}

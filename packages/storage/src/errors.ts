@@ -1,0 +1,57 @@
+// Storage errors: the typed failures every backend reports, and nothing HTTP-shaped.
+
+export type StorageErrorCode =
+  | 'NotFound'
+  | 'AlreadyExists'
+  | 'Conflict'
+  | 'Gone'
+  | 'TooLargeResourceVersion'
+  | 'InvalidObject'
+  | 'InvalidArgument'
+  | 'Unavailable';
+
+export class StorageError extends Error {
+  override readonly name = 'StorageError';
+  constructor(
+    readonly code: StorageErrorCode,
+    message: string,
+    /** The key the failure concerns, when there is one. */
+    readonly key = '',
+    /** For Gone: the oldest revision still available; for TooLargeResourceVersion: the current one. */
+    readonly revision = 0,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export const notFound = (key: string): StorageError => new StorageError('NotFound', `key not found: ${key}`, key);
+
+export const alreadyExists = (key: string): StorageError =>
+  new StorageError('AlreadyExists', `key already exists: ${key}`, key);
+
+export const conflict = (key: string, detail: string): StorageError =>
+  new StorageError('Conflict', `precondition failed for ${key}: ${detail}`, key);
+
+export const gone = (revision: number, compacted = 0): StorageError =>
+  new StorageError(
+    'Gone',
+    `revision ${revision} has been compacted${compacted ? ` (oldest available: ${compacted})` : ''}`,
+    '',
+    compacted,
+  );
+
+export const tooLargeResourceVersion = (requested: number, current: number): StorageError =>
+  new StorageError(
+    'TooLargeResourceVersion',
+    `revision ${requested} is newer than the store's current revision ${current}`,
+    '',
+    current,
+  );
+
+export const unavailable = (message: string, cause?: unknown): StorageError =>
+  new StorageError('Unavailable', message, '', 0, { cause });
+
+export function isStorageError(error: unknown, code?: StorageErrorCode): error is StorageError {
+  return error instanceof StorageError && (code === undefined || error.code === code);
+}

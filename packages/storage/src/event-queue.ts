@@ -1,0 +1,95 @@
+// An unbounded async queue with a high-water mark: the producer is told to pause when the consumer
+// falls behind and to resume once it has caught up, so a slow reader applies backpressure to etcd.
+
+export interface EventQueueOptions {
+  highWaterMark?: number;
+  onPause?: () => void;
+  onResume?: () => void;
+}
+
+export class EventQueue<T> implements AsyncIterable<T> {
+  private items: T[] = [];
+  private head = 0;
+  private ended = false;
+  private failure: unknown = undefined;
+  private waiter: (() => void) | null = null;
+  private paused = false;
+  private readonly highWaterMark: number;
+
+  constructor(private readonly options: EventQueueOptions = {}) {
+    this.highWaterMark = options.highWaterMark ?? 1000;
+  }
+
+  get closed(): boolean {
+    return this.ended;
+  }
+
+  get length(): number {
+    return this.items.length - this.head;
+  }
+
+  push(item: T): void {
+    if (this.ended) return;
+    this.items.push(item);
+    if (!this.paused && this.length >= this.highWaterMark) {
+      this.paused = true;
+      this.options.onPause?.();
+    }
+    this.wake();
+  }
+
+  /** Ends the queue after the items already in it. */
+  end(): void {
+    this.ended = true;
+    this.wake();
+  }
+
+  /** Ends the queue at once, dropping what the consumer has not read. */
+  discard(): void {
+    this.items = [];
+    this.head = 0;
+    this.failure = undefined;
+    this.end();
+  }
+
+  /** Ends the queue after the items already in it, then throws `error` to the consumer. */
+  fail(error: unknown): void {
+    if (this.ended) return;
+    this.failure = error;
+    this.end();
+  }
+
+  private wake(): void {
+    const waiter = this.waiter;
+    this.waiter = null;
+    waiter?.();
+  }
+
+  private take(): T {
+    const item = this.items[this.head]!;
+    this.items[this.head++] = undefined as T;
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    if (this.paused && this.length <= this.highWaterMark / 2) {
+      this.paused = false;
+      this.options.onResume?.();
+    }
+    return item;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<T> {
+    for (;;) {
+      if (this.length > 0) {
+        yield this.take();
+        continue;
+      }
+      if (this.ended) {
+        if (this.failure !== undefined) throw this.failure;
+        return;
+      }
+      await new Promise<void>((resolve) => (this.waiter = resolve));
+    }
+  }
+}

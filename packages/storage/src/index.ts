@@ -1,0 +1,5 @@
+// The storage layer: one interface, backends chosen by name, and the conformance suite they pass.
+export type * from './interface.js';
+export * from './errors.js';
+export { createStorage, type StorageConfig, type StorageBackendName } from './factory.js';
+export { objectKey, type KeyParts } from './keys.js';

@@ -1,0 +1,124 @@
+// The Storage interface: what an API server needs of a versioned key-value store.
+//
+// Objects are plain JSON values with a `metadata` object. A backend stores them without
+// `metadata.resourceVersion` and sets that field on every object it returns, from the revision at
+// which the object was last modified. Revisions are positive integers that grow with every write to
+// the store (etcd's mod_revision); resourceVersion strings are their decimal form.
+
+export interface ObjectMetaLike {
+  name?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  [field: string]: unknown;
+}
+
+export interface StoredObject {
+  metadata?: ObjectMetaLike;
+  [field: string]: unknown;
+}
+
+/** Conditions that the current stored object must meet for an update or delete to go ahead. */
+export interface Preconditions {
+  uid?: string;
+  resourceVersion?: string;
+}
+
+export interface GetOptions {
+  /** Read the key as it was at this revision (0 or absent: the current state). */
+  revision?: number;
+}
+
+export interface ListOptions {
+  /**
+   * Read at this revision (0 or absent: the current revision). Ignored when `continue` is given,
+   * since the token carries the revision of the first chunk.
+   */
+  revision?: number;
+  /** Most items to return; 0 or absent: no limit. */
+  limit?: number;
+  /** A token from a previous chunk's `continue`. */
+  continue?: string;
+  /** Only items for which this returns true are returned and counted against `limit`. */
+  filter?: (object: StoredObject) => boolean;
+}
+
+export interface ListResult<T extends StoredObject = StoredObject> {
+  items: T[];
+  /** The revision the whole (paged) list was read at. */
+  revision: number;
+  /** Token for the next chunk; empty when the list is complete. */
+  continue: string;
+  /** Items left after this chunk, when known (never with a filter, never on the last chunk). */
+  remainingItemCount?: number;
+}
+
+/**
+ * Computes the next state of an object from the current one. Throwing aborts the update with that
+ * error. Returning the current object unchanged (deep-equal after encoding) writes nothing.
+ */
+export type UpdateFunction<T extends StoredObject> = (current: T | null) => T | Promise<T>;
+
+export interface UpdateOptions {
+  preconditions?: Preconditions;
+  /** When the key does not exist, call the update function with null instead of failing. */
+  ignoreNotFound?: boolean;
+}
+
+export interface DeleteOptions<T extends StoredObject = StoredObject> {
+  preconditions?: Preconditions;
+  /** Checked against the current object just before the delete; throw to refuse. */
+  validateDeletion?: (current: T) => void | Promise<void>;
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface WatchEvent<T extends StoredObject = StoredObject> {
+  type: WatchEventType;
+  /** The new state; for DELETED, the last state before deletion at the delete's revision. */
+  object: T;
+  /** The state before this event (MODIFIED and DELETED). */
+  previous?: T;
+  revision: number;
+}
+
+export interface WatchOptions {
+  /**
+   * Deliver the events that come after this revision. Absent or 0: from now on. A revision older
+   * than the compacted one ends the watch at once with a Gone error.
+   */
+  revision?: number;
+  /** Watch every key below `key` (a prefix) rather than one key. */
+  recursive?: boolean;
+}
+
+/**
+ * A stream of events in revision order, each exactly once. A failure (for example a revision
+ * compacted while the watch was catching up) ends the iteration by throwing a StorageError.
+ */
+export interface Watch<T extends StoredObject = StoredObject> extends AsyncIterable<WatchEvent<T>> {
+  /** Stops the watch; a pending iteration ends normally. Safe to call more than once. */
+  stop(): void;
+}
+
+export interface Storage {
+  /** Stores a new object; AlreadyExists when the key is taken. Returns the stored object. */
+  create<T extends StoredObject>(key: string, object: T): Promise<T>;
+  /** NotFound when absent; TooLargeResourceVersion or Gone for a revision out of range. */
+  get<T extends StoredObject>(key: string, options?: GetOptions): Promise<T>;
+  /** The objects whose keys start with `prefix` (which should end in "/"), in key order. */
+  list<T extends StoredObject>(prefix: string, options?: ListOptions): Promise<ListResult<T>>;
+  /** Read, modify, compare-and-swap, retrying on concurrent change. */
+  guaranteedUpdate<T extends StoredObject>(key: string, update: UpdateFunction<T>, options?: UpdateOptions): Promise<T>;
+  /** Deletes the key, returning the object as it was. NotFound when absent. */
+  delete<T extends StoredObject>(key: string, options?: DeleteOptions<T>): Promise<T>;
+  /** Resolves once the watch's start is fixed: every later write is delivered. */
+  watch<T extends StoredObject>(key: string, options?: WatchOptions): Promise<Watch<T>>;
+  /** The store's current revision (of the last write anywhere in it). */
+  currentRevision(): Promise<number>;
+  /** Drops history before `revision`: reads and watches from older revisions then fail with Gone. */
+  compact(revision: number): Promise<void>;
+  /** Resolves when the backend answers; rejects with the reason when it does not. */
+  checkHealth(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,79 @@
+// The KV contract: the few primitive operations a backend provides. The generic store (store.ts)
+// builds every Storage verb from these, so that both backends share one set of semantics.
+
+export interface KeyValue {
+  key: string;
+  /** The encoded object (JSON text). */
+  value: string;
+  modRevision: number;
+  createRevision: number;
+}
+
+export type CompareResult =
+  | { succeeded: true; revision: number; previous?: KeyValue }
+  /** The key had another mod revision (or was absent / present against expectations). */
+  | { succeeded: false; current: KeyValue | null };
+
+export interface RangeRequest {
+  /** Keys in [start, end) are returned in key order. */
+  start: string;
+  end: string;
+  /** 0: the current revision. */
+  revision: number;
+  /** 0: no limit. */
+  limit: number;
+}
+
+export interface RangeResult {
+  kvs: KeyValue[];
+  /** The revision the range was read at. */
+  revision: number;
+  /** Keys in the range at that revision beyond those returned. */
+  remaining: number;
+}
+
+export interface KVEvent {
+  type: 'put' | 'delete';
+  /** For put: the new value. For delete: key and modRevision (the delete's revision) only. */
+  kv: KeyValue;
+  /** The value before this event, when it existed. */
+  previous?: KeyValue;
+}
+
+export interface WatchSink {
+  push(event: KVEvent): void;
+  fail(error: unknown): void;
+}
+
+export interface WatchHandle {
+  stop(): void;
+  /** Asks the backend to stop sending for a while (the consumer is behind). */
+  pause(): void;
+  resume(): void;
+}
+
+export interface KV {
+  get(key: string, revision: number): Promise<KeyValue | null>;
+  range(request: RangeRequest): Promise<RangeResult>;
+  /** Puts only when the key's mod revision is `expectedModRevision` (0: the key must be absent). */
+  compareAndPut(key: string, expectedModRevision: number, value: string): Promise<CompareResult>;
+  compareAndDelete(key: string, expectedModRevision: number): Promise<CompareResult>;
+  /**
+   * Sends the events on keys in [start, end) with revisions above `afterRevision` (0: from now on)
+   * to `sink`; resolves once the start is fixed, so a write made after that is always seen. Sends, in order and each once. A failure (such as Gone) reaches `sink.fail` and ends it.
+   */
+  watch(start: string, end: string, afterRevision: number, sink: WatchSink): Promise<WatchHandle>;
+  currentRevision(): Promise<number>;
+  compact(revision: number): Promise<void>;
+  checkHealth(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The first key after every key that starts with `prefix`. Keys are ASCII, so one code unit will do. */
+export function prefixEnd(prefix: string): string {
+  if (!prefix) return '\0';
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}
+
+/** The first key after `key` itself: [key, keyEnd(key)) holds exactly one key. */
+export const keyEnd = (key: string): string => `${key}\0`;

@@ -1,0 +1,178 @@
+// The generic store: every Storage verb built from a backend's KV primitives, so that the etcd and
+// embedded backends share one implementation of paging, preconditions, retries and watch events.
+import type {
+  DeleteOptions,
+  GetOptions,
+  ListOptions,
+  ListResult,
+  Storage,
+  StoredObject,
+  UpdateFunction,
+  UpdateOptions,
+  Watch,
+  WatchEvent,
+  WatchOptions,
+} from './interface.js';
+import { type KV, type KVEvent, type WatchHandle, keyEnd, prefixEnd } from './kv.js';
+import { StorageError, alreadyExists, notFound } from './errors.js';
+import { decodeObject, encodeObject } from './codec.js';
+import { decodeContinue, encodeContinue } from './continue-token.js';
+import { checkPreconditions } from './preconditions.js';
+import { EventQueue } from './event-queue.js';
+
+/** Largest page read from the backend when a filter makes it read past `limit`. */
+const MAX_FILTERED_PAGE = 10_000;
+
+export class KVStorage implements Storage {
+  /** @param prefix prepended to every key; the KV sees full keys. */
+  constructor(
+    protected readonly kv: KV,
+    private readonly prefix = '',
+  ) {}
+
+  async create<T extends StoredObject>(key: string, object: T): Promise<T> {
+    const value = encodeObject(object, key);
+    const result = await this.kv.compareAndPut(this.prefix + key, 0, value);
+    if (!result.succeeded) throw alreadyExists(key);
+    return decodeObject<T>(value, result.revision, key);
+  }
+
+  async get<T extends StoredObject>(key: string, options: GetOptions = {}): Promise<T> {
+    const kv = await this.kv.get(this.prefix + key, options.revision ?? 0);
+    if (!kv) throw notFound(key);
+    return decodeObject<T>(kv.value, kv.modRevision, key);
+  }
+
+  async list<T extends StoredObject>(prefix: string, options: ListOptions = {}): Promise<ListResult<T>> {
+    const fullPrefix = this.prefix + prefix;
+    let revision = options.revision ?? 0;
+    let start = fullPrefix;
+    if (options.continue) {
+      ({ revision, startKey: start } = decodeContinue(options.continue, fullPrefix));
+    }
+    const end = prefixEnd(fullPrefix);
+    const limit = options.limit ?? 0;
+    const filter = options.filter;
+    let pageSize = limit;
+    const items: T[] = [];
+    let lastKey = '';
+    for (;;) {
+      const page = await this.kv.range({ start, end, revision, limit: pageSize });
+      revision = page.revision;
+      for (let i = 0; i < page.kvs.length; i++) {
+        const kv = page.kvs[i]!;
+        const object = decodeObject<T>(kv.value, kv.modRevision, kv.key.slice(this.prefix.length));
+        if (filter && !filter(object)) continue;
+        if (limit > 0 && items.length === limit) {
+          // One matching item beyond the limit: there is more to read.
+          return { items, revision, continue: encodeContinue(revision, keyEnd(lastKey), fullPrefix) };
+        }
+        items.push(object);
+        lastKey = kv.key;
+      }
+      const more = page.remaining > 0;
+      if (limit > 0 && items.length === limit && more) {
+        const remainingItemCount = filter ? undefined : page.remaining;
+        const token = encodeContinue(revision, keyEnd(lastKey), fullPrefix);
+        return { items, revision, continue: token, ...(remainingItemCount !== undefined && { remainingItemCount }) };
+      }
+      if (!more) return { items, revision, continue: '' };
+      start = keyEnd(page.kvs[page.kvs.length - 1]!.key);
+      if (pageSize > 0) pageSize = Math.min(pageSize * 2, MAX_FILTERED_PAGE);
+    }
+  }
+
+  async guaranteedUpdate<T extends StoredObject>(
+    key: string,
+    update: UpdateFunction<T>,
+    options: UpdateOptions = {},
+  ): Promise<T> {
+    const fullKey = this.prefix + key;
+    let current = await this.kv.get(fullKey, 0);
+    for (;;) {
+      if (!current && !options.ignoreNotFound) throw notFound(key);
+      const existing = current ? decodeObject<T>(current.value, current.modRevision, key) : null;
+      if (existing) checkPreconditions(key, options.preconditions, existing);
+      const next = await update(existing);
+      const value = encodeObject(next, key);
+      if (current && existing && value === current.value) return existing;
+      const result = await this.kv.compareAndPut(fullKey, current?.modRevision ?? 0, value);
+      if (result.succeeded) return decodeObject<T>(value, result.revision, key);
+      current = result.current;
+    }
+  }
+
+  async delete<T extends StoredObject>(key: string, options: DeleteOptions<T> = {}): Promise<T> {
+    const fullKey = this.prefix + key;
+    let current = await this.kv.get(fullKey, 0);
+    for (;;) {
+      if (!current) throw notFound(key);
+      const existing = decodeObject<T>(current.value, current.modRevision, key);
+      checkPreconditions(key, options.preconditions, existing);
+      await options.validateDeletion?.(existing);
+      const result = await this.kv.compareAndDelete(fullKey, current.modRevision);
+      if (result.succeeded) return existing;
+      current = result.current;
+    }
+  }
+
+  async watch<T extends StoredObject>(key: string, options: WatchOptions = {}): Promise<Watch<T>> {
+    const fullKey = this.prefix + key;
+    let handle: WatchHandle | undefined;
+    const queue = new EventQueue<WatchEvent<T>>({
+      onPause: () => handle?.pause(),
+      onResume: () => handle?.resume(),
+    });
+    const end = options.recursive ? prefixEnd(fullKey) : keyEnd(fullKey);
+    handle = await this.kv.watch(fullKey, end, options.revision ?? 0, {
+      push: (event) => {
+        try {
+          queue.push(this.toWatchEvent<T>(event));
+        } catch (error) {
+          handle?.stop();
+          queue.fail(error);
+        }
+      },
+      fail: (error) => queue.fail(error),
+    });
+    const stop = (): void => {
+      handle?.stop();
+      queue.discard();
+    };
+    return { [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](), stop };
+  }
+
+  private toWatchEvent<T extends StoredObject>(event: KVEvent): WatchEvent<T> {
+    const key = event.kv.key.slice(this.prefix.length);
+    const revision = event.kv.modRevision;
+    const previous = event.previous && decodeObject<T>(event.previous.value, event.previous.modRevision, key);
+    if (event.type === 'put') {
+      const object = decodeObject<T>(event.kv.value, revision, key);
+      const type = event.kv.createRevision === revision ? 'ADDED' : 'MODIFIED';
+      return previous ? { type, object, previous, revision } : { type, object, revision };
+    }
+    if (!event.previous) {
+      throw new StorageError('InvalidObject', `delete event for ${key} at revision ${revision} lacks the previous object`, key);
+    }
+    // A deleted object is reported as it last was, at the revision of its deletion.
+    const object = decodeObject<T>(event.previous.value, revision, key);
+    return { type: 'DELETED', object, previous: previous!, revision };
+  }
+
+  currentRevision(): Promise<number> {
+    return this.kv.currentRevision();
+  }
+
+  compact(revision: number): Promise<void> {
+    return this.kv.compact(revision);
+  }
+
+  checkHealth(): Promise<void> {
+    return this.kv.checkHealth();
+  }
+
+  close(): Promise<void> {
+    return this.kv.close();
+  }
+}
+
