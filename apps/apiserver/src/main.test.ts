@@ -1,0 +1,173 @@
+// The binary as a process: exit codes, the serving log line, readiness, SIGTERM, and an etcd that
+// comes up after the server.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { request as httpsRequest } from 'node:https';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
+
+const dirs: string[] = [];
+after(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'plat-main-'));
+  dirs.push(dir);
+  return dir;
+}
+
+interface Run {
+  child: ChildProcess;
+  stdout: string[];
+  stderr: () => string;
+  exit: Promise<number | null>;
+}
+
+function start(args: string[]): Run {
+  const child = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const stdout: string[] = [];
+  let stderr = '';
+  let partial = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    const parts = (partial + chunk).split('\n');
+    partial = parts.pop()!;
+    stdout.push(...parts);
+  });
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, stdout, stderr: () => stderr, exit };
+}
+
+async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The port from the JSON log line {"msg":"serving","port":...}. */
+function servingPort(run: Run): Promise<number> {
+  return waitFor('the serving log line', () => {
+    if (run.child.exitCode !== null) throw new Error(`exited early: ${run.stderr()}\n${run.stdout.join('\n')}`);
+    for (const line of run.stdout) {
+      const entry = JSON.parse(line) as { msg?: string; port?: number };
+      if (entry.msg === 'serving' && typeof entry.port === 'number') return entry.port;
+    }
+    return undefined;
+  });
+}
+
+function get(port: number, path: string, ca: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    httpsRequest({ host: '127.0.0.1', port, path, ca, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const flagErrors: { name: string; args: string[]; mentions: string; code: number }[] = [
+  { name: 'unknown flag', args: ['--foo'], mentions: '--foo', code: 2 },
+  { name: 'bad port', args: ['--secure-port=abc'], mentions: '--secure-port', code: 2 },
+  { name: 'RBAC not implemented yet', args: ['--storage-backend=memory', '--authorization-mode=RBAC'], mentions: 'not implemented yet', code: 2 },
+];
+
+for (const { name, args, mentions, code } of flagErrors) {
+  test(`process: ${name} exits ${code} with one line on stderr`, async () => {
+    const run = start(args);
+    assert.equal(await run.exit, code);
+    const lines = run.stderr().trimEnd().split('\n');
+    assert.equal(lines.length, 1, run.stderr());
+    assert.match(lines[0]!, /^Error: /);
+    assert.ok(lines[0]!.includes(mentions), lines[0]);
+  });
+}
+
+test('process: a malformed token file fails startup naming the file and line', async () => {
+  const dir = await tempDir();
+  const tokens = join(dir, 'tokens.csv');
+  await writeFile(tokens, 'good,alice,1\nbad,line\n');
+  const run = start(['--storage-backend=memory', '--bind-address=127.0.0.1', '--secure-port=0', `--cert-dir=${dir}`, `--token-auth-file=${tokens}`]);
+  assert.equal(await run.exit, 1);
+  const lines = run.stderr().trimEnd().split('\n');
+  assert.equal(lines.length, 1, run.stderr());
+  assert.ok(lines[0]!.includes(tokens) && lines[0]!.includes('line 2'), lines[0]);
+});
+
+test('process: serves /readyz with the memory backend and exits 0 on SIGTERM', async () => {
+  const certDir = await tempDir();
+  const run = start(['--storage-backend=memory', '--bind-address=127.0.0.1', '--secure-port=0', `--cert-dir=${certDir}`]);
+  try {
+    const port = await servingPort(run);
+    const ca = await readFile(join(certDir, 'ca.crt'), 'utf8');
+    assert.deepEqual(await get(port, '/readyz', ca), { status: 200, body: 'ok' });
+    run.child.kill('SIGTERM');
+    assert.equal(await run.exit, 0);
+    assert.ok(run.stdout.some((line) => line.includes('"shutdown: complete"')));
+  } finally {
+    run.child.kill('SIGKILL');
+  }
+});
+
+test('process: starts with etcd unreachable, /readyz fails, and recovers when etcd comes up', { timeout: 60_000 }, async (t) => {
+  const [clientPort, peerPort] = [await freePort(), await freePort()];
+  const dir = await tempDir();
+  const endpoint = `http://127.0.0.1:${clientPort}`;
+  const run = start([
+    `--etcd-servers=${endpoint}`,
+    '--etcd-healthcheck-timeout=1s',
+    '--bind-address=127.0.0.1',
+    '--secure-port=0',
+    `--cert-dir=${dir}`,
+  ]);
+  let etcd: ChildProcess | undefined;
+  t.after(() => {
+    run.child.kill('SIGKILL');
+    etcd?.kill('SIGKILL');
+  });
+  const port = await servingPort(run);
+  const ca = await readFile(join(dir, 'ca.crt'), 'utf8');
+  const down = await get(port, '/readyz', ca);
+  assert.equal(down.status, 500);
+  assert.match(down.body, /\[-\]etcd failed: /);
+  assert.deepEqual(await get(port, '/livez', ca), { status: 200, body: 'ok' });
+
+  const peer = `http://127.0.0.1:${peerPort}`;
+  etcd = spawn(
+    'etcd',
+    [
+      '--name=test',
+      `--data-dir=${join(dir, 'etcd')}`,
+      `--listen-client-urls=${endpoint}`,
+      `--advertise-client-urls=${endpoint}`,
+      `--listen-peer-urls=${peer}`,
+      `--initial-advertise-peer-urls=${peer}`,
+      `--initial-cluster=test=${peer}`,
+      '--log-level=error',
+    ],
+    { stdio: 'ignore' },
+  );
+  await waitFor('readyz to recover', async () => ((await get(port, '/readyz', ca)).status === 200 ? true : undefined), 40_000);
+
+  run.child.kill('SIGTERM');
+  assert.equal(await run.exit, 0);
+});

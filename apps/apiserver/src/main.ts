@@ -1,0 +1,93 @@
+// The plat-apiserver binary: flags -> config -> storage and server; signals -> graceful shutdown.
+import { createLogger, createServer, loadServingCert, loadTokenFile, type Logger, type UserInfo } from '@plat/apiserver';
+import { createStorage } from '@plat/storage';
+import { FlagError, usage } from './flags.js';
+import { apiserverFlags, parseCommandLine, type ApiserverConfig } from './options.js';
+
+const PROGRAM = 'plat-apiserver';
+
+async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
+  let tokens: Map<string, UserInfo> | undefined;
+  if (config.tokenAuthFile) {
+    const file = await loadTokenFile(config.tokenAuthFile);
+    for (const warning of file.warnings) logger.warn(warning);
+    tokens = file.tokens;
+  }
+  const tls = await loadServingCert({
+    tlsCertFile: config.tlsCertFile,
+    tlsPrivateKeyFile: config.tlsPrivateKeyFile,
+    certDir: config.certDir,
+    bindAddress: config.bindAddress,
+  });
+  if (tls.replacedBecause) logger.info({ reason: tls.replacedBecause }, 'replaced the self-signed serving certificate');
+  logger.info({ certificate: tls.source }, 'serving certificate');
+
+  // Connecting is lazy: with etcd down the server still starts, and /readyz reports it until it is back.
+  const storage = createStorage({
+    ...config.storage,
+    onBackgroundError: (err, what) => logger.error({ err, what }, 'storage background task failed'),
+  });
+  const server = createServer({
+    storage,
+    logger,
+    tls,
+    bindAddress: config.bindAddress,
+    port: config.port,
+    authentication: { ...(tokens ? { tokens } : {}), anonymous: config.anonymousAuth },
+    authorizationModes: config.authorizationModes,
+    build: {
+      gitCommit: process.env.PLAT_GIT_COMMIT,
+      gitTreeState: process.env.PLAT_GIT_TREE_STATE,
+      buildDate: process.env.PLAT_BUILD_DATE,
+    },
+    storageHealthTimeoutMs: config.storageHealthTimeoutMs,
+    shutdownDelayMs: config.shutdownDelayMs,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
+  });
+
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting without finishing shutdown');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    server.shutdown().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+
+  const { address, port } = await server.listen();
+  const host = address.includes(':') ? `[${address}]` : address;
+  logger.info({ address, port, url: `https://${host}:${port}` }, 'serving');
+}
+
+function main(): void {
+  let parsed: ReturnType<typeof parseCommandLine>;
+  try {
+    parsed = parseCommandLine(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof FlagError)) throw error;
+    process.stderr.write(`Error: ${error.message}\n`);
+    process.exit(2);
+  }
+  if (parsed.help) {
+    process.stdout.write(usage(PROGRAM, apiserverFlags));
+    return;
+  }
+  const logger = createLogger({ level: parsed.config.logLevel });
+  run(parsed.config, logger).catch((err: unknown) => {
+    logger.error({ err }, 'startup failed');
+    process.stderr.write(`Error: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}
+
+main();

@@ -1,0 +1,93 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FlagError } from './flags.js';
+import { defaultCertDir, parseCommandLine, type ApiserverConfig } from './options.js';
+
+const memory = ['--storage-backend=memory'];
+
+function config(argv: string[]): ApiserverConfig {
+  const parsed = parseCommandLine(argv);
+  assert.ok(!parsed.help);
+  return parsed.config;
+}
+
+test('options: defaults', () => {
+  assert.deepEqual(config(['--etcd-servers=http://127.0.0.1:2379']), {
+    storage: { backend: 'etcd3', etcdServers: ['http://127.0.0.1:2379'], prefix: '/registry', compactionIntervalMs: 300_000 },
+    storageHealthTimeoutMs: 2000,
+    bindAddress: '0.0.0.0',
+    port: 6443,
+    certDir: defaultCertDir(),
+    anonymousAuth: true,
+    authorizationModes: ['AlwaysAllow'],
+    apiDomain: 'plat.io',
+    shutdownDelayMs: 0,
+    shutdownTimeoutMs: 30_000,
+    logLevel: 'info',
+  });
+});
+
+const ok: { name: string; argv: string[]; want: Partial<ApiserverConfig> }[] = [
+  { name: 'memory backend needs no etcd', argv: memory, want: { storage: { backend: 'memory', etcdServers: [], prefix: '/registry', compactionIntervalMs: 300_000 } } },
+  {
+    name: 'etcd flags',
+    argv: ['--etcd-servers=http://a:2379,http://b:2379', '--etcd-prefix=/plat', '--etcd-compaction-interval=0'],
+    want: { storage: { backend: 'etcd3', etcdServers: ['http://a:2379', 'http://b:2379'], prefix: '/plat', compactionIntervalMs: 0 } },
+  },
+  { name: 'port 0 and a bind address', argv: [...memory, '--secure-port=0', '--bind-address=127.0.0.1'], want: { port: 0, bindAddress: '127.0.0.1' } },
+  { name: 'IPv6 bind address', argv: [...memory, '--bind-address=::1'], want: { bindAddress: '::1' } },
+  { name: 'anonymous auth off', argv: [...memory, '--anonymous-auth=false'], want: { anonymousAuth: false } },
+  { name: 'authorization modes in order', argv: [...memory, '--authorization-mode=AlwaysDeny,AlwaysAllow'], want: { authorizationModes: ['AlwaysDeny', 'AlwaysAllow'] } },
+  { name: 'TLS files', argv: [...memory, '--tls-cert-file=/c.crt', '--tls-private-key-file=/c.key'], want: { tlsCertFile: '/c.crt', tlsPrivateKeyFile: '/c.key' } },
+  { name: 'token file', argv: [...memory, '--token-auth-file=/tokens.csv'], want: { tokenAuthFile: '/tokens.csv' } },
+  { name: 'api domain', argv: [...memory, '--api-domain=k8s.io'], want: { apiDomain: 'k8s.io' } },
+  { name: 'shutdown durations', argv: [...memory, '--shutdown-delay-duration=10s', '--shutdown-timeout=1m'], want: { shutdownDelayMs: 10_000, shutdownTimeoutMs: 60_000 } },
+  { name: 'log level', argv: [...memory, '--log-level=debug'], want: { logLevel: 'debug' } },
+  { name: 'a not-implemented flag with an empty value is accepted', argv: [...memory, '--feature-gates='], want: {} },
+];
+
+for (const { name, argv, want } of ok) {
+  test(`options: ${name}`, () => {
+    const got = config(argv);
+    for (const [key, value] of Object.entries(want)) assert.deepEqual(got[key as keyof ApiserverConfig], value, key);
+  });
+}
+
+const bad: { name: string; argv: string[]; message: string }[] = [
+  { name: 'etcd3 without servers', argv: [], message: 'flag --etcd-servers must be specified when --storage-backend is etcd3' },
+  { name: 'unknown backend', argv: ['--storage-backend=mysql'], message: 'invalid value "mysql" for flag --storage-backend: must be one of etcd3, memory' },
+  { name: 'bad port', argv: [...memory, '--secure-port=abc'], message: 'invalid value "abc" for flag --secure-port: must be an integer between 0 and 65535' },
+  { name: 'bind address not an IP', argv: [...memory, '--bind-address=localhost'], message: 'invalid value "localhost" for flag --bind-address: must be an IP address' },
+  {
+    name: 'RBAC is not implemented yet',
+    argv: [...memory, '--authorization-mode=RBAC'],
+    message: 'invalid value "RBAC" for flag --authorization-mode: RBAC is not implemented yet (implemented: AlwaysAllow, AlwaysDeny)',
+  },
+  { name: 'unknown authorization mode', argv: [...memory, '--authorization-mode=Webhook'], message: 'invalid value "Webhook" for flag --authorization-mode: must be one of AlwaysAllow, AlwaysDeny' },
+  { name: 'repeated authorization mode', argv: [...memory, '--authorization-mode=AlwaysAllow,AlwaysAllow'], message: 'invalid value "AlwaysAllow" for flag --authorization-mode: mode given more than once' },
+  { name: 'TLS cert without key', argv: [...memory, '--tls-cert-file=/c.crt'], message: 'flags --tls-cert-file and --tls-private-key-file must be given together' },
+  { name: 'bad api domain', argv: [...memory, '--api-domain=Plat'], message: 'invalid value "Plat" for flag --api-domain: must be a DNS domain such as plat.io' },
+  { name: 'bad duration', argv: [...memory, '--shutdown-delay-duration=soon'], message: 'invalid value "soon" for flag --shutdown-delay-duration: must be a duration such as 30s, 5m or 1h30m' },
+  ...[
+    'client-ca-file',
+    'service-account-signing-key-file',
+    'service-account-key-file',
+    'service-account-issuer',
+    'runtime-config',
+    'feature-gates',
+    'audit-log-path',
+    'max-requests-inflight',
+    'max-mutating-requests-inflight',
+    'redis-url',
+  ].map((name) => ({ name: `--${name} is recognised but not implemented`, argv: [...memory, `--${name}=x`], message: `flag --${name} is not implemented yet` })),
+];
+
+for (const { name, argv, message } of bad) {
+  test(`options: ${name}`, () => {
+    assert.throws(() => parseCommandLine(argv), (error: unknown) => error instanceof FlagError && error.message === message);
+  });
+}
+
+test('options: --help', () => {
+  assert.deepEqual(parseCommandLine(['--help']), { help: true });
+});

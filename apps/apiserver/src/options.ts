@@ -1,0 +1,146 @@
+// The apiserver's flags (kube-apiserver's names where one exists) and the config they make.
+import { isIP } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { authorizationModes, logLevels, type AuthorizationMode, type LogLevel } from '@plat/apiserver';
+import { FlagError, flag, parseFlags, type FlagValues } from './flags.js';
+
+/**
+ * kube-apiserver keeps its generated certificate in /var/run/kubernetes; ours goes to /var/run/plat
+ * when running as root, and otherwise to a per-user directory that a non-root user can create.
+ */
+export function defaultCertDir(): string {
+  if (process.getuid?.() === 0) return '/var/run/plat';
+  const runtimeDir = process.env.XDG_RUNTIME_DIR;
+  return runtimeDir ? join(runtimeDir, 'plat') : join(tmpdir(), `plat-${process.getuid?.() ?? 'user'}`);
+}
+
+/** Recognised so that using them gives a clear error rather than "unknown flag". */
+const notImplementedFlags = [
+  'client-ca-file',
+  'service-account-signing-key-file',
+  'service-account-key-file',
+  'service-account-issuer',
+  'runtime-config',
+  'feature-gates',
+  'audit-log-path',
+  'max-requests-inflight',
+  'max-mutating-requests-inflight',
+  'redis-url',
+] as const;
+
+const notYet = (what: string) => flag.string(`${what} Not implemented yet: giving a value is an error.`);
+
+export const apiserverFlags = {
+  'storage-backend': flag.enum('The storage backend for persistence.', ['etcd3', 'memory'] as const, 'etcd3'),
+  'etcd-servers': flag.list('List of etcd servers to connect with (scheme://ip:port), comma separated. Required with --storage-backend=etcd3.'),
+  'etcd-prefix': flag.string('The prefix to prepend to all resource paths in etcd.', '/registry'),
+  'etcd-compaction-interval': flag.duration('The interval of compaction requests. If 0, the compaction request from apiserver is disabled.', 5 * 60_000),
+  'etcd-healthcheck-timeout': flag.duration('The timeout to use when checking etcd health.', 2000),
+  'secure-port': flag.int('The port on which to serve HTTPS; 0 picks a free port.', 6443, 0, 65535),
+  'bind-address': flag.string('The IP address on which to listen for the --secure-port port.', '0.0.0.0'),
+  'cert-dir': flag.string(
+    'The directory where the self-signed TLS certificate is kept (apiserver.crt, apiserver.key, ca.crt). Ignored if --tls-cert-file and --tls-private-key-file are given.',
+    defaultCertDir(),
+  ),
+  'tls-cert-file': flag.string('File containing the default x509 certificate for HTTPS (CA certificates after it).'),
+  'tls-private-key-file': flag.string('File containing the default x509 private key matching --tls-cert-file.'),
+  'token-auth-file': flag.string('If set, the file that will be used to secure the secure port of the API server via token authentication.'),
+  'anonymous-auth': flag.bool('Enables anonymous requests to the secure port: requests that no other method rejects get the user system:anonymous.', true),
+  'authorization-mode': flag.list('Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny.', ['AlwaysAllow']),
+  'api-domain': flag.string('The domain of the built-in API groups and media types (k8s.io serves Kubernetes\' names).', 'plat.io'),
+  'shutdown-delay-duration': flag.duration('Time to delay the termination: /readyz fails while the server keeps serving, so that load balancers stop sending requests.', 0),
+  'shutdown-timeout': flag.duration('How long shutdown waits for requests in flight before closing their connections.', 30_000),
+  'log-level': flag.enum('The lowest level of log lines written.', logLevels, 'info'),
+  'client-ca-file': notYet('Client certificate authentication.'),
+  'service-account-signing-key-file': notYet('Service account token signing key.'),
+  'service-account-key-file': notYet('Service account token verification keys.'),
+  'service-account-issuer': notYet('Service account token issuer.'),
+  'runtime-config': notYet('API groups to enable or disable.'),
+  'feature-gates': notYet('Feature gates.'),
+  'audit-log-path': notYet('Audit log file.'),
+  'max-requests-inflight': notYet('Limit of non-mutating requests in flight.'),
+  'max-mutating-requests-inflight': notYet('Limit of mutating requests in flight.'),
+  'redis-url': notYet('Redis for cluster-wide rate limits.'),
+} satisfies Record<(typeof notImplementedFlags)[number], unknown> & Record<string, unknown>;
+
+export type ApiserverFlagValues = FlagValues<typeof apiserverFlags>;
+
+export interface ApiserverConfig {
+  storage: { backend: 'etcd3' | 'memory'; etcdServers: string[]; prefix: string; compactionIntervalMs: number };
+  storageHealthTimeoutMs: number;
+  bindAddress: string;
+  port: number;
+  certDir: string;
+  tlsCertFile?: string;
+  tlsPrivateKeyFile?: string;
+  tokenAuthFile?: string;
+  anonymousAuth: boolean;
+  authorizationModes: AuthorizationMode[];
+  apiDomain: string;
+  shutdownDelayMs: number;
+  shutdownTimeoutMs: number;
+  logLevel: LogLevel;
+}
+
+const invalid = (name: string, value: string, reason: string): FlagError =>
+  new FlagError(`invalid value ${JSON.stringify(value)} for flag --${name}: ${reason}`);
+
+function checkAuthorizationModes(modes: string[]): AuthorizationMode[] {
+  if (!modes.length) throw new FlagError('flag --authorization-mode: at least one authorization mode must be given');
+  const seen = new Set<string>();
+  for (const mode of modes) {
+    if (mode === 'RBAC') throw invalid('authorization-mode', mode, 'RBAC is not implemented yet (implemented: AlwaysAllow, AlwaysDeny)');
+    if (!(authorizationModes as readonly string[]).includes(mode)) {
+      throw invalid('authorization-mode', mode, `must be one of ${authorizationModes.join(', ')}`);
+    }
+    if (seen.has(mode)) throw invalid('authorization-mode', mode, 'mode given more than once');
+    seen.add(mode);
+  }
+  return modes as AuthorizationMode[];
+}
+
+/** Checks what the flags mean together and makes the config; throws FlagError naming the flag. */
+export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
+  for (const name of notImplementedFlags) {
+    if (values[name]) throw new FlagError(`flag --${name} is not implemented yet`);
+  }
+  if (values['storage-backend'] === 'etcd3' && !values['etcd-servers'].length) {
+    throw new FlagError('flag --etcd-servers must be specified when --storage-backend is etcd3');
+  }
+  if (!isIP(values['bind-address'])) throw invalid('bind-address', values['bind-address'], 'must be an IP address');
+  if (!values['cert-dir']) throw invalid('cert-dir', '', 'must not be empty');
+  if (Boolean(values['tls-cert-file']) !== Boolean(values['tls-private-key-file'])) {
+    throw new FlagError('flags --tls-cert-file and --tls-private-key-file must be given together');
+  }
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+$/.test(values['api-domain'])) {
+    throw invalid('api-domain', values['api-domain'], 'must be a DNS domain such as plat.io');
+  }
+  return {
+    storage: {
+      backend: values['storage-backend'],
+      etcdServers: values['etcd-servers'],
+      prefix: values['etcd-prefix'],
+      compactionIntervalMs: values['etcd-compaction-interval'],
+    },
+    storageHealthTimeoutMs: values['etcd-healthcheck-timeout'],
+    bindAddress: values['bind-address'],
+    port: values['secure-port'],
+    certDir: values['cert-dir'],
+    ...(values['tls-cert-file'] ? { tlsCertFile: values['tls-cert-file'], tlsPrivateKeyFile: values['tls-private-key-file'] } : {}),
+    ...(values['token-auth-file'] ? { tokenAuthFile: values['token-auth-file'] } : {}),
+    anonymousAuth: values['anonymous-auth'],
+    authorizationModes: checkAuthorizationModes(values['authorization-mode']),
+    apiDomain: values['api-domain'],
+    shutdownDelayMs: values['shutdown-delay-duration'],
+    shutdownTimeoutMs: values['shutdown-timeout'],
+    logLevel: values['log-level'],
+  };
+}
+
+/** Flags to config; `help` when --help was asked for. Throws FlagError. */
+export function parseCommandLine(argv: readonly string[]): { config: ApiserverConfig; help: false } | { help: true } {
+  const parsed = parseFlags(apiserverFlags, argv);
+  if (parsed.help) return { help: true };
+  return { config: buildConfig(parsed.values), help: false };
+}

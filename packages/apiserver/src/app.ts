@@ -1,0 +1,47 @@
+// The koa application: the filter chain every request passes, in upstream's order, ending in the
+// handler mux.
+import Koa from 'koa';
+import type { Logger } from 'pino';
+import { authenticationFilter, type AuthenticationOptions } from './authentication.js';
+import { authorizationFilter, type Authorizer } from './authorization.js';
+import type { Middleware, RequestState } from './context.js';
+import { errorHandler } from './error-handler.js';
+import { metricsFilter, type ServerMetrics } from './metrics.js';
+import type { PathMux } from './mux.js';
+import { newRequestInfo } from './request-info.js';
+import { requestLogFilter } from './request-log.js';
+
+export interface AppDependencies {
+  logger: Logger;
+  metrics: ServerMetrics;
+  authentication: AuthenticationOptions;
+  authorizer: Authorizer;
+  mux: PathMux;
+}
+
+const requestInfoFilter: Middleware = (ctx, next) => {
+  ctx.state.requestInfo = newRequestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring));
+  return next();
+};
+
+/** Client disconnects during a stream reach koa's error event; they are not server errors. */
+const ignoredErrorCodes = new Set(['ERR_STREAM_PREMATURE_CLOSE']);
+
+export function createApp({ logger, metrics, authentication, authorizer, mux }: AppDependencies): Koa<RequestState> {
+  const app = new Koa<RequestState>();
+  // A listener here replaces koa's default, which prints to stderr.
+  app.on('error', (error: NodeJS.ErrnoException) => {
+    if (!ignoredErrorCodes.has(error.code ?? '')) logger.error({ err: error }, 'unhandled error while serving a request');
+  });
+  app.use(requestInfoFilter);
+  // Outside the error handler, so that they see the final status of every request.
+  // No resource is served yet, so none is named in metric labels.
+  app.use(metricsFilter(metrics, () => false));
+  app.use(requestLogFilter(logger));
+  app.use(errorHandler(logger));
+  app.use(authenticationFilter(authentication));
+  // Rate and in-flight limits slot in here, between authentication and authorization.
+  app.use(authorizationFilter(authorizer));
+  app.use(mux.dispatch());
+  return app;
+}

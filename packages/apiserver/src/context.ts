@@ -1,0 +1,16 @@
+// The koa types of this server: what the filter chain leaves on ctx.state for the handlers after it.
+import type Koa from 'koa';
+import type { RequestInfo } from './request-info.js';
+import type { UserInfo } from './user.js';
+
+export interface RequestState {
+  /** Set first, for every request. */
+  requestInfo: RequestInfo;
+  /** Set by the authentication filter; handlers after it may rely on it. */
+  user: UserInfo;
+}
+
+export type RequestContext = Koa.ParameterizedContext<RequestState>;
+export type Middleware = Koa.Middleware<RequestState>;
+/** Answers a request that reached the end of the filter chain. */
+export type Handler = (ctx: RequestContext) => Promise<void> | void;

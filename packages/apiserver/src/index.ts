@@ -1,0 +1,11 @@
+// The API server: the koa application, its filter chain and endpoints, and the HTTPS server around it.
+export { createServer, type Server, type ServerOptions } from './server.js';
+export type { Handler, RequestContext, RequestState } from './context.js';
+export { createLogger, logLevels, type LogLevel, type Logger } from './logger.js';
+export { authorizationModes, type AuthorizationMode, type Authorizer, type AuthorizationAttributes, type AuthorizationResult } from './authorization.js';
+export type { AuthenticationOptions } from './authentication.js';
+export { loadTokenFile, parseTokenFile, TokenFileError, type TokenFile } from './token-file.js';
+export type { UserInfo } from './user.js';
+export { loadServingCert, ensureSelfSignedCert, servingNames, type ServingCertificate, type SelfSignedCertificate } from './serving-cert.js';
+export type { RequestInfo } from './request-info.js';
+export { versionInfo, type VersionInfo } from './version.js';

@@ -1,0 +1,146 @@
+// The HTTPS server: wires storage, health, version and metrics into the app, and owns the
+// listening socket and graceful shutdown.
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import type Koa from 'koa';
+import type { Storage } from '@plat/storage';
+import type { Logger } from 'pino';
+import { createApp } from './app.js';
+import type { AuthenticationOptions } from './authentication.js';
+import { newAuthorizer, type AuthorizationMode } from './authorization.js';
+import type { Handler, RequestState } from './context.js';
+import { ShutdownCheck, healthHandler, pingCheck, singleCheckHandler, storageCheck, type HealthCheck } from './health.js';
+import { ServerMetrics } from './metrics.js';
+import { PathMux } from './mux.js';
+import { RequestTracker } from './request-tracker.js';
+import type { ServingCertificate } from './serving-cert.js';
+import { versionHandler, versionInfo, type VersionInfo } from './version.js';
+
+export interface ServerOptions {
+  storage: Storage;
+  logger: Logger;
+  tls: ServingCertificate;
+  /** Default 0.0.0.0 (every interface), as kube-apiserver's --bind-address. */
+  bindAddress?: string;
+  /** Default 6443; 0 picks a free port (listen() returns it). */
+  port?: number;
+  authentication?: AuthenticationOptions;
+  /** Tried in order; default ['AlwaysAllow']. */
+  authorizationModes?: AuthorizationMode[];
+  /** Build stamps for /version. */
+  build?: Partial<Pick<VersionInfo, 'gitCommit' | 'gitTreeState' | 'buildDate'>>;
+  /** How long the storage health check waits for an answer; default 2 s (upstream's etcd check). */
+  storageHealthTimeoutMs?: number;
+  /** After shutdown begins, keep serving this long with /readyz failing (--shutdown-delay-duration); default 0. */
+  shutdownDelayMs?: number;
+  /** How long shutdown waits for in-flight requests before closing their connections; default 30 s. */
+  shutdownTimeoutMs?: number;
+}
+
+export interface Server {
+  readonly app: Koa<RequestState>;
+  readonly metrics: ServerMetrics;
+  /** Adds a handler for one non-resource path (exact match). */
+  handle(path: string, handler: Handler): void;
+  /**
+   * Marks a response as long-running (a watch, a stream): shutdown does not wait for it but calls
+   * `end`, which must end it cleanly. Returns a function to unregister it.
+   */
+  registerLongRunning(res: ServerResponse, end: () => void): () => void;
+  listen(): Promise<{ address: string; port: number }>;
+  /** Graceful: not ready, stop accepting, drain, end streams, close connections, close storage. */
+  shutdown(): Promise<void>;
+}
+
+/** How long streams get to end after being told to, before their connections are closed. */
+const STREAM_END_GRACE_MS = 5000;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function createServer(options: ServerOptions): Server {
+  const { storage, logger } = options;
+  const metrics = new ServerMetrics();
+  const mux = new PathMux();
+  const tracker = new RequestTracker();
+  const shutdownCheck = new ShutdownCheck();
+
+  const etcd = storageCheck(storage, options.storageHealthTimeoutMs ?? 2000);
+  // /livez leaves storage out: restarting a replica does not bring etcd back.
+  const endpoints: Record<string, HealthCheck[]> = {
+    healthz: [pingCheck, etcd],
+    livez: [pingCheck],
+    readyz: [pingCheck, etcd, shutdownCheck],
+  };
+  for (const [endpoint, checks] of Object.entries(endpoints)) {
+    mux.handle(`/${endpoint}`, healthHandler(endpoint, checks, logger));
+    for (const check of checks) mux.handle(`/${endpoint}/${check.name}`, singleCheckHandler(check, logger));
+  }
+  mux.handle('/version', versionHandler(versionInfo(options.build)));
+  mux.handle('/metrics', metrics.handler());
+
+  const app = createApp({
+    logger,
+    metrics,
+    authentication: options.authentication ?? {},
+    authorizer: newAuthorizer(options.authorizationModes ?? ['AlwaysAllow']),
+    mux,
+  });
+  const callback = app.callback();
+  let stopping = false;
+  const httpServer: HttpsServer = createHttpsServer({ cert: options.tls.cert, key: options.tls.key, minVersion: 'TLSv1.2' }, (req, res) => {
+    tracker.track(res);
+    // Requests that still arrive on open connections while stopping are served, then the
+    // connection closes so that the client reconnects elsewhere.
+    if (stopping) res.setHeader('Connection', 'close');
+    void callback(req, res);
+  });
+
+  let shutdownPromise: Promise<void> | undefined;
+  async function runShutdown(): Promise<void> {
+    const delayMs = options.shutdownDelayMs ?? 0;
+    const timeoutMs = options.shutdownTimeoutMs ?? 30_000;
+    shutdownCheck.begin();
+    logger.info({ delayMs }, 'shutdown: /readyz now fails');
+    if (delayMs > 0) await sleep(delayMs);
+
+    stopping = true;
+    const closed = httpServer.listening
+      ? new Promise<void>((resolve) => httpServer.close(() => resolve()))
+      : Promise.resolve();
+    httpServer.closeIdleConnections();
+    logger.info({ inFlight: tracker.pending }, 'shutdown: stopped accepting connections, waiting for requests in flight');
+    const drained = await tracker.waitFor(() => tracker.pending, timeoutMs);
+    if (!drained) logger.warn({ inFlight: tracker.pending, timeoutMs }, 'shutdown: requests still in flight at the timeout; closing them');
+
+    const streams = tracker.endLongRunning();
+    if (streams) logger.info({ streams }, 'shutdown: ended long-running requests');
+    await tracker.waitFor(() => tracker.total, drained ? Math.min(STREAM_END_GRACE_MS, timeoutMs) : 0);
+    // Whatever is still open now is idle keep-alive or past its deadline.
+    httpServer.closeAllConnections();
+    await closed;
+    await storage.close();
+    logger.info('shutdown: complete');
+  }
+
+  return {
+    app,
+    metrics,
+    handle: (path, handler) => mux.handle(path, handler),
+    registerLongRunning: (res, end) => tracker.registerLongRunning(res, end),
+    listen() {
+      return new Promise((resolve, reject) => {
+        httpServer.once('error', reject);
+        httpServer.listen(options.port ?? 6443, options.bindAddress ?? '0.0.0.0', () => {
+          httpServer.off('error', reject);
+          const { address, port } = httpServer.address() as AddressInfo;
+          resolve({ address, port });
+        });
+      });
+    },
+    shutdown() {
+      shutdownPromise ??= runShutdown();
+      return shutdownPromise;
+    },
+  };
+}

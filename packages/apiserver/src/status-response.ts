@@ -1,0 +1,13 @@
+// Writes a Status error as the response, as upstream's responsewriters do.
+import type { StatusError } from '@plat/apimachinery';
+import type { RequestContext } from './context.js';
+
+export function writeStatus(ctx: RequestContext, error: StatusError): void {
+  const { status } = error;
+  ctx.status = status.code;
+  ctx.body = JSON.stringify(status);
+  // Set after the body: koa would otherwise default a string body to text/plain.
+  ctx.set('Content-Type', 'application/json');
+  const retryAfter = status.details?.retryAfterSeconds;
+  if (retryAfter) ctx.set('Retry-After', String(retryAfter));
+}

@@ -1,0 +1,98 @@
+// Helpers for this package's tests (not exported): a certificate, fake storage, a log capture,
+// an HTTPS client, and a server started on 127.0.0.1 with a free port.
+import { request as httpsRequest, type Agent } from 'node:https';
+import { rmSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Storage } from '@plat/storage';
+import { createLogger } from './logger.js';
+import { ensureSelfSignedCert, type SelfSignedCertificate } from './serving-cert.js';
+import { createServer, type Server, type ServerOptions } from './server.js';
+
+let certPromise: Promise<SelfSignedCertificate> | undefined;
+
+/** One self-signed certificate per test process. */
+export function testCert(): Promise<SelfSignedCertificate> {
+  certPromise ??= mkdtemp(join(tmpdir(), 'plat-test-cert-')).then((certDir) => {
+    process.once('exit', () => rmSync(certDir, { recursive: true, force: true }));
+    return ensureSelfSignedCert({ certDir, bindAddress: '127.0.0.1' });
+  });
+  return certPromise;
+}
+
+/** Storage that only answers health checks, as `health()` decides; everything else is unused here. */
+export function fakeStorage(health: () => Promise<void> = async () => {}): Storage & { closed: number } {
+  const fake = {
+    closed: 0,
+    checkHealth: () => health(),
+    close: async () => {
+      fake.closed++;
+    },
+  };
+  return fake as unknown as Storage & { closed: number };
+}
+
+export interface LogLine {
+  level: number;
+  msg: string;
+  [field: string]: unknown;
+}
+
+export function captureLogger(): { logger: ReturnType<typeof createLogger>; lines: LogLine[] } {
+  const lines: LogLine[] = [];
+  const logger = createLogger({ level: 'debug', destination: { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) } });
+  return { logger, lines };
+}
+
+export interface Response {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+export interface RequestOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  /** false: a new connection, not one kept alive from an earlier request. */
+  agent?: Agent | false;
+}
+
+export async function get(port: number, path: string, options: RequestOptions = {}): Promise<Response> {
+  const { ca } = await testCert();
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers, ca, ...(options.agent !== undefined ? { agent: options.agent } : {}) },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+export interface TestServer {
+  server: Server;
+  port: number;
+  lines: LogLine[];
+  get(path: string, options?: RequestOptions): Promise<Response>;
+}
+
+export async function startServer(options: Partial<ServerOptions> = {}): Promise<TestServer> {
+  const { logger, lines } = captureLogger();
+  const server = createServer({
+    storage: fakeStorage(),
+    logger,
+    tls: await testCert(),
+    bindAddress: '127.0.0.1',
+    port: 0,
+    ...options,
+  });
+  const { port } = await server.listen();
+  return { server, port, lines, get: (path, opts) => get(port, path, opts) };
+}
