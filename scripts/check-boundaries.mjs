@@ -1,0 +1,49 @@
+// Import boundaries (DESIGN.md): imports go downward only, packages never import apps, and a
+// package is reached only through its exports map (no deep imports into another package's files).
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** What each workspace may import of ours. */
+const allowed = {
+  'packages/apimachinery': [],
+  'packages/storage': [],
+  'packages/apiserver': ['@plat/apimachinery', '@plat/storage'],
+  'apps/apiserver': ['@plat/apimachinery', '@plat/apiserver', '@plat/storage'],
+  test: ['@plat/apimachinery', '@plat/apiserver', '@plat/storage'],
+  bench: ['@plat/apimachinery', '@plat/storage'],
+};
+const ours = /^@plat\/([a-z-]+)(\/.*)?$/;
+/** Sub-paths that a package's exports map offers. */
+const exported = new Set(['', '/testing']);
+
+async function* sources(dir) {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* sources(path);
+    else if (entry.name.endsWith('.ts')) yield path;
+  }
+}
+
+const problems = [];
+for (const [workspace, permitted] of Object.entries(allowed)) {
+  for await (const file of sources(workspace)) {
+    const text = await readFile(file, 'utf8');
+    for (const match of text.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) {
+      const specifier = match[1];
+      if (specifier.startsWith('.') && /\.\.\/\.\.\/(packages|apps)\//.test(specifier)) {
+        problems.push(`${file}: reaches into another workspace by path: ${specifier}`);
+      }
+      const ourImport = ours.exec(specifier);
+      if (!ourImport) continue;
+      const target = `@plat/${ourImport[1]}`;
+      if (!permitted.includes(target)) problems.push(`${file}: ${workspace} may not import ${target}`);
+      if (!exported.has(ourImport[2] ?? '')) problems.push(`${file}: deep import ${specifier}`);
+    }
+  }
+}
+if (problems.length) {
+  console.error(`import boundaries violated:\n  ${problems.join('\n  ')}`);
+  process.exit(1);
+}
+console.log(`import boundaries: ok (${Object.keys(allowed).length} workspaces)`);

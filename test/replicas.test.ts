@@ -1,0 +1,61 @@
+// Several replicas on one etcd: they share readiness on it, recover with it, and share compaction.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { Etcd3 } from 'etcd3';
+import { startEtcd, type EtcdProcess } from '@plat/storage/testing';
+import { eventually, startApiserver, type ApiserverProcess } from './support/apiserver-process.js';
+
+describe('two apiserver replicas on one etcd', () => {
+  let etcd: EtcdProcess;
+  const replicas: ApiserverProcess[] = [];
+
+  before(async () => {
+    etcd = await startEtcd();
+    for (let i = 0; i < 2; i++) {
+      replicas.push(await startApiserver([`--etcd-servers=${etcd.endpoint}`, '--etcd-compaction-interval=1s']));
+    }
+  });
+  after(async () => {
+    const codes = await Promise.all(replicas.map((replica) => replica.stop()));
+    await etcd.stop();
+    assert.deepEqual(codes, [0, 0], 'replicas exit 0 on SIGTERM');
+  });
+
+  it('both are ready', async () => {
+    for (const replica of replicas) {
+      await eventually('readyz', async () => (await replica.request('/readyz')).status === 200);
+    }
+  });
+
+  it('compact history at most once per interval between them', async () => {
+    const client = new Etcd3({ hosts: etcd.endpoint });
+    try {
+      const version = async () => Number((await client.get('compact_rev_key').exec()).kvs[0]?.version ?? 0);
+      const first = await version();
+      await new Promise((resolve) => setTimeout(resolve, 4500));
+      const claimed = (await version()) - first;
+      // Four or five interval ticks per replica; one claim per interval between the two of them.
+      assert.ok(claimed >= 3 && claimed <= 5, `the compaction key was claimed ${claimed} times in 4.5 intervals`);
+    } finally {
+      client.close();
+    }
+  });
+
+  it('both report etcd down on /readyz but stay live, and recover when it returns', async () => {
+    await etcd.kill();
+    try {
+      for (const replica of replicas) {
+        await eventually('readyz to fail', async () => {
+          const response = await replica.request('/readyz?verbose');
+          return response.status === 500 && response.body.includes('[-]etcd failed');
+        });
+        assert.equal((await replica.request('/livez')).status, 200);
+      }
+    } finally {
+      await etcd.restart();
+    }
+    for (const replica of replicas) {
+      await eventually('readyz to recover', async () => (await replica.request('/readyz')).status === 200);
+    }
+  });
+});

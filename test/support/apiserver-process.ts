@@ -1,0 +1,116 @@
+// A plat-apiserver replica as a real process for end-to-end tests: free loopback port, its own
+// temporary certificate folder, requests that trust its CA, stopped by PID.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const MAIN = fileURLToPath(new URL('../../../apps/apiserver/dist/main.js', import.meta.url));
+const START_TIMEOUT_MS = 20_000;
+
+export interface Response {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+export interface RequestOptions {
+  method?: string;
+  token?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface ApiserverProcess {
+  readonly port: number;
+  readonly pid: number;
+  readonly url: string;
+  /** The CA that signed the serving certificate (PEM). */
+  readonly ca: string;
+  readonly logs: () => string;
+  request(path: string, options?: RequestOptions): Promise<Response>;
+  /** SIGTERM, then wait for the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export async function startApiserver(args: string[]): Promise<ApiserverProcess> {
+  const certDir = await mkdtemp(join(tmpdir(), 'plat-e2e-certs-'));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [MAIN, '--bind-address=127.0.0.1', '--secure-port=0', `--cert-dir=${certDir}`, ...args],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  const port = await new Promise<number>((resolve, reject) => {
+    // The "serving" line is logged at info level: a test must not raise --log-level above it.
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    const poll = (): void => {
+      const line = output.split('\n').find((text) => text.includes('"msg":"serving"'));
+      if (line) return resolve((JSON.parse(line) as { port: number }).port);
+      if (child.exitCode !== null) return reject(new Error(`apiserver exited with ${child.exitCode}:\n${output}`));
+      if (Date.now() > deadline) return reject(new Error(`apiserver did not start:\n${output}`));
+      setTimeout(poll, 25);
+    };
+    poll();
+  }).catch(async (error: unknown) => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    await rm(certDir, { recursive: true, force: true });
+    throw error;
+  });
+  const ca = await readFile(join(certDir, 'ca.crt'), 'utf8');
+
+  return {
+    port,
+    pid: child.pid ?? 0,
+    url: `https://127.0.0.1:${port}`,
+    ca,
+    logs: () => output,
+    request: (path, options = {}) =>
+      new Promise((resolve, reject) => {
+        const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port,
+            path,
+            method: options.method ?? 'GET',
+            ca,
+            agent: false,
+            headers: {
+              ...(options.token && { authorization: `Bearer ${options.token}` }),
+              ...(body !== undefined && { 'content-type': 'application/json' }),
+              ...options.headers,
+            },
+          },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      }),
+    async stop() {
+      if (child.exitCode === null) process.kill(child.pid!, 'SIGTERM');
+      const code = await exited;
+      await rm(certDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+/** Polls `probe` until it returns true, or fails after `timeoutMs`. */
+export async function eventually(what: string, probe: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
