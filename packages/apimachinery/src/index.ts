@@ -3,3 +3,32 @@ export * from './status.js';
 export * from './field-errors.js';
 export { parseDuration, formatDuration } from './duration.js';
 export { goQuote } from './go-format.js';
+export {
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  isQualifiedName,
+  isValidLabelValue,
+  isValidPathSegmentName,
+  nameIsDNSSubdomain,
+  nameIsDNSLabel,
+  nameIsPathSegment,
+  type ValidateNameFunc,
+} from './validation/names.js';
+export {
+  validateLabels,
+  validateAnnotations,
+  validateFinalizers,
+  validateOwnerReferences,
+  validateObjectMeta,
+  validateObjectMetaUpdate,
+  type ObjectMetaFields,
+  type ObjectMetaOptions,
+} from './validation/object-meta.js';
+export { isCanonicalIP, ipAddressNameErrors } from './validation/ip.js';
+export { SelectorParseError } from './selector-parse-error.js';
+export { LabelSelector, parseLabelSelector } from './labels/selector.js';
+export type { LabelRequirement, LabelSelectorOperator } from './labels/requirement.js';
+export { labelSelectorFromObject, type LabelSelectorObject } from './labels/from-object.js';
+export { validateLabelSelectorObject } from './labels/validate-object.js';
+export { FieldSelector, parseFieldSelector, type FieldRequirement } from './fields/selector.js';
+export { Quantity, QuantityError, parseQuantity, type QuantityFormat } from './quantity.js';

@@ -20,7 +20,8 @@ export type StatusReason =
   | 'UnsupportedMediaType'
   | 'InternalError'
   | 'Expired'
-  | 'ServiceUnavailable';
+  | 'ServiceUnavailable'
+  | 'NotImplemented';
 
 export interface StatusCause {
   /** Upstream's CauseType, serialized as "reason" (FieldValueRequired, ...). */
@@ -240,6 +241,11 @@ const genericMessages: Record<number, [StatusReason, string]> = {
  * A Status for a bare HTTP code, with upstream's stock message: what kube-apiserver answers for a
  * path it does not serve (404 "the server could not find the requested resource", details {}).
  */
+/** 501: a part of the API this server does not implement yet; the message says which. */
+export function newNotImplemented(message: string): StatusError {
+  return failure(501, 'NotImplemented', message);
+}
+
 export function newGenericServerResponse(code: number): StatusError {
   const [reason, message] = genericMessages[code] ?? [
     code >= 500 ? 'InternalError' : undefined,
