@@ -3,3 +3,4 @@ export type * from './interface.js';
 export * from './errors.js';
 export { createStorage, type StorageConfig, type StorageBackendName } from './factory.js';
 export { objectKey, type KeyParts } from './keys.js';
+export { EventQueue, type EventQueueOptions } from './event-queue.js';

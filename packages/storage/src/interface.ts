@@ -10,7 +10,6 @@ export interface ObjectMetaLike {
   namespace?: string;
   uid?: string;
   resourceVersion?: string;
-  [field: string]: unknown;
 }
 
 export interface StoredObject {

@@ -1,0 +1,122 @@
+// What a kind hands to the generic store: a declarative definition and a strategy of paired hooks.
+// The store owns the pipeline (decode checks, metadata, defaulting, validation, storage); a kind
+// only says what is particular to it. Kinds live in packages/api, one file each.
+import type { FieldError } from '@plat/apimachinery';
+
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  finalizers?: string[];
+  ownerReferences?: OwnerReference[];
+  managedFields?: unknown[];
+}
+
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  [field: string]: unknown;
+}
+
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+/** Facts of the running server that a kind's rules may depend on. */
+export interface StrategyContext {
+  /** --api-domain: "plat.io", or "k8s.io" for Kubernetes' names. */
+  domain: string;
+}
+
+/** A JSON Schema (draft 2020-12 subset that ajv compiles) with Kubernetes' x-kubernetes-* markers. */
+export type JSONSchema = Record<string, unknown>;
+
+export interface TableColumn<T extends KubeObject> {
+  name: string;
+  /** OpenAPI type: string, integer, number, boolean, date (a date is given as type string, format date-time). */
+  type: 'string' | 'integer' | 'number' | 'boolean';
+  format?: string;
+  description: string;
+  /** 0: shown by default; above 0: only with -o wide. */
+  priority: number;
+  value: (object: T) => unknown;
+}
+
+/**
+ * The kind's own rules. Metadata rules common to every kind (ObjectMeta validation, uid,
+ * timestamps, generation, resourceVersion) are the store's; these hooks add to them.
+ */
+export interface ResourceStrategy<T extends KubeObject> {
+  /** Clears what a client may not set on create (for example status). */
+  prepareForCreate?(object: T, context: StrategyContext): void;
+  /** Keeps what a client may not change on update (for example status, from `old`). */
+  prepareForUpdate?(object: T, old: T, context: StrategyContext): void;
+  /** Fills defaults in place; must be idempotent. Runs after prepare, before validation. */
+  default?(object: T, context: StrategyContext): void;
+  /** Field errors of a new object (metadata.name etc. are checked by the store). */
+  validate(object: T, context: StrategyContext): FieldError[];
+  /** Field errors of an update, including changes to immutable fields. */
+  validateUpdate(object: T, old: T, context: StrategyContext): FieldError[];
+  /**
+   * Whether something still has to happen before the object may be removed. Default: a non-empty
+   * metadata.finalizers. (A Namespace also waits for spec.finalizers.)
+   */
+  hasPendingFinalizers?(object: T): boolean;
+  /** Marks an object whose deletion has begun (deletionTimestamp is the store's; e.g. status.phase). */
+  prepareForDeletion?(object: T, context: StrategyContext): void;
+}
+
+/** A subresource updated with PUT: which part of the object it may change. */
+export interface SubresourceDefinition<T extends KubeObject> {
+  /** The object to store: `old` with the subresource's part taken from `object`. */
+  merge(object: T, old: T): T;
+  /** Field errors of the merged object against the old one. */
+  validateUpdate(object: T, old: T, context: StrategyContext): FieldError[];
+}
+
+export interface ResourceDefinition<T extends KubeObject = KubeObject> {
+  /** The API group: "" for the core group; "{domain}" inside it stands for --api-domain. */
+  group: string;
+  version: string;
+  kind: string;
+  /** The plural, lower-case name used in URLs. */
+  resource: string;
+  singularName: string;
+  shortNames?: readonly string[];
+  categories?: readonly string[];
+  namespaced: boolean;
+  verbs: readonly Verb[];
+  /** The whole object's schema (apiVersion, kind, metadata and the kind's own fields). */
+  schema: JSONSchema;
+  strategy: ResourceStrategy<T>;
+  /**
+   * Problems with a name (or, with prefix true, a generateName prefix), as messages. Default:
+   * a DNS-1123 subdomain.
+   */
+  validateName?: (name: string, prefix: boolean) => string[];
+  /** Fields a fieldSelector may name beyond metadata.name and metadata.namespace, with their values. */
+  selectableFields?: (object: T) => Record<string, string>;
+  /** Columns of the Table representation; absent: Name and Created At. */
+  tableColumns?: readonly TableColumn<T>[];
+  /** A PUT to a missing object creates it. */
+  allowCreateOnUpdate: boolean;
+  /** DELETE answers with the deleted object rather than a Status (ServiceAccount does). */
+  deleteReturnsObject?: boolean;
+  subresources?: Readonly<Record<string, SubresourceDefinition<T>>>;
+}

@@ -1,0 +1,63 @@
+// The one place where storage failures become API errors.
+import {
+  StatusError,
+  newAlreadyExists,
+  newBadRequest,
+  newConflict,
+  newInternalError,
+  newNotFound,
+  newResourceExpired,
+  newServiceUnavailable,
+  newTimeout,
+  type GroupResource,
+} from '@plat/apimachinery';
+import { isStorageError } from '@plat/storage';
+
+/** The message upstream gives a client whose update raced another. */
+export const OPTIMISTIC_LOCK_MESSAGE =
+  'the object has been modified; please apply your changes to the latest version and try again';
+
+export const EXPIRED_CONTINUE_MESSAGE =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
+
+export interface ErrorContext {
+  groupResource: GroupResource;
+  name?: string;
+  /** The request carried a continue token (a Gone then means the token expired). */
+  continuing?: boolean;
+}
+
+export function toStatusError(error: unknown, { groupResource, name = '', continuing }: ErrorContext): unknown {
+  if (error instanceof StatusError || !isStorageError(error)) return error;
+  switch (error.code) {
+    case 'NotFound':
+      return newNotFound(groupResource, name);
+    case 'AlreadyExists':
+      return newAlreadyExists(groupResource, name);
+    case 'Conflict':
+      return newConflict(groupResource, name, error.message.replace(/^precondition failed for [^:]*: /, ''));
+    case 'Gone':
+      return newResourceExpired(
+        continuing ? EXPIRED_CONTINUE_MESSAGE : `too old resource version: ${error.message.match(/\d+/)?.[0] ?? ''}`,
+      );
+    case 'TooLargeResourceVersion':
+      return tooLargeResourceVersion(error.message);
+    case 'InvalidArgument':
+      return newBadRequest(error.message);
+    case 'Unavailable':
+      return newServiceUnavailable(`storage is unavailable: ${error.message}`);
+    default:
+      return newInternalError(error);
+  }
+}
+
+/** 504 with Retry-After, as upstream answers a resourceVersion the store has not reached. */
+export function tooLargeResourceVersion(detail: string): StatusError {
+  const error = newTimeout(`Too large resource version: ${detail}`, 1);
+  error.status.details = {
+    ...error.status.details,
+    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+    retryAfterSeconds: 1,
+  };
+  return error;
+}

@@ -1,0 +1,87 @@
+// resourceVersion semantics (conventions 4.6): which read a get, list or watch asks for, and the
+// 400 / 422 answers for the combinations the tables mark invalid.
+import { invalid, forbidden, newBadRequest, newInvalid, newPath, notSupported, type FieldError } from '@plat/apimachinery';
+
+export interface ListQuery {
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
+  limit?: number;
+  continue?: string;
+  watch?: boolean;
+  sendInitialEvents?: boolean;
+}
+
+/**
+ * What to read:
+ * - latest: a consistent read of the current state;
+ * - notOlderThan: the current state, once the store has reached `revision`;
+ * - exact: the state at exactly `revision` (410 when compacted);
+ * - continue: the next chunk of a paged list, at the token's revision.
+ */
+export type ReadSemantic =
+  | { kind: 'latest' }
+  | { kind: 'notOlderThan'; revision: number }
+  | { kind: 'exact'; revision: number }
+  | { kind: 'continue' };
+
+/** A parsed resourceVersion: 0 for "0", else a positive revision. 400 when it is not a number. */
+export function parseResourceVersion(value: string): number {
+  if (!/^\d{1,16}$/.test(value)) throw newBadRequest(`invalid resource version: ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+export function getSemantic(resourceVersion: string | undefined): ReadSemantic {
+  if (!resourceVersion || resourceVersion === '0') return { kind: 'latest' };
+  return { kind: 'notOlderThan', revision: parseResourceVersion(resourceVersion) };
+}
+
+const listOptionsKind = (group: string) => ({ group: `meta.${group}`, kind: 'ListOptions' });
+
+/**
+ * Upstream's ValidateListOptions: the cells the tables mark "Invalid" are a 422 naming each
+ * problem (kind ListOptions in the meta group), for lists and watches alike.
+ */
+export function validateListQuery(query: ListQuery, domain: string): void {
+  const errors: FieldError[] = [];
+  const matchPath = newPath('resourceVersionMatch');
+  const { resourceVersion: rv, resourceVersionMatch: match } = query;
+  if (query.watch) {
+    if (query.sendInitialEvents !== undefined && match !== 'NotOlderThan') {
+      errors.push(forbidden(matchPath, 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+    }
+    if (match) {
+      if (query.sendInitialEvents === undefined) {
+        errors.push(forbidden(matchPath, 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+      }
+      if (match !== 'NotOlderThan') errors.push(notSupported(matchPath, match, ['NotOlderThan']));
+      if (query.continue) errors.push(forbidden(matchPath, 'resourceVersionMatch is forbidden when continue is provided'));
+    }
+  } else {
+    if (match) {
+      if (!rv) errors.push(forbidden(matchPath, 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+      if (query.continue) errors.push(forbidden(matchPath, 'resourceVersionMatch is forbidden when continue is provided'));
+      if (match !== 'Exact' && match !== 'NotOlderThan') errors.push(notSupported(matchPath, match, ['Exact', 'NotOlderThan', '']));
+      if (match === 'Exact' && rv === '0') {
+        errors.push(forbidden(matchPath, 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+      }
+    }
+    if (query.sendInitialEvents !== undefined) errors.push(forbidden(newPath('sendInitialEvents'), 'sendInitialEvents is forbidden for list'));
+  }
+  if (query.limit !== undefined && query.limit < 0) errors.push(invalid(newPath('limit'), query.limit, 'must be greater than or equal to 0'));
+  if (errors.length) throw newInvalid(listOptionsKind(domain), '', errors);
+}
+
+/** The read a list makes (validateListQuery first). */
+export function listSemantic(query: ListQuery): ReadSemantic {
+  const { resourceVersion: rv, resourceVersionMatch: match, limit } = query;
+  if (query.continue) {
+    if (rv && rv !== '0') throw newBadRequest('specifying resource version is not allowed when using continue');
+    return { kind: 'continue' };
+  }
+  if (!rv || rv === '0') return { kind: 'latest' };
+  const revision = parseResourceVersion(rv);
+  if (match === 'Exact') return { kind: 'exact', revision };
+  if (match === 'NotOlderThan') return { kind: 'notOlderThan', revision };
+  // Unset match: a limit makes the version exact, as upstream's table says.
+  return limit ? { kind: 'exact', revision } : { kind: 'notOlderThan', revision };
+}

@@ -1,0 +1,398 @@
+// The generic store: the one create / get / list / update / delete pipeline every kind is served by.
+// A kind contributes its definition and strategy; this file knows no kind by name.
+import {
+  StatusError,
+  newBadRequest,
+  newConflict,
+  newInvalid,
+  newNotFound,
+  validateObjectMeta,
+  validateObjectMetaUpdate,
+  nameIsDNSSubdomain,
+  type FieldError,
+} from '@plat/apimachinery';
+import { isStorageError, type ListResult, type Storage, type StoredObject } from '@plat/storage';
+import type { KubeObject, ResourceStrategy, StrategyContext } from './definition.js';
+import type { ResolvedResource } from './resolved.js';
+import { OPTIMISTIC_LOCK_MESSAGE, toStatusError, tooLargeResourceVersion } from './errors.js';
+import { fillCreateMeta, fillUpdateMeta, formatTimestamp, generateName } from './object-meta.js';
+import { buildPredicate } from './predicate.js';
+import { getSemantic, listSemantic, validateListQuery, type ListQuery } from './resource-version.js';
+
+export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
+
+export interface AdmissionAttributes {
+  operation: Operation;
+  resource: ResolvedResource;
+  namespace: string;
+  name: string;
+  object?: KubeObject;
+  oldObject?: KubeObject;
+  subresource?: string;
+  dryRun: boolean;
+}
+
+/** Checks run before a write is stored; throwing a StatusError refuses the request. */
+export type AdmissionCheck = (attributes: AdmissionAttributes) => Promise<void> | void;
+
+export interface StoreOptions {
+  storage: Storage;
+  context: StrategyContext;
+  admission?: readonly AdmissionCheck[];
+  now?: () => Date;
+  /** How long a read waits for a resourceVersion the store has not reached before a 504. */
+  resourceVersionWaitMs?: number;
+}
+
+export interface WriteOptions {
+  dryRun?: boolean;
+}
+
+export interface UpdateRequest extends WriteOptions {
+  subresource?: string;
+}
+
+export interface DeleteRequest extends WriteOptions {
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+export interface DeleteResult<T> {
+  object: T;
+  /** False while finalizers hold the object (it is then marked with a deletionTimestamp). */
+  deleted: boolean;
+}
+
+export interface ListQueryWithSelectors extends ListQuery {
+  labelSelector?: string;
+  fieldSelector?: string;
+}
+
+export interface ObjectList<T> {
+  apiVersion: string;
+  kind: string;
+  metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number };
+  items: T[];
+}
+
+/** Generated names are retried this many times when the name is taken. */
+const GENERATE_NAME_ATTEMPTS = 8;
+const DEFAULT_RESOURCE_VERSION_WAIT_MS = 3000;
+
+/** Finalizers appeared between the read and the delete: mark the object instead. */
+class PendingFinalizers extends Error {}
+
+export class ResourceStore<T extends KubeObject = KubeObject> {
+  readonly strategy: ResourceStrategy<T>;
+  private readonly now: () => Date;
+
+  constructor(
+    readonly resource: ResolvedResource<T>,
+    private readonly options: StoreOptions,
+  ) {
+    this.strategy = resource.definition.strategy;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  get storage(): Storage {
+    return this.options.storage;
+  }
+
+  get context(): StrategyContext {
+    return this.options.context;
+  }
+
+  private fail(error: unknown, name = '', continuing = false): never {
+    throw toStatusError(error, { groupResource: this.resource.groupResource, name, continuing });
+  }
+
+  private withType(object: T): T {
+    object.apiVersion = this.resource.apiVersion;
+    object.kind = this.resource.kind;
+    return object;
+  }
+
+  private invalid(name: string, errors: readonly FieldError[]): StatusError {
+    return newInvalid(this.resource.groupKind, name, errors);
+  }
+
+  private pendingFinalizers(object: T): boolean {
+    return this.strategy.hasPendingFinalizers?.(object) ?? (object.metadata.finalizers?.length ?? 0) > 0;
+  }
+
+  private async admit(attributes: Omit<AdmissionAttributes, 'resource'>): Promise<void> {
+    // Admission sees every kind through the one base type.
+    const resource = this.resource as unknown as ResolvedResource;
+    for (const check of this.options.admission ?? []) await check({ ...attributes, resource });
+  }
+
+  /** Waits until the store has reached `revision`; 504 if it does not in time. */
+  async waitForRevision(revision: number): Promise<void> {
+    const deadline = Date.now() + (this.options.resourceVersionWaitMs ?? DEFAULT_RESOURCE_VERSION_WAIT_MS);
+    for (;;) {
+      const current = await this.storage.currentRevision().catch((error: unknown) => this.fail(error));
+      if (current >= revision) return;
+      if (Date.now() >= deadline) throw tooLargeResourceVersion(`${revision}, current: ${current}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  async get(namespace: string, name: string, resourceVersion?: string): Promise<T> {
+    const semantic = getSemantic(resourceVersion);
+    if (semantic.kind === 'notOlderThan') await this.waitForRevision(semantic.revision);
+    try {
+      return this.withType(await this.storage.get<T>(this.resource.key(namespace, name)));
+    } catch (error) {
+      this.fail(error, name);
+    }
+  }
+
+  async list(namespace: string, query: ListQueryWithSelectors): Promise<ObjectList<T>> {
+    validateListQuery(query, this.context.domain);
+    const semantic = listSemantic(query);
+    const predicate = buildPredicate(this.resource, query.labelSelector, query.fieldSelector);
+    const limit = query.limit ?? 0;
+    if (semantic.kind === 'notOlderThan' || semantic.kind === 'exact') await this.waitForRevision(semantic.revision);
+    let result: ListResult<T>;
+    try {
+      result = await this.storage.list<T>(this.resource.prefix(namespace), {
+        limit,
+        ...(semantic.kind === 'exact' && { revision: semantic.revision }),
+        ...(semantic.kind === 'continue' && { continue: query.continue! }),
+        ...(predicate.filter && { filter: predicate.filter as (object: StoredObject) => boolean }),
+      });
+    } catch (error) {
+      if (semantic.kind === 'exact' && isStorageError(error, 'Gone')) {
+        this.fail(Object.assign(error, { message: 'The resourceVersion for the provided list is too old.' }));
+      }
+      this.fail(error, '', semantic.kind === 'continue');
+    }
+    return {
+      apiVersion: this.resource.apiVersion,
+      kind: this.resource.listKind,
+      metadata: {
+        resourceVersion: String(result.revision),
+        ...(result.continue && { continue: result.continue }),
+        ...(result.remainingItemCount !== undefined && { remainingItemCount: result.remainingItemCount }),
+      },
+      items: result.items.map(({ apiVersion: _v, kind: _k, ...item }) => item as T),
+    };
+  }
+
+  private validateCreate(object: T): FieldError[] {
+    const validateName = this.resource.definition.validateName ?? nameIsDNSSubdomain;
+    return [
+      ...validateObjectMeta(object.metadata, { namespaced: this.resource.namespaced, validateName }),
+      ...this.strategy.validate(object, this.context),
+    ];
+  }
+
+  /** Stores a new object: system metadata, defaults, admission, validation, then storage. */
+  async create(namespace: string, input: T, options: WriteOptions = {}): Promise<T> {
+    const meta = input.metadata;
+    if (meta.resourceVersion) throw newBadRequest('resourceVersion should not be set on objects to be created');
+    const generated = !meta.name && !!meta.generateName;
+    for (let attempt = 1; ; attempt++) {
+      const object = structuredClone(input);
+      if (this.resource.namespaced) object.metadata.namespace = namespace;
+      if (generated) object.metadata.name = generateName(meta.generateName!);
+      fillCreateMeta(object.metadata, this.now());
+      this.strategy.prepareForCreate?.(object, this.context);
+      this.strategy.default?.(object, this.context);
+      this.withType(object);
+      const name = object.metadata.name ?? '';
+      await this.admit({ operation: 'CREATE', namespace, name, object, dryRun: !!options.dryRun });
+      const errors = this.validateCreate(object);
+      if (errors.length) throw this.invalid(name, errors);
+      if (options.dryRun) return object;
+      try {
+        return this.withType(await this.storage.create(this.resource.key(namespace, name), object));
+      } catch (error) {
+        if (generated && isStorageError(error, 'AlreadyExists') && attempt < GENERATE_NAME_ATTEMPTS) continue;
+        this.fail(error, name);
+      }
+    }
+  }
+
+  /**
+   * The object an update stores: the request's object checked against the current one. Throws
+   * 409 on a stale resourceVersion and 422 on invalid content.
+   */
+  private async prepareUpdate(namespace: string, name: string, input: T, old: T, request: UpdateRequest): Promise<T> {
+    const requested = input.metadata.resourceVersion;
+    if (requested && requested !== old.metadata.resourceVersion) {
+      throw newConflict(this.resource.groupResource, name, OPTIMISTIC_LOCK_MESSAGE);
+    }
+    const subresource = request.subresource ? this.resource.definition.subresources?.[request.subresource] : undefined;
+    let object = structuredClone(input);
+    if (subresource) object = subresource.merge(object, structuredClone(old));
+    if (this.resource.namespaced) object.metadata.namespace = object.metadata.namespace || namespace;
+    fillUpdateMeta(object, old);
+    if (!subresource) this.strategy.prepareForUpdate?.(object, old, this.context);
+    this.strategy.default?.(object, this.context);
+    this.withType(object);
+    object.metadata.resourceVersion = old.metadata.resourceVersion!;
+    await this.admit({
+      operation: 'UPDATE',
+      namespace,
+      name,
+      object,
+      oldObject: old,
+      ...(request.subresource && { subresource: request.subresource }),
+      dryRun: !!request.dryRun,
+    });
+    const errors = [
+      ...validateObjectMetaUpdate(object.metadata, old.metadata),
+      ...(subresource
+        ? subresource.validateUpdate(object, old, this.context)
+        : this.strategy.validateUpdate(object, old, this.context)),
+    ];
+    if (errors.length) throw this.invalid(name, errors);
+    return object;
+  }
+
+  /** PUT: replaces the object (or its subresource's part); creates it where the kind allows. */
+  async update(namespace: string, name: string, input: T, request: UpdateRequest = {}): Promise<{ object: T; created: boolean }> {
+    const key = this.resource.key(namespace, name);
+    let created = false;
+    const mayCreate = this.resource.definition.allowCreateOnUpdate && !request.subresource;
+    if (request.dryRun) {
+      const old = await this.storage.get<T>(key).catch((error: unknown) => {
+        if (mayCreate && isStorageError(error, 'NotFound')) return null;
+        this.fail(error, name);
+      });
+      if (!old) return { object: await this.create(namespace, input, request), created: true };
+      return { object: await this.prepareUpdate(namespace, name, input, old, request), created: false };
+    }
+    let updated: T;
+    try {
+      updated = await this.storage.guaranteedUpdate<T>(
+        key,
+        async (current) => {
+          created = !current;
+          if (current) return this.prepareUpdate(namespace, name, input, current, request);
+          // A version of an object that does not exist cannot be current.
+          if (input.metadata.resourceVersion) throw newNotFound(this.resource.groupResource, name);
+          return this.prepareCreateOnUpdate(namespace, input);
+        },
+        { ignoreNotFound: mayCreate },
+      );
+    } catch (error) {
+      this.fail(error, name);
+    }
+    this.withType(updated);
+    if (updated.metadata.deletionTimestamp && !this.pendingFinalizers(updated)) await this.removeFinalized(key, updated);
+    return { object: updated, created };
+  }
+
+  private async prepareCreateOnUpdate(namespace: string, input: T): Promise<T> {
+    const object = structuredClone(input);
+    if (this.resource.namespaced) object.metadata.namespace = namespace;
+    fillCreateMeta(object.metadata, this.now());
+    this.strategy.prepareForCreate?.(object, this.context);
+    this.strategy.default?.(object, this.context);
+    this.withType(object);
+    const name = object.metadata.name ?? '';
+    await this.admit({ operation: 'CREATE', namespace, name, object, dryRun: false });
+    const errors = this.validateCreate(object);
+    if (errors.length) throw this.invalid(name, errors);
+    return object;
+  }
+
+  /** Removes an object whose deletion was waiting on finalizers that are now all gone. */
+  private async removeFinalized(key: string, object: T): Promise<void> {
+    try {
+      await this.storage.delete(key, { preconditions: { resourceVersion: object.metadata.resourceVersion! } });
+    } catch (error) {
+      // Changed or removed meanwhile: whoever did that decides what happens next.
+      if (!isStorageError(error, 'Conflict') && !isStorageError(error, 'NotFound')) throw error;
+    }
+  }
+
+  /**
+   * DELETE: removes the object, or when finalizers must run first, marks it with a
+   * deletionTimestamp and leaves it for them.
+   */
+  async delete(namespace: string, name: string, request: DeleteRequest = {}): Promise<DeleteResult<T>> {
+    const key = this.resource.key(namespace, name);
+    const preconditions = request.preconditions;
+    try {
+      const current = await this.storage.get<T>(key);
+      await this.admit({ operation: 'DELETE', namespace, name, oldObject: current, dryRun: !!request.dryRun });
+      if (!this.pendingFinalizers(current) && !current.metadata.deletionTimestamp) {
+        if (request.dryRun) {
+          checkPreconditions(current, preconditions, this.resource, name);
+          return { object: this.withType(current), deleted: true };
+        }
+        try {
+          const deleted = await this.storage.delete<T>(key, {
+            ...(preconditions && { preconditions }),
+            validateDeletion: (object) => {
+              if (this.pendingFinalizers(object)) throw new PendingFinalizers();
+            },
+          });
+          return { object: this.withType(deleted), deleted: true };
+        } catch (error) {
+          if (!(error instanceof PendingFinalizers)) throw error;
+        }
+      }
+      return await this.markForDeletion(key, name, request);
+    } catch (error) {
+      this.fail(error, name);
+    }
+  }
+
+  private async markForDeletion(key: string, name: string, request: DeleteRequest): Promise<DeleteResult<T>> {
+    const mark = (object: T): T => {
+      checkPreconditions(object, request.preconditions, this.resource, name);
+      if (object.metadata.deletionTimestamp) return object;
+      const marked = structuredClone(object);
+      marked.metadata.deletionTimestamp = formatTimestamp(this.now());
+      marked.metadata.deletionGracePeriodSeconds = 0;
+      this.strategy.prepareForDeletion?.(marked, this.context);
+      return marked;
+    };
+    if (request.dryRun) return { object: this.withType(mark(await this.storage.get<T>(key))), deleted: false };
+    const marked = this.withType(await this.storage.guaranteedUpdate<T>(key, (current) => mark(current!)));
+    if (!this.pendingFinalizers(marked)) {
+      await this.removeFinalized(key, marked);
+      return { object: marked, deleted: true };
+    }
+    return { object: marked, deleted: false };
+  }
+
+  /** DELETE on a collection: every selected object is deleted as by DELETE. */
+  async deleteCollection(namespace: string, query: ListQueryWithSelectors, request: DeleteRequest = {}): Promise<T[]> {
+    const deleted: T[] = [];
+    const list = await this.list(namespace, query);
+    for (const item of list.items) {
+      try {
+        const result = await this.delete(item.metadata.namespace ?? namespace, item.metadata.name!, request);
+        deleted.push(result.object);
+      } catch (error) {
+        // Deleted by someone else meanwhile: that is what was asked for.
+        if (!(error instanceof StatusError && error.code === 404)) throw error;
+      }
+    }
+    return deleted;
+  }
+}
+
+function checkPreconditions<T extends KubeObject>(
+  object: T,
+  preconditions: DeleteRequest['preconditions'],
+  resource: ResolvedResource<T>,
+  name: string,
+): void {
+  if (!preconditions) return;
+  const meta = object.metadata;
+  if (preconditions.uid && preconditions.uid !== meta.uid) {
+    throw newConflict(resource.groupResource, name, `Precondition failed: UID in precondition: ${preconditions.uid}, UID in object meta: ${meta.uid ?? ''}`);
+  }
+  if (preconditions.resourceVersion && preconditions.resourceVersion !== meta.resourceVersion) {
+    throw newConflict(
+      resource.groupResource,
+      name,
+      `Precondition failed: ResourceVersion in precondition: ${preconditions.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`,
+    );
+  }
+}

@@ -1,0 +1,126 @@
+// Watches as the API serves them (conventions 4.7 and 6): initial state as synthetic ADDED events
+// where the resourceVersion asks for it, selector filtering in which an object that stops matching
+// is reported DELETED, bookmarks, and a compacted start reported as an ERROR event carrying 410.
+import { StatusError, newResourceExpired } from '@plat/apimachinery';
+import { EventQueue, isStorageError, type Watch, type WatchEvent as StorageWatchEvent } from '@plat/storage';
+import type { KubeObject } from './definition.js';
+import type { ResourceStore, ListQueryWithSelectors } from './store.js';
+import { buildPredicate, type Predicate } from './predicate.js';
+import { parseResourceVersion, validateListQuery } from './resource-version.js';
+import { toStatusError } from './errors.js';
+
+export type ApiWatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+export interface ApiWatchEvent {
+  type: ApiWatchEventType;
+  object: unknown;
+}
+
+export interface WatchQuery extends ListQueryWithSelectors {
+  allowWatchBookmarks?: boolean;
+}
+
+export interface WatchSettings {
+  /** How often an idle watch that asked for bookmarks gets one. */
+  bookmarkIntervalMs: number;
+}
+
+export interface ApiWatch extends AsyncIterable<ApiWatchEvent> {
+  stop(): void;
+}
+
+export async function startWatch<T extends KubeObject>(
+  store: ResourceStore<T>,
+  namespace: string,
+  query: WatchQuery,
+  settings: WatchSettings,
+): Promise<ApiWatch> {
+  const resource = store.resource;
+  validateListQuery({ ...query, watch: true }, store.context.domain);
+  const predicate: Predicate<T> = buildPredicate(resource, query.labelSelector, query.fieldSelector);
+  const rv = query.resourceVersion ?? '';
+  const requested = rv ? parseResourceVersion(rv) : 0;
+  // Initial state is sent for an unset or "0" version, or when sendInitialEvents asks for it.
+  const initialEvents = query.sendInitialEvents ?? (rv === '' || rv === '0');
+  const queue = new EventQueue<ApiWatchEvent>({ highWaterMark: 1_000_000 });
+  const bookmark = (revision: number, annotations?: Record<string, string>): ApiWatchEvent => ({
+    type: 'BOOKMARK',
+    object: {
+      kind: resource.kind,
+      apiVersion: resource.apiVersion,
+      metadata: { resourceVersion: String(revision), ...(annotations && { annotations }) },
+    },
+  });
+
+  let startRevision: number;
+  if (initialEvents) {
+    if (requested > 0) await store.waitForRevision(requested);
+    const list = await store.list(namespace, {
+      ...(query.labelSelector && { labelSelector: query.labelSelector }),
+      ...(query.fieldSelector && { fieldSelector: query.fieldSelector }),
+    });
+    for (const item of list.items) queue.push({ type: 'ADDED', object: { apiVersion: resource.apiVersion, kind: resource.kind, ...item } });
+    startRevision = Number(list.metadata.resourceVersion);
+    if (query.sendInitialEvents && query.allowWatchBookmarks) {
+      queue.push(bookmark(startRevision, { [`${store.context.domain}/initial-events-end`]: 'true' }));
+    }
+  } else {
+    startRevision = requested > 0 ? requested : await store.storage.currentRevision();
+  }
+
+  const key = predicate.name !== undefined ? resource.key(namespace, predicate.name) : resource.prefix(namespace);
+  let source: Watch<T>;
+  try {
+    source = await store.storage.watch<T>(key, { recursive: predicate.name === undefined, revision: startRevision });
+  } catch (error) {
+    throw toStatusError(error, { groupResource: resource.groupResource });
+  }
+
+  let lastRevision = startRevision;
+  const timer = query.allowWatchBookmarks
+    ? setInterval(() => queue.push(bookmark(lastRevision)), settings.bookmarkIntervalMs)
+    : undefined;
+  timer?.unref();
+  const stop = (): void => {
+    clearInterval(timer);
+    source.stop();
+    queue.discard();
+  };
+
+  void (async () => {
+    try {
+      for await (const event of source) {
+        lastRevision = event.revision;
+        const out = toApiEvent(event, predicate);
+        if (out) queue.push(out);
+      }
+      queue.end();
+    } catch (error) {
+      clearInterval(timer);
+      const status = isStorageError(error, 'Gone')
+        ? newResourceExpired(`too old resource version: ${startRevision} (${error.revision})`)
+        : toStatusError(error, { groupResource: resource.groupResource });
+      if (status instanceof StatusError) queue.push({ type: 'ERROR', object: status.status });
+      queue.end();
+    }
+  })();
+
+  return { [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](), stop };
+}
+
+/** Selector transitions: what a client filtering on the selector should see of this change. */
+function toApiEvent<T extends KubeObject>(event: StorageWatchEvent<T>, predicate: Predicate<T>): ApiWatchEvent | undefined {
+  const matches = (object: T | undefined): boolean => !!object && (!predicate.filter || predicate.filter(object));
+  const now = event.type !== 'DELETED' && matches(event.object);
+  const before = event.type === 'ADDED' ? false : matches(event.previous ?? (event.type === 'DELETED' ? event.object : undefined));
+  if (event.type === 'DELETED') return before || matches(event.object) ? { type: 'DELETED', object: event.object } : undefined;
+  if (now && before) return { type: 'MODIFIED', object: event.object };
+  if (now) return { type: 'ADDED', object: event.object };
+  if (before) {
+    // No longer selected: to this watcher the object is gone, as it was last seen, at this revision.
+    const gone = structuredClone(event.previous!);
+    gone.metadata.resourceVersion = String(event.revision);
+    return { type: 'DELETED', object: gone };
+  }
+  return undefined;
+}
