@@ -1,0 +1,42 @@
+// The built-in kinds, one file each, and the list the apiserver registers: one line per kind.
+import type { KubeObject, ResourceDefinition } from '@plat/registry';
+import { limitRangeDefinition } from './core/limit-range.js';
+import { namespaceDefinition } from './core/namespace.js';
+import { serviceAccountDefinition } from './core/service-account.js';
+import { ipAddressDefinition } from './networking/ip-address.js';
+import { clusterRoleBindingDefinition } from './rbac/cluster-role-binding.js';
+import { clusterRoleDefinition } from './rbac/cluster-role.js';
+import { roleBindingDefinition } from './rbac/role-binding.js';
+import { roleDefinition } from './rbac/role.js';
+
+export * from './core/namespace.js';
+export * from './core/service-account.js';
+export * from './core/limit-range.js';
+export * from './networking/ip-address.js';
+export * from './rbac/role.js';
+export * from './rbac/cluster-role.js';
+export * from './rbac/role-binding.js';
+export * from './rbac/cluster-role-binding.js';
+export type { PolicyRule } from './common/policy-rule.js';
+export type { Subject } from './common/subject.js';
+export type { RoleRef } from './common/role-ref.js';
+export type { LabelSelector, LabelSelectorRequirement } from './common/label-selector.js';
+export { objectMetaSchema } from './common/object-meta-schema.js';
+export { kubernetesSchemaKeywords, kubernetesSchemaFormats } from './common/schema.js';
+export { humanDuration } from './common/table.js';
+
+// A definition of a particular kind is a definition of some kind: the store sees only KubeObjects.
+const register = <T extends KubeObject>(definition: ResourceDefinition<T>): ResourceDefinition =>
+  definition as unknown as ResourceDefinition;
+
+export const builtinDefinitions: readonly ResourceDefinition[] = [
+  register(namespaceDefinition),
+  register(serviceAccountDefinition),
+  register(limitRangeDefinition),
+  register(ipAddressDefinition),
+  register(roleDefinition),
+  register(clusterRoleDefinition),
+  register(roleBindingDefinition),
+  register(clusterRoleBindingDefinition),
+];
+export { systemNamespaces, systemNamespaceObjects, immortalNamespaces, systemNamespacePrefix } from './system-namespaces.js';
