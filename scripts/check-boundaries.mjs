@@ -7,8 +7,10 @@ import { join } from 'node:path';
 const allowed = {
   'packages/apimachinery': [],
   'packages/storage': [],
-  'packages/apiserver': ['@plat/apimachinery', '@plat/storage'],
-  'apps/apiserver': ['@plat/apimachinery', '@plat/apiserver', '@plat/storage'],
+  'packages/registry': ['@plat/apimachinery', '@plat/storage'],
+  'packages/api': ['@plat/apimachinery', '@plat/registry'],
+  'packages/apiserver': ['@plat/apimachinery', '@plat/storage', '@plat/registry', '@plat/api'],
+  'apps/apiserver': ['@plat/apimachinery', '@plat/apiserver', '@plat/storage', '@plat/api'],
   test: ['@plat/apimachinery', '@plat/apiserver', '@plat/storage'],
   bench: ['@plat/apimachinery', '@plat/storage'],
 };

@@ -1,7 +1,7 @@
 // A plat-apiserver replica as a real process for end-to-end tests: free loopback port, its own
 // temporary certificate folder, requests that trust its CA, stopped by PID.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +20,21 @@ export interface RequestOptions {
   method?: string;
   token?: string;
   body?: unknown;
+  /** Sent as it is, instead of `body` as JSON. */
+  rawBody?: string;
   headers?: Record<string, string>;
+}
+
+export interface WatchStream {
+  status: number;
+  /** Resolves with the next event, or undefined when the stream has ended. */
+  next(timeoutMs?: number): Promise<WatchEventLine | undefined>;
+  close(): void;
+}
+
+export interface WatchEventLine {
+  type: string;
+  object: { metadata: { name?: string; resourceVersion?: string; annotations?: Record<string, string> }; [field: string]: unknown };
 }
 
 export interface ApiserverProcess {
@@ -31,6 +45,8 @@ export interface ApiserverProcess {
   readonly ca: string;
   readonly logs: () => string;
   request(path: string, options?: RequestOptions): Promise<Response>;
+  /** A watch: the events as they arrive, one JSON document per line. */
+  watch(path: string, options?: RequestOptions): Promise<WatchStream>;
   /** SIGTERM, then wait for the exit code. */
   stop(): Promise<number | null>;
 }
@@ -73,7 +89,7 @@ export async function startApiserver(args: string[]): Promise<ApiserverProcess> 
     logs: () => output,
     request: (path, options = {}) =>
       new Promise((resolve, reject) => {
-        const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+        const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
         const req = request(
           {
             host: '127.0.0.1',
@@ -97,6 +113,59 @@ export async function startApiserver(args: string[]): Promise<ApiserverProcess> 
         req.on('error', reject);
         req.end(body);
       }),
+    watch: (path, options = {}) =>
+      new Promise((resolve, reject) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port,
+            path,
+            ca,
+            agent: false,
+            headers: { ...(options.token && { authorization: `Bearer ${options.token}` }), ...options.headers },
+          },
+          (res) => {
+            const lines: string[] = [];
+            const waiters: Array<() => void> = [];
+            let buffer = '';
+            let ended = false;
+            const wake = (): void => waiters.splice(0).forEach((waiter) => waiter());
+            res.setEncoding('utf8').on('data', (chunk: string) => {
+              buffer += chunk;
+              const parts = buffer.split('\n');
+              buffer = parts.pop()!;
+              lines.push(...parts.filter((line) => line.trim()));
+              wake();
+            });
+            res.on('end', () => {
+              ended = true;
+              wake();
+            });
+            res.on('error', () => {
+              ended = true;
+              wake();
+            });
+            resolve({
+              status: res.statusCode ?? 0,
+              async next(timeoutMs = 10_000) {
+                const deadline = Date.now() + timeoutMs;
+                while (lines.length === 0 && !ended) {
+                  if (Date.now() > deadline) throw new Error(`no watch event within ${timeoutMs} ms`);
+                  await new Promise<void>((wakeUp) => {
+                    waiters.push(wakeUp);
+                    setTimeout(wakeUp, 50);
+                  });
+                }
+                const line = lines.shift();
+                return line === undefined ? undefined : (JSON.parse(line) as WatchEventLine);
+              },
+              close: () => req.destroy(),
+            });
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      }),
     async stop() {
       if (child.exitCode === null) process.kill(child.pid!, 'SIGTERM');
       const code = await exited;
@@ -113,4 +182,13 @@ export async function eventually(what: string, probe: () => Promise<boolean>, ti
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** A token file with one admin (system:masters) token; returns the file and the token. */
+export async function adminTokenFile(): Promise<{ file: string; token: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'plat-e2e-tokens-'));
+  const token = `admin-${process.pid}-${Date.now()}`;
+  const file = join(dir, 'tokens.csv');
+  await writeFile(file, `${token},admin,admin-uid,"system:masters"\n`);
+  return { file, token, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }

@@ -1,6 +1,7 @@
 // The plat-apiserver binary: flags -> config -> storage and server; signals -> graceful shutdown.
 import { createLogger, createServer, loadServingCert, loadTokenFile, type Logger, type UserInfo } from '@plat/apiserver';
 import { createStorage } from '@plat/storage';
+import { builtinDefinitions, immortalNamespaces, systemNamespaceObjects } from '@plat/api';
 import { FlagError, usage } from './flags.js';
 import { apiserverFlags, parseCommandLine, type ApiserverConfig } from './options.js';
 
@@ -43,6 +44,12 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
     storageHealthTimeoutMs: config.storageHealthTimeoutMs,
     shutdownDelayMs: config.shutdownDelayMs,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
+    api: {
+      definitions: builtinDefinitions,
+      domain: config.apiDomain,
+      bootstrap: systemNamespaceObjects(config.apiDomain).map((object) => ({ group: '', version: 'v1', resource: 'namespaces', object })),
+      immortalNamespaces: immortalNamespaces(config.apiDomain),
+    },
   });
 
   let stopping = false;

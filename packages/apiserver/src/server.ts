@@ -5,6 +5,12 @@ import type { AddressInfo } from 'node:net';
 import type { ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import type { Storage } from '@plat/storage';
+import type { ResourceDefinition } from '@plat/registry';
+import { namespaceLifecycle } from './admission/namespace-lifecycle.js';
+import { Bootstrapper, type BootstrapObject } from './resources/bootstrap.js';
+import { ResourceCatalog } from './resources/catalog.js';
+import { Discovery } from './resources/discovery.js';
+import { resourceHandler } from './resources/dispatch.js';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import type { AuthenticationOptions } from './authentication.js';
@@ -36,6 +42,20 @@ export interface ServerOptions {
   shutdownDelayMs?: number;
   /** How long shutdown waits for in-flight requests before closing their connections; default 30 s. */
   shutdownTimeoutMs?: number;
+  /** The resource API; absent: only the non-resource endpoints are served. */
+  api?: ApiOptions;
+}
+
+export interface ApiOptions {
+  definitions: readonly ResourceDefinition[];
+  /** --api-domain: group names such as rbac.authorization.<domain>. */
+  domain: string;
+  /** Created at start-up when missing (the system namespaces). */
+  bootstrap?: readonly BootstrapObject[];
+  /** Namespaces that may not be deleted. */
+  immortalNamespaces?: readonly string[];
+  /** How often a watch that asked for bookmarks gets one; default 60 s. */
+  bookmarkIntervalMs?: number;
 }
 
 export interface Server {
@@ -66,11 +86,12 @@ export function createServer(options: ServerOptions): Server {
   const shutdownCheck = new ShutdownCheck();
 
   const etcd = storageCheck(storage, options.storageHealthTimeoutMs ?? 2000);
+  const bootstrapper = options.api ? serveApi(options.api, mux, logger, (res, end) => tracker.registerLongRunning(res, end), storage) : undefined;
   // /livez leaves storage out: restarting a replica does not bring etcd back.
   const endpoints: Record<string, HealthCheck[]> = {
     healthz: [pingCheck, etcd],
     livez: [pingCheck],
-    readyz: [pingCheck, etcd, shutdownCheck],
+    readyz: [pingCheck, etcd, shutdownCheck, ...(bootstrapper ? [bootstrapper] : [])],
   };
   for (const [endpoint, checks] of Object.entries(endpoints)) {
     mux.handle(`/${endpoint}`, healthHandler(endpoint, checks, logger));
@@ -119,6 +140,7 @@ export function createServer(options: ServerOptions): Server {
     // Whatever is still open now is idle keep-alive or past its deadline.
     httpServer.closeAllConnections();
     await closed;
+    bootstrapper?.stop();
     await storage.close();
     logger.info('shutdown: complete');
   }
@@ -134,6 +156,7 @@ export function createServer(options: ServerOptions): Server {
         httpServer.listen(options.port ?? 6443, options.bindAddress ?? '0.0.0.0', () => {
           httpServer.off('error', reject);
           const { address, port } = httpServer.address() as AddressInfo;
+          bootstrapper?.start();
           resolve({ address, port });
         });
       });
@@ -143,4 +166,23 @@ export function createServer(options: ServerOptions): Server {
       return shutdownPromise;
     },
   };
+}
+
+function serveApi(
+  api: ApiOptions,
+  mux: PathMux,
+  logger: Logger,
+  registerLongRunning: (res: ServerResponse, end: () => void) => () => void,
+  storage: Storage,
+): Bootstrapper {
+  const catalog = new ResourceCatalog(api.definitions, {
+    storage,
+    domain: api.domain,
+    admission: (self) => [namespaceLifecycle(self, api.immortalNamespaces ?? [])],
+  });
+  for (const [path, handler] of new Discovery(catalog, api.domain).handlers()) mux.handle(path, handler);
+  mux.handleResources(
+    resourceHandler(catalog, { domain: api.domain, registerLongRunning, bookmarkIntervalMs: api.bookmarkIntervalMs ?? 60_000 }),
+  );
+  return new Bootstrapper(catalog, api.bootstrap ?? [], logger);
 }

@@ -1,0 +1,48 @@
+// Request bodies of create and update: size limit, media type, JSON parsing, duplicate keys.
+import { newBadRequest, newRequestEntityTooLarge, newUnsupportedMediaType } from '@plat/apimachinery';
+import type { RequestContext } from '../context.js';
+import { findDuplicateKeys } from './json-duplicates.js';
+
+/** Upstream's limit on a request body (3 MiB). */
+export const MAX_BODY_BYTES = 3 * 1024 * 1024;
+const ACCEPTED = ['application/json'];
+
+export interface DecodedBody {
+  value: unknown;
+  /** Paths of keys given twice in one object. */
+  duplicates: string[];
+}
+
+export async function readBody(ctx: RequestContext, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  const declared = Number(ctx.get('content-length') || 0);
+  if (declared > limit) throw newRequestEntityTooLarge(`limit is ${limit}`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw newRequestEntityTooLarge(`limit is ${limit}`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The media type of the body, without parameters, lower-cased. */
+export function mediaType(ctx: RequestContext): string {
+  return (ctx.get('content-type').split(';')[0] ?? '').trim().toLowerCase();
+}
+
+export async function decodeJsonBody(ctx: RequestContext, accepted: readonly string[] = ACCEPTED): Promise<DecodedBody> {
+  const type = mediaType(ctx) || 'application/json';
+  if (!accepted.includes(type)) throw newUnsupportedMediaType([...accepted]);
+  const text = (await readBody(ctx)).toString('utf8');
+  if (!text.trim()) {
+    throw newBadRequest(`the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw newBadRequest(`couldn't get version/kind; json parse error: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return { value, duplicates: findDuplicateKeys(text) };
+}

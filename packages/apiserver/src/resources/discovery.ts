@@ -1,0 +1,148 @@
+// Discovery (issue: /api, /apis, /apis/{group}, the group-version resource lists) and the
+// aggregated discovery document kubectl 1.28 asks for first, with the plain documents as fallback.
+import type { Verb } from '@plat/registry';
+import type { Handler, RequestContext } from '../context.js';
+import type { ResourceCatalog, ServedResource } from './catalog.js';
+import { parseAccept } from './negotiation.js';
+import { writeObject } from './respond.js';
+
+/** Verbs of a subresource, as upstream serves them. */
+const SUBRESOURCE_VERBS: Record<string, Verb[]> = { status: ['get', 'patch', 'update'], finalize: ['update'] };
+const subresourceVerbs = (name: string): Verb[] => SUBRESOURCE_VERBS[name] ?? ['get', 'patch', 'update'];
+
+const groupVersion = (group: string, version: string): string => (group ? `${group}/${version}` : version);
+
+function apiResources(served: readonly ServedResource[]): unknown[] {
+  const out: unknown[] = [];
+  for (const { resolved } of served) {
+    const { definition } = resolved;
+    out.push({
+      name: resolved.resource,
+      singularName: definition.singularName,
+      namespaced: resolved.namespaced,
+      kind: resolved.kind,
+      verbs: [...definition.verbs],
+      ...(definition.shortNames?.length && { shortNames: [...definition.shortNames] }),
+      ...(definition.categories?.length && { categories: [...definition.categories] }),
+    });
+    for (const subresource of Object.keys(definition.subresources ?? {})) {
+      out.push({
+        name: `${resolved.resource}/${subresource}`,
+        singularName: '',
+        namespaced: resolved.namespaced,
+        kind: resolved.kind,
+        verbs: subresourceVerbs(subresource),
+      });
+    }
+  }
+  return out;
+}
+
+function discoveredResources(served: readonly ServedResource[]): unknown[] {
+  return served.map(({ resolved }) => {
+    const { definition } = resolved;
+    const responseKind = { group: resolved.group, version: resolved.version, kind: resolved.kind };
+    const subresources = Object.keys(definition.subresources ?? {});
+    return {
+      resource: resolved.resource,
+      responseKind,
+      scope: resolved.namespaced ? 'Namespaced' : 'Cluster',
+      singularResource: definition.singularName,
+      verbs: [...definition.verbs],
+      ...(definition.shortNames?.length && { shortNames: [...definition.shortNames] }),
+      ...(definition.categories?.length && { categories: [...definition.categories] }),
+      ...(subresources.length && {
+        subresources: subresources.map((subresource) => ({ subresource, responseKind, verbs: subresourceVerbs(subresource) })),
+      }),
+    };
+  });
+}
+
+export class Discovery {
+  private readonly aggregatedGroup: string;
+
+  constructor(
+    private readonly catalog: ResourceCatalog,
+    domain: string,
+  ) {
+    this.aggregatedGroup = `apidiscovery.${domain}`;
+  }
+
+  private namedGroups(): [string, Map<string, ServedResource[]>][] {
+    return [...this.catalog.groups].filter(([group]) => group !== '');
+  }
+
+  private groupDocument(group: string, versions: Map<string, ServedResource[]>): unknown {
+    const list = [...versions.keys()].map((version) => ({ groupVersion: groupVersion(group, version), version }));
+    return { name: group, versions: list, preferredVersion: list[0] };
+  }
+
+  /** The aggregated media type version the client asked for (v2 or v2beta1), if any. */
+  private aggregatedVersion(ctx: RequestContext): string | undefined {
+    for (const range of parseAccept(ctx.get('accept'))) {
+      const { g, v, as } = range.params;
+      if (range.type === 'application/json' && as === 'APIGroupDiscoveryList' && g === this.aggregatedGroup && (v === 'v2' || v === 'v2beta1')) {
+        return v;
+      }
+      if (range.type === 'application/json' && as === undefined) return undefined;
+    }
+    return undefined;
+  }
+
+  private writeAggregated(ctx: RequestContext, version: string, groups: [string, Map<string, ServedResource[]>][]): void {
+    writeObject(ctx, 200, {
+      kind: 'APIGroupDiscoveryList',
+      apiVersion: `${this.aggregatedGroup}/${version}`,
+      metadata: {},
+      items: groups.map(([group, versions]) => ({
+        metadata: { name: group, creationTimestamp: null },
+        versions: [...versions].map(([v, served]) => ({ version: v, resources: discoveredResources(served), freshness: 'Current' })),
+      })),
+    });
+    ctx.set('Content-Type', `application/json;g=${this.aggregatedGroup};v=${version};as=APIGroupDiscoveryList`);
+    ctx.set('Vary', 'Accept');
+  }
+
+  /** Handlers by exact path. */
+  handlers(): Map<string, Handler> {
+    const handlers = new Map<string, Handler>();
+    const core = this.catalog.groups.get('');
+    handlers.set('/api', (ctx) => {
+      const aggregated = this.aggregatedVersion(ctx);
+      if (aggregated) return this.writeAggregated(ctx, aggregated, core ? [['', core]] : []);
+      writeObject(ctx, 200, {
+        kind: 'APIVersions',
+        versions: core ? [...core.keys()] : [],
+        serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: ctx.host }],
+      });
+    });
+    handlers.set('/apis', (ctx) => {
+      const aggregated = this.aggregatedVersion(ctx);
+      if (aggregated) return this.writeAggregated(ctx, aggregated, this.namedGroups());
+      writeObject(ctx, 200, {
+        kind: 'APIGroupList',
+        apiVersion: 'v1',
+        groups: this.namedGroups().map(([group, versions]) => this.groupDocument(group, versions)),
+      });
+    });
+    for (const [group, versions] of this.catalog.groups) {
+      if (group) {
+        handlers.set(`/apis/${group}`, (ctx) =>
+          writeObject(ctx, 200, { kind: 'APIGroup', apiVersion: 'v1', ...(this.groupDocument(group, versions) as object) }),
+        );
+      }
+      for (const [version, served] of versions) {
+        const path = group ? `/apis/${group}/${version}` : `/api/${version}`;
+        handlers.set(path, (ctx) =>
+          writeObject(ctx, 200, {
+            kind: 'APIResourceList',
+            apiVersion: 'v1',
+            groupVersion: groupVersion(group, version),
+            resources: apiResources(served),
+          }),
+        );
+      }
+    }
+    return handlers;
+  }
+}

@@ -1,0 +1,55 @@
+// Resource requests: from request info to the verb handler, with upstream's 404 and 405 answers.
+import { newGenericServerResponse, newMethodNotSupported, newNotImplemented } from '@plat/apimachinery';
+import type { Verb } from '@plat/registry';
+import type { Handler } from '../context.js';
+import type { ResourceCatalog } from './catalog.js';
+import { negotiateJson } from './negotiation.js';
+import { createObject } from './verbs/create.js';
+import { deleteCollection } from './verbs/delete-collection.js';
+import { deleteObject } from './verbs/delete.js';
+import { getObject } from './verbs/get.js';
+import { listObjects } from './verbs/list.js';
+import { newQuery, type ServerServices, type VerbScope } from './verbs/scope.js';
+import { updateObject } from './verbs/update.js';
+import { watchObjects } from './verbs/watch.js';
+
+const handlers: Partial<Record<Verb, (scope: VerbScope) => Promise<void>>> = {
+  get: getObject,
+  list: listObjects,
+  watch: watchObjects,
+  create: createObject,
+  update: updateObject,
+  delete: deleteObject,
+  deletecollection: deleteCollection,
+};
+
+export function resourceHandler(catalog: ResourceCatalog, services: ServerServices): Handler {
+  return async (ctx) => {
+    const info = ctx.state.requestInfo;
+    const group = info.apiPrefix === 'api' ? '' : info.apiGroup;
+    const served = catalog.find(group, info.apiVersion, info.resource);
+    if (!served || (!served.resolved.namespaced && info.namespace && info.resource !== 'namespaces')) {
+      throw newGenericServerResponse(404);
+    }
+    const { resolved } = served;
+    const definition = resolved.definition;
+    if (info.subresource && !definition.subresources?.[info.subresource]) throw newGenericServerResponse(404);
+    const verb = info.verb as Verb;
+    const query = newQuery(ctx);
+    // A watch is asked for with ?watch on a list, whatever the path form.
+    const effectiveVerb: Verb = verb === 'list' && query.boolean('watch') ? 'watch' : verb;
+    if (info.subresource && !['get', 'update', 'patch'].includes(effectiveVerb)) {
+      throw newMethodNotSupported(resolved.groupResource, effectiveVerb);
+    }
+    if (!definition.verbs.includes(effectiveVerb)) throw newMethodNotSupported(resolved.groupResource, effectiveVerb);
+    if (effectiveVerb === 'patch') throw newNotImplemented('PATCH is not implemented yet: use PUT');
+    // Only lists and watches span namespaces; one object is always addressed in its namespace.
+    if (resolved.namespaced && !info.namespace && effectiveVerb !== 'list' && effectiveVerb !== 'watch') {
+      throw newGenericServerResponse(404);
+    }
+    const handler = handlers[effectiveVerb];
+    if (!handler) throw newMethodNotSupported(resolved.groupResource, effectiveVerb);
+    negotiateJson(ctx.get('accept'));
+    await handler({ ctx, info, served, query, services });
+  };
+}

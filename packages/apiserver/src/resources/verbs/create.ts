@@ -1,0 +1,17 @@
+// POST to a collection.
+import { newMethodNotSupported } from '@plat/apimachinery';
+import { decodeJsonBody } from '../body.js';
+import { checkNamespace, objectFromBody } from '../object-input.js';
+import { parseDryRun, parseFieldValidation } from '../query.js';
+import { writeObject } from '../respond.js';
+import type { VerbScope } from './scope.js';
+
+export async function createObject({ ctx, info, served, query }: VerbScope): Promise<void> {
+  const { resolved, store } = served;
+  if (resolved.namespaced && !info.namespace) throw newMethodNotSupported(resolved.groupResource, 'create');
+  const dryRun = parseDryRun(query);
+  const object = objectFromBody(ctx, await decodeJsonBody(ctx), resolved, parseFieldValidation(query));
+  checkNamespace(object, info.namespace, resolved);
+  const created = await store.create(info.namespace, object, { dryRun });
+  writeObject(ctx, 201, created);
+}

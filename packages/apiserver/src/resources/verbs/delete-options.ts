@@ -1,0 +1,47 @@
+// DeleteOptions, from the query and the optional body (upstream merges both; the body wins).
+import { newBadRequest, newNotImplemented } from '@plat/apimachinery';
+import type { DeleteRequest } from '@plat/registry';
+import type { RequestContext } from '../../context.js';
+import { readBody } from '../body.js';
+import { parseDryRun, parsePropagationPolicy, type Query } from '../query.js';
+
+interface DeleteOptionsBody {
+  dryRun?: string[];
+  gracePeriodSeconds?: number;
+  propagationPolicy?: string;
+  orphanDependents?: boolean;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+export async function deleteRequest(ctx: RequestContext, query: Query, domain: string): Promise<DeleteRequest> {
+  const text = (await readBody(ctx)).toString('utf8').trim();
+  let body: DeleteOptionsBody = {};
+  if (text) {
+    try {
+      body = JSON.parse(text) as DeleteOptionsBody;
+    } catch (error) {
+      throw newBadRequest(`the DeleteOptions body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw newBadRequest('the DeleteOptions body is not a JSON object');
+  }
+  const dryRun = parseDryRun(query) || (body.dryRun ?? []).some((value) => value === 'All');
+  if ((body.dryRun ?? []).some((value) => value !== 'All')) throw newBadRequest('Invalid dry run value; supported values: "All"');
+  query.integer('gracePeriodSeconds');
+  const policy = parsePropagationPolicy(body.propagationPolicy ?? query.string('propagationPolicy'), domain);
+  const orphan = body.orphanDependents ?? query.boolean('orphanDependents');
+  // Orphan and Foreground hand work to the garbage collector, which does not exist yet; taking
+  // them would leave objects held by finalizers nobody removes.
+  if (policy === 'Orphan' || policy === 'Foreground' || orphan === true) {
+    throw newNotImplemented(`propagationPolicy ${policy ?? 'Orphan'} needs the garbage collector, which this server does not run yet; use Background`);
+  }
+  const preconditions = body.preconditions;
+  return {
+    dryRun,
+    ...(preconditions && (preconditions.uid || preconditions.resourceVersion) && {
+      preconditions: {
+        ...(preconditions.uid && { uid: preconditions.uid }),
+        ...(preconditions.resourceVersion && { resourceVersion: preconditions.resourceVersion }),
+      },
+    }),
+  };
+}

@@ -1,0 +1,24 @@
+// GET of a collection: selectors, paging and resourceVersion semantics are the store's.
+import type { ListQueryWithSelectors } from '@plat/registry';
+import type { Query } from '../query.js';
+import { writeObject } from '../respond.js';
+import type { VerbScope } from './scope.js';
+
+export function listQuery(query: Query): ListQueryWithSelectors {
+  const defined = <K extends keyof ListQueryWithSelectors>(key: K, value: ListQueryWithSelectors[K] | undefined) =>
+    value === undefined ? {} : { [key]: value };
+  return {
+    ...defined('labelSelector', query.string('labelSelector')),
+    ...defined('fieldSelector', query.string('fieldSelector')),
+    ...defined('limit', query.integer('limit')),
+    ...defined('continue', query.string('continue') || undefined),
+    ...defined('resourceVersion', query.string('resourceVersion')),
+    ...defined('resourceVersionMatch', query.string('resourceVersionMatch') || undefined),
+    ...defined('sendInitialEvents', query.boolean('sendInitialEvents')),
+  };
+}
+
+export async function listObjects({ ctx, info, served, query }: VerbScope): Promise<void> {
+  const list = await served.store.list(info.namespace, listQuery(query));
+  writeObject(ctx, 200, list);
+}

@@ -1,0 +1,24 @@
+// PUT of one object or of a subresource (status, finalize).
+import { newBadRequest } from '@plat/apimachinery';
+import { decodeJsonBody } from '../body.js';
+import { checkNamespace, objectFromBody } from '../object-input.js';
+import { parseDryRun, parseFieldValidation } from '../query.js';
+import { writeObject } from '../respond.js';
+import type { VerbScope } from './scope.js';
+
+export async function updateObject({ ctx, info, served, query }: VerbScope): Promise<void> {
+  const { resolved, store } = served;
+  const dryRun = parseDryRun(query);
+  const object = objectFromBody(ctx, await decodeJsonBody(ctx), resolved, parseFieldValidation(query));
+  checkNamespace(object, info.namespace, resolved);
+  const name = object.metadata.name;
+  if (!name) object.metadata.name = info.name;
+  else if (name !== info.name) {
+    throw newBadRequest(`the name of the object (${name}) does not match the name on the URL (${info.name})`);
+  }
+  const { object: stored, created } = await store.update(info.namespace, info.name, object, {
+    dryRun,
+    ...(info.subresource && { subresource: info.subresource }),
+  });
+  writeObject(ctx, created ? 201 : 200, stored);
+}

@@ -1,0 +1,562 @@
+// The resource API over HTTP (conventions sections 2-4, 6, 7): one table of cases that runs against
+// a replica on each storage backend and in each API domain.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ApiserverProcess, RequestOptions, Response } from './support/apiserver-process.js';
+
+export interface ApiTarget {
+  server: ApiserverProcess;
+  token: string;
+  domain: string;
+}
+
+/** Responses are read field by field in assertions; their shape is what is under test. */
+interface Json {
+  [field: string]: any;
+}
+
+export function runApiCases(title: string, start: () => Promise<ApiTarget>, stop: () => Promise<void>): void {
+  describe(title, () => {
+    let target: ApiTarget;
+    let rbac: string;
+    let nsCounter = 0;
+    before(async () => {
+      target = await start();
+      rbac = `/apis/rbac.authorization.${target.domain}/v1`;
+    });
+    after(stop);
+
+    const call = async (path: string, options: RequestOptions = {}): Promise<Response & { json: Json }> => {
+      const response = await target.server.request(path, { token: target.token, ...options });
+      let json: Json = {};
+      try {
+        json = JSON.parse(response.body) as Json;
+      } catch {
+        // not JSON: the assertions say what was expected
+      }
+      return { ...response, json };
+    };
+    const role = (name: string, extra: Json = {}): Json => ({
+      apiVersion: `rbac.authorization.${target.domain}/v1`,
+      kind: 'Role',
+      metadata: { name, ...extra.metadata },
+      rules: extra.rules ?? [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }],
+    });
+    /** A fresh namespace for one case. */
+    const namespace = async (): Promise<string> => {
+      const name = `case-${process.pid}-${++nsCounter}`;
+      const created = await call('/api/v1/namespaces', { method: 'POST', body: { metadata: { name } } });
+      assert.equal(created.status, 201, created.body);
+      return name;
+    };
+    const roles = (ns: string): string => `${rbac}/namespaces/${ns}/roles`;
+    const expectStatus = (response: Response & { json: Json }, code: number, reason?: string): void => {
+      assert.equal(response.status, code, response.body);
+      assert.equal(response.json.kind, 'Status', response.body);
+      assert.equal(response.json.code, code);
+      if (reason) assert.equal(response.json.reason, reason, response.body);
+    };
+
+    describe('discovery', () => {
+      it('lists the core and named groups and their resources', async () => {
+        const api = await call('/api');
+        assert.deepEqual(api.json.versions, ['v1']);
+        const v1 = await call('/api/v1');
+        const names = v1.json.resources.map((r: Json) => r.name);
+        for (const name of ['namespaces', 'namespaces/status', 'namespaces/finalize', 'serviceaccounts', 'limitranges']) {
+          assert.ok(names.includes(name), `${name} in ${names}`);
+        }
+        const sa = v1.json.resources.find((r: Json) => r.name === 'serviceaccounts');
+        assert.equal(sa.kind, 'ServiceAccount');
+        assert.equal(sa.namespaced, true);
+        assert.equal(sa.singularName, 'serviceaccount');
+        assert.ok(sa.verbs.includes('watch'));
+        const groups = (await call('/apis')).json.groups.map((g: Json) => g.name);
+        assert.ok(groups.includes(`rbac.authorization.${target.domain}`));
+        const group = await call(`/apis/rbac.authorization.${target.domain}`);
+        assert.equal(group.json.preferredVersion.version, 'v1');
+        const resources = (await call(rbac)).json.resources.map((r: Json) => r.name);
+        assert.deepEqual([...resources].sort(), ['clusterrolebindings', 'clusterroles', 'rolebindings', 'roles']);
+      });
+
+      it('serves the aggregated document when asked for it, and the plain one otherwise', async () => {
+        for (const version of ['v2beta1', 'v2']) {
+          const accept = `application/json;g=apidiscovery.${target.domain};v=${version};as=APIGroupDiscoveryList,application/json`;
+          const apis = await call('/apis', { headers: { accept } });
+          assert.equal(apis.json.kind, 'APIGroupDiscoveryList');
+          assert.match(String(apis.headers['content-type']), new RegExp(`as=APIGroupDiscoveryList`));
+          const rbacGroup = apis.json.items.find((item: Json) => item.metadata.name === `rbac.authorization.${target.domain}`);
+          const roleResource = rbacGroup.versions[0].resources.find((r: Json) => r.resource === 'roles');
+          assert.equal(roleResource.scope, 'Namespaced');
+          assert.equal(roleResource.responseKind.kind, 'Role');
+          const core = await call('/api', { headers: { accept } });
+          const namespaces = core.json.items[0].versions[0].resources.find((r: Json) => r.resource === 'namespaces');
+          assert.deepEqual(
+            namespaces.subresources.map((s: Json) => s.subresource).sort(),
+            ['finalize', 'status'],
+          );
+        }
+        const plain = await call('/apis', { headers: { accept: 'application/json' } });
+        assert.equal(plain.json.kind, 'APIGroupList');
+      });
+
+      it('answers an unknown path with a 404 Status', async () => {
+        expectStatus(await call('/apis/nothing.example/v1/things'), 404, 'NotFound');
+        expectStatus(await call('/api/v1/nothings'), 404, 'NotFound');
+      });
+    });
+
+    describe('objects', () => {
+      it('the system namespaces exist after start-up', async () => {
+        const prefix = target.domain === 'k8s.io' ? 'kube' : target.domain.split('.')[0];
+        for (const name of ['default', `${prefix}-system`, `${prefix}-public`, `${prefix}-node-lease`]) {
+          const ns = await call(`/api/v1/namespaces/${name}`);
+          assert.equal(ns.status, 200, `${name}: ${ns.body}`);
+          assert.equal(ns.json.status.phase, 'Active');
+        }
+      });
+
+      it('create, get, list, update and delete a Role, with server-set metadata', async () => {
+        const ns = await namespace();
+        const created = await call(roles(ns), { method: 'POST', body: role('reader', { metadata: { labels: { app: 'x' } } }) });
+        assert.equal(created.status, 201, created.body);
+        const meta = created.json.metadata;
+        assert.match(meta.uid, /^[0-9a-f-]{36}$/);
+        assert.match(meta.creationTimestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+        assert.match(meta.resourceVersion, /^\d+$/);
+        assert.equal(meta.namespace, ns);
+        assert.equal(meta.generation, 1);
+        assert.equal(created.json.kind, 'Role');
+
+        const got = await call(`${roles(ns)}/reader`);
+        assert.deepEqual(got.json, created.json);
+
+        const list = await call(roles(ns));
+        assert.equal(list.json.kind, 'RoleList');
+        assert.equal(list.json.items.length, 1);
+        assert.ok(Number(list.json.metadata.resourceVersion) >= Number(meta.resourceVersion));
+
+        const changed = { ...created.json, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }] };
+        const updated = await call(`${roles(ns)}/reader`, { method: 'PUT', body: changed });
+        assert.equal(updated.status, 200, updated.body);
+        assert.notEqual(updated.json.metadata.resourceVersion, meta.resourceVersion);
+        assert.equal(updated.json.metadata.uid, meta.uid);
+        assert.equal(updated.json.metadata.creationTimestamp, meta.creationTimestamp);
+
+        const stale = await call(`${roles(ns)}/reader`, { method: 'PUT', body: changed });
+        expectStatus(stale, 409, 'Conflict');
+        assert.match(stale.json.message, /the object has been modified/);
+
+        const deleted = await call(`${roles(ns)}/reader`, { method: 'DELETE' });
+        assert.equal(deleted.status, 200, deleted.body);
+        assert.equal(deleted.json.kind, 'Status');
+        assert.equal(deleted.json.status, 'Success');
+        assert.equal(deleted.json.details.name, 'reader');
+        const missing = await call(`${roles(ns)}/reader`);
+        expectStatus(missing, 404, 'NotFound');
+        assert.equal(missing.json.message, `roles.rbac.authorization.${target.domain} "reader" not found`);
+        assert.deepEqual(missing.json.details, { name: 'reader', group: `rbac.authorization.${target.domain}`, kind: 'roles' });
+      });
+
+      it('create twice is 409 AlreadyExists', async () => {
+        const ns = await namespace();
+        assert.equal((await call(roles(ns), { method: 'POST', body: role('twice') })).status, 201);
+        expectStatus(await call(roles(ns), { method: 'POST', body: role('twice') }), 409, 'AlreadyExists');
+      });
+
+      it('generateName gives a unique name with a random suffix', async () => {
+        const ns = await namespace();
+        const names = new Set<string>();
+        for (let i = 0; i < 5; i++) {
+          const created = await call(roles(ns), { method: 'POST', body: { ...role(''), metadata: { generateName: 'gen-' } } });
+          assert.equal(created.status, 201, created.body);
+          assert.match(created.json.metadata.name, /^gen-[a-z0-9]{5}$/);
+          names.add(created.json.metadata.name);
+        }
+        assert.equal(names.size, 5);
+      });
+
+      it('an invalid object is 422 with one cause per bad field', async () => {
+        const ns = await namespace();
+        const bad = await call(roles(ns), {
+          method: 'POST',
+          body: { ...role('bad%name'), rules: [{ apiGroups: [''], resources: ['pods'], verbs: [] }] },
+        });
+        expectStatus(bad, 422, 'Invalid');
+        const fields = bad.json.details.causes.map((c: Json) => c.field);
+        assert.ok(fields.includes('metadata.name'), bad.body);
+        assert.ok(fields.includes('rules[0].verbs'), bad.body);
+        assert.equal(bad.json.details.kind, 'Role');
+      });
+
+      it('creating in a missing namespace is 404, in a terminating one 403', async () => {
+        expectStatus(await call(roles('no-such-namespace'), { method: 'POST', body: role('r') }), 404, 'NotFound');
+        const ns = await namespace();
+        const deleting = await call(`/api/v1/namespaces/${ns}`, { method: 'DELETE' });
+        assert.equal(deleting.status, 200, deleting.body);
+        assert.equal(deleting.json.status.phase, 'Terminating');
+        assert.ok(deleting.json.metadata.deletionTimestamp);
+        const refused = await call(roles(ns), { method: 'POST', body: role('r') });
+        expectStatus(refused, 403, 'Forbidden');
+        assert.match(refused.json.message, /because it is being terminated/);
+      });
+
+      it('a PUT to a missing object creates it where the kind allows, and is 404 where not', async () => {
+        const ns = await namespace();
+        const created = await call(`${roles(ns)}/put-created`, { method: 'PUT', body: role('put-created') });
+        assert.equal(created.status, 201, created.body);
+        expectStatus(
+          await call('/api/v1/namespaces/never-created', { method: 'PUT', body: { metadata: { name: 'never-created' } } }),
+          404,
+          'NotFound',
+        );
+      });
+
+      it('a name that differs from the URL, or a namespace that differs from the path, is 400', async () => {
+        const ns = await namespace();
+        expectStatus(await call(`${roles(ns)}/a`, { method: 'PUT', body: role('b') }), 400, 'BadRequest');
+        expectStatus(
+          await call(roles(ns), { method: 'POST', body: role('c', { metadata: { namespace: 'elsewhere' } }) }),
+          400,
+          'BadRequest',
+        );
+      });
+
+      it('deleting a ServiceAccount returns the ServiceAccount', async () => {
+        const ns = await namespace();
+        await call(`/api/v1/namespaces/${ns}/serviceaccounts`, { method: 'POST', body: { metadata: { name: 'robot' } } });
+        const deleted = await call(`/api/v1/namespaces/${ns}/serviceaccounts/robot`, { method: 'DELETE' });
+        assert.equal(deleted.status, 200, deleted.body);
+        assert.equal(deleted.json.kind, 'ServiceAccount');
+        assert.equal(deleted.json.metadata.name, 'robot');
+      });
+
+      it('an object with finalizers is marked, then removed when they are gone', async () => {
+        const ns = await namespace();
+        await call(roles(ns), { method: 'POST', body: role('held', { metadata: { finalizers: ['example.com/hold'] } }) });
+        const marked = await call(`${roles(ns)}/held`, { method: 'DELETE' });
+        assert.equal(marked.status, 200, marked.body);
+        assert.equal(marked.json.kind, 'Role');
+        assert.ok(marked.json.metadata.deletionTimestamp);
+        const released = { ...marked.json, metadata: { ...marked.json.metadata, finalizers: [] } };
+        assert.equal((await call(`${roles(ns)}/held`, { method: 'PUT', body: released })).status, 200);
+        expectStatus(await call(`${roles(ns)}/held`), 404, 'NotFound');
+      });
+
+      it('deletecollection honours label and field selectors', async () => {
+        const ns = await namespace();
+        for (const [name, tier] of [['a', 'web'], ['b', 'web'], ['c', 'db']] as const) {
+          await call(roles(ns), { method: 'POST', body: role(name, { metadata: { labels: { tier } } }) });
+        }
+        const gone = await call(`${roles(ns)}?labelSelector=tier%3Dweb&fieldSelector=metadata.name!%3Db`, { method: 'DELETE' });
+        assert.equal(gone.status, 200, gone.body);
+        assert.equal(gone.json.status, 'Success');
+        const left = (await call(roles(ns))).json.items.map((item: Json) => item.metadata.name);
+        assert.deepEqual(left, ['b', 'c']);
+      });
+
+      it('lists across all namespaces, with label and field selectors', async () => {
+        const [one, two] = [await namespace(), await namespace()];
+        await call(roles(one), { method: 'POST', body: role('x', { metadata: { labels: { pick: 'yes' } } }) });
+        await call(roles(two), { method: 'POST', body: role('y', { metadata: { labels: { pick: 'no' } } }) });
+        const all = await call(`${rbac}/roles?labelSelector=pick`);
+        const names = all.json.items.map((item: Json) => `${item.metadata.namespace}/${item.metadata.name}`);
+        assert.ok(names.includes(`${one}/x`) && names.includes(`${two}/y`), names.join());
+        const picked = await call(`${rbac}/roles?labelSelector=pick%20in%20(yes)`);
+        assert.deepEqual(
+          picked.json.items.map((item: Json) => item.metadata.name),
+          ['x'],
+        );
+        const byNamespace = await call(`${rbac}/roles?fieldSelector=metadata.namespace%3D${two}`);
+        assert.deepEqual(
+          byNamespace.json.items.map((item: Json) => item.metadata.name),
+          ['y'],
+        );
+        expectStatus(await call(`${rbac}/roles?fieldSelector=spec.nothing%3Dx`), 400, 'BadRequest');
+        expectStatus(await call(`${rbac}/roles?labelSelector=a%20in%20(`), 400, 'BadRequest');
+      });
+    });
+
+    describe('errors', () => {
+      it('405 for a verb the resource does not support', async () => {
+        expectStatus(await call('/api/v1/namespaces', { method: 'DELETE' }), 405, 'MethodNotAllowed');
+      });
+
+      it('413 for a body over 3 MiB', async () => {
+        const ns = await namespace();
+        const huge = role('huge', { metadata: { annotations: { big: 'x'.repeat(3 * 1024 * 1024) } } });
+        expectStatus(await call(roles(ns), { method: 'POST', body: huge }), 413, 'RequestEntityTooLarge');
+      });
+
+      it('400 for JSON that does not parse, or a wrongly typed field', async () => {
+        const ns = await namespace();
+        for (const rawBody of ['', '{"metadata": ']) {
+          const broken = await target.server.request(roles(ns), {
+            token: target.token,
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            rawBody,
+          });
+          assert.equal(broken.status, 400, broken.body);
+        }
+        expectStatus(await call(roles(ns), { method: 'POST', body: { ...role('t'), rules: 'no' } }), 400, 'BadRequest');
+      });
+
+      it('406 when no requested media type is served', async () => {
+        const ns = await namespace();
+        expectStatus(await call(roles(ns), { headers: { accept: 'application/vnd.example+cbor' } }), 406, 'NotAcceptable');
+      });
+
+      it('415 for a body in a media type the server does not decode', async () => {
+        const ns = await namespace();
+        expectStatus(await call(roles(ns), { method: 'POST', body: role('m'), headers: { 'content-type': 'text/plain' } }), 415);
+      });
+    });
+
+    describe('fieldValidation and dryRun', () => {
+      const withExtras = (name: string): string =>
+        `{"apiVersion":"rbac.authorization.${target.domain}/v1","kind":"Role","metadata":{"name":"${name}","name":"${name}","bogus":1},"rules":[],"extra":true}`;
+      const post = (path: string, text: string) =>
+        target.server.request(path, { token: target.token, method: 'POST', headers: { 'content-type': 'application/json' }, rawBody: text });
+
+      it('Strict rejects with 400 listing every unknown and duplicate field', async () => {
+        const ns = await namespace();
+        const response = await post(`${roles(ns)}?fieldValidation=Strict`, withExtras('strict'));
+        assert.equal(response.status, 400, response.body);
+        const message = JSON.parse(response.body).message as string;
+        for (const part of ['unknown field "metadata.bogus"', 'unknown field "extra"', 'duplicate field "metadata.name"']) {
+          assert.ok(message.includes(part), message);
+        }
+        assert.equal((await call(`${roles(ns)}/strict`)).status, 404);
+      });
+
+      it('Warn (the default) succeeds with one Warning header per field', async () => {
+        const ns = await namespace();
+        for (const query of ['?fieldValidation=Warn', '']) {
+          const name = `warn${query.length}`;
+          const response = await post(`${roles(ns)}${query}`, withExtras(name));
+          assert.equal(response.status, 201, response.body);
+          const warnings = ([] as string[]).concat(response.headers.warning ?? []).join('\n');
+          assert.match(warnings, /299 - "unknown field \\"metadata.bogus\\""/);
+          assert.match(warnings, /299 - "unknown field \\"extra\\""/);
+          assert.match(warnings, /299 - "duplicate field \\"metadata.name\\""/);
+          assert.equal(JSON.parse(response.body).extra, undefined, 'unknown fields are dropped');
+        }
+      });
+
+      it('Ignore succeeds silently; another value is 400', async () => {
+        const ns = await namespace();
+        const response = await post(`${roles(ns)}?fieldValidation=Ignore`, withExtras('ignored'));
+        assert.equal(response.status, 201, response.body);
+        assert.equal(response.headers.warning, undefined);
+        assert.equal((await post(`${roles(ns)}?fieldValidation=Loose`, withExtras('loose'))).status, 400);
+      });
+
+      it('dryRun=All runs every stage but storage; other values are 400', async () => {
+        const ns = await namespace();
+        const dry = await call(`${roles(ns)}?dryRun=All`, { method: 'POST', body: role('dry') });
+        assert.equal(dry.status, 201, dry.body);
+        assert.equal(dry.json.metadata.name, 'dry');
+        expectStatus(await call(`${roles(ns)}/dry`), 404, 'NotFound');
+        expectStatus(await call(`${roles(ns)}?dryRun=All`, { method: 'POST', body: role('bad%name') }), 422, 'Invalid');
+        expectStatus(await call(`${roles(ns)}?dryRun=Some`, { method: 'POST', body: role('dry') }), 400, 'BadRequest');
+        await call(roles(ns), { method: 'POST', body: role('kept') });
+        assert.equal((await call(`${roles(ns)}/kept?dryRun=All`, { method: 'DELETE' })).status, 200);
+        assert.equal((await call(`${roles(ns)}/kept`)).status, 200);
+      });
+    });
+
+    describe('resourceVersion semantics (4.6)', () => {
+      let ns: string;
+      let first: string;
+      let latest: string;
+      before(async () => {
+        ns = await namespace();
+        for (const name of ['a', 'b', 'c', 'd']) {
+          const created = await call(roles(ns), { method: 'POST', body: role(name) });
+          if (name === 'a') first = created.json.metadata.resourceVersion;
+          latest = created.json.metadata.resourceVersion;
+        }
+      });
+      const list = (query: string) => call(`${roles(ns)}?${query}`);
+      const rvOf = (response: { json: Json }): number => Number(response.json.metadata.resourceVersion);
+
+      const cases: Array<[string, () => string, (response: Response & { json: Json }) => void]> = [
+        ['unset match, no limit, rv unset: most recent', () => '', (r) => assert.ok(rvOf(r) >= Number(latest))],
+        ['unset match, no limit, rv 0: any', () => 'resourceVersion=0', (r) => assert.equal(r.status, 200)],
+        ['unset match, no limit, rv R: not older than', () => `resourceVersion=${first}`, (r) => assert.ok(rvOf(r) >= Number(latest))],
+        ['unset match, limit, rv unset: most recent', () => 'limit=2', (r) => assert.ok(rvOf(r) >= Number(latest))],
+        ['unset match, limit, rv 0: any', () => 'limit=2&resourceVersion=0', (r) => assert.equal(r.status, 200)],
+        ['unset match, limit, rv R: exact', () => `limit=10&resourceVersion=${first}`, (r) => {
+          assert.equal(rvOf(r), Number(first));
+          assert.deepEqual(r.json.items.map((i: Json) => i.metadata.name), ['a']);
+        }],
+        ['Exact, no limit, rv unset: invalid', () => 'resourceVersionMatch=Exact', (r) => expectStatus(r, 422, 'Invalid')],
+        ['Exact, no limit, rv 0: invalid', () => 'resourceVersionMatch=Exact&resourceVersion=0', (r) => expectStatus(r, 422, 'Invalid')],
+        ['Exact, no limit, rv R: exact', () => `resourceVersionMatch=Exact&resourceVersion=${first}`, (r) => assert.equal(rvOf(r), Number(first))],
+        ['Exact, limit, rv unset: invalid', () => 'limit=1&resourceVersionMatch=Exact', (r) => expectStatus(r, 422, 'Invalid')],
+        ['Exact, limit, rv 0: invalid', () => 'limit=1&resourceVersionMatch=Exact&resourceVersion=0', (r) => expectStatus(r, 422, 'Invalid')],
+        ['Exact, limit, rv R: exact', () => `limit=1&resourceVersionMatch=Exact&resourceVersion=${first}`, (r) => assert.equal(rvOf(r), Number(first))],
+        ['NotOlderThan, no limit, rv unset: invalid', () => 'resourceVersionMatch=NotOlderThan', (r) => expectStatus(r, 422, 'Invalid')],
+        ['NotOlderThan, no limit, rv 0: any', () => 'resourceVersionMatch=NotOlderThan&resourceVersion=0', (r) => assert.equal(r.status, 200)],
+        ['NotOlderThan, no limit, rv R: not older than', () => `resourceVersionMatch=NotOlderThan&resourceVersion=${first}`, (r) => assert.ok(rvOf(r) >= Number(latest))],
+        ['NotOlderThan, limit, rv unset: invalid', () => 'limit=1&resourceVersionMatch=NotOlderThan', (r) => expectStatus(r, 422, 'Invalid')],
+        ['NotOlderThan, limit, rv 0: any', () => 'limit=1&resourceVersionMatch=NotOlderThan&resourceVersion=0', (r) => assert.equal(r.status, 200)],
+        ['NotOlderThan, limit, rv R: not older than', () => `limit=1&resourceVersionMatch=NotOlderThan&resourceVersion=${first}`, (r) => assert.ok(rvOf(r) >= Number(latest))],
+        ['an unknown resourceVersionMatch is invalid', () => 'resourceVersionMatch=Newest&resourceVersion=1', (r) => expectStatus(r, 422, 'Invalid')],
+        ['a resourceVersion that is not a number is 400', () => 'resourceVersion=abc', (r) => expectStatus(r, 400, 'BadRequest')],
+        ['sendInitialEvents on a list is invalid', () => 'sendInitialEvents=true&resourceVersionMatch=NotOlderThan', (r) => expectStatus(r, 422, 'Invalid')],
+      ];
+      for (const [name, query, check] of cases) {
+        it(name, async () => {
+          const response = await list(query());
+          if (response.status !== 422 && response.status !== 400) assert.equal(response.status, 200, response.body);
+          check(response);
+        });
+      }
+
+      it('continue tokens: every chunk at the first chunk\u2019s version; rv 0 is ignored, another rv is 400', async () => {
+        const page = await list('limit=2');
+        assert.equal(page.json.items.length, 2);
+        assert.equal(page.json.metadata.remainingItemCount, 2);
+        const token = encodeURIComponent(page.json.metadata.continue);
+        await call(roles(ns), { method: 'POST', body: role('later') });
+        const next = await list(`limit=2&continue=${token}`);
+        assert.equal(rvOf(next), rvOf(page));
+        assert.deepEqual(next.json.items.map((i: Json) => i.metadata.name), ['c', 'd']);
+        assert.equal(next.json.metadata.continue, undefined);
+        assert.equal((await list(`limit=2&continue=${token}&resourceVersion=0`)).status, 200);
+        expectStatus(await list(`limit=2&continue=${token}&resourceVersion=${latest}`), 400, 'BadRequest');
+        expectStatus(await list('limit=2&continue=garbage'), 400, 'BadRequest');
+        await call(`${roles(ns)}/later`, { method: 'DELETE' });
+      });
+
+      it('get: unset and 0 read the current object; another rv is not-older-than', async () => {
+        assert.equal((await call(`${roles(ns)}/a`)).status, 200);
+        assert.equal((await call(`${roles(ns)}/a?resourceVersion=0`)).status, 200);
+        assert.equal((await call(`${roles(ns)}/a?resourceVersion=${first}`)).status, 200);
+      });
+
+      it('a version the store has not reached: 504 Timeout with Retry-After', async () => {
+        const tooNew = Number(latest) + 1_000_000;
+        for (const path of [`${roles(ns)}?resourceVersion=${tooNew}`, `${roles(ns)}/a?resourceVersion=${tooNew}`]) {
+          const response = await call(path);
+          expectStatus(response, 504, 'Timeout');
+          assert.equal(response.headers['retry-after'], '1');
+          assert.match(response.json.message, /Too large resource version/);
+        }
+      });
+    });
+
+    describe('watch (4.7, 6)', () => {
+      const open = async (path: string) => {
+        const watch = await target.server.watch(path, { token: target.token });
+        assert.equal(watch.status, 200);
+        return watch;
+      };
+
+      it('rv unset: synthetic ADDED for the current state, then changes; rv R: only later changes', async () => {
+        const ns = await namespace();
+        const a = await call(roles(ns), { method: 'POST', body: role('a') });
+        const fromNow = await open(`${roles(ns)}?watch=1`);
+        const initial = await fromNow.next();
+        assert.equal(initial?.type, 'ADDED');
+        assert.equal(initial?.object.metadata.name, 'a');
+        const fromR = await open(`${roles(ns)}?watch=true&resourceVersion=${a.json.metadata.resourceVersion}`);
+        await call(roles(ns), { method: 'POST', body: role('b') });
+        const updated = await call(`${roles(ns)}/a`, { method: 'PUT', body: { ...a.json, rules: [] } });
+        assert.equal(updated.status, 200, updated.body);
+        await call(`${roles(ns)}/b`, { method: 'DELETE' });
+        for (const watch of [fromNow, fromR]) {
+          const seen = [];
+          for (let i = 0; i < 3; i++) {
+            const event = await watch.next();
+            seen.push(`${event?.type} ${event?.object.metadata.name}`);
+          }
+          assert.deepEqual(seen, ['ADDED b', 'MODIFIED a', 'DELETED b']);
+          watch.close();
+        }
+      });
+
+      it('a label-selector watch reports an object that stops matching as DELETED', async () => {
+        const ns = await namespace();
+        const x = await call(roles(ns), { method: 'POST', body: role('x', { metadata: { labels: { team: 'a' } } }) });
+        const watch = await open(`${roles(ns)}?watch=1&labelSelector=team%3Da&resourceVersion=${x.json.metadata.resourceVersion}`);
+        const moved = { ...x.json, metadata: { ...x.json.metadata, labels: { team: 'b' } } };
+        assert.equal((await call(`${roles(ns)}/x`, { method: 'PUT', body: moved })).status, 200);
+        const event = await watch.next();
+        assert.equal(event?.type, 'DELETED');
+        assert.equal(event?.object.metadata.name, 'x');
+        watch.close();
+      });
+
+      it('the single-object form watches one name', async () => {
+        const ns = await namespace();
+        const start = await call(roles(ns), { method: 'POST', body: role('other') });
+        const watch = await open(`${roles(ns)}?watch=1&fieldSelector=metadata.name%3Done&resourceVersion=${start.json.metadata.resourceVersion}`);
+        await call(roles(ns), { method: 'POST', body: role('two') });
+        await call(roles(ns), { method: 'POST', body: role('one') });
+        const event = await watch.next();
+        assert.equal(event?.object.metadata.name, 'one');
+        watch.close();
+      });
+
+      it('sendInitialEvents ends the initial events with an annotated BOOKMARK; without NotOlderThan it is invalid', async () => {
+        const ns = await namespace();
+        await call(roles(ns), { method: 'POST', body: role('p') });
+        const watch = await open(`${roles(ns)}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`);
+        assert.equal((await watch.next())?.type, 'ADDED');
+        const bookmark = await watch.next();
+        assert.equal(bookmark?.type, 'BOOKMARK');
+        assert.equal(bookmark?.object.metadata.annotations?.[`${target.domain}/initial-events-end`], 'true');
+        assert.match(String(bookmark?.object.metadata.resourceVersion), /^\d+$/);
+        watch.close();
+        expectStatus(await call(`${roles(ns)}?watch=1&sendInitialEvents=true`), 422, 'Invalid');
+      });
+
+      it('timeoutSeconds ends the stream cleanly', async () => {
+        const ns = await namespace();
+        const watch = await open(`${roles(ns)}?watch=1&timeoutSeconds=1`);
+        const started = Date.now();
+        assert.equal(await watch.next(5000), undefined);
+        assert.ok(Date.now() - started >= 900);
+      });
+
+      it('1,000 changes reach three watchers, one from an old revision, exactly and in order', async () => {
+        const ns = await namespace();
+        const seed = await call(roles(ns), { method: 'POST', body: role('seed') });
+        const old = seed.json.metadata.resourceVersion;
+        await call(roles(ns), { method: 'POST', body: role('before-watch') });
+        const current = (await call(roles(ns))).json.metadata.resourceVersion;
+        const watchers = [
+          await open(`${roles(ns)}?watch=1&resourceVersion=${current}`),
+          await open(`${roles(ns)}?watch=1&resourceVersion=${current}`),
+          await open(`${roles(ns)}?watch=1&resourceVersion=${old}`),
+        ];
+        const expected: string[] = [];
+        let object = (await call(`${roles(ns)}/seed`)).json;
+        for (let i = 0; i < 1000; i++) {
+          const updated = await call(`${roles(ns)}/seed`, {
+            method: 'PUT',
+            body: { ...object, metadata: { ...object.metadata, labels: { step: String(i) } } },
+          });
+          assert.equal(updated.status, 200, updated.body);
+          object = updated.json;
+          expected.push(object.metadata.resourceVersion);
+        }
+        const oldWatcherFirst = await watchers[2]!.next();
+        assert.equal(oldWatcherFirst?.object.metadata.name, 'before-watch');
+        for (const watcher of watchers) {
+          const seen: string[] = [];
+          for (let i = 0; i < 1000; i++) {
+            const event = await watcher.next();
+            assert.equal(event?.type, 'MODIFIED');
+            seen.push(String(event?.object.metadata.resourceVersion));
+          }
+          assert.deepEqual(seen, expected);
+          watcher.close();
+        }
+      });
+    });
+  });
+}

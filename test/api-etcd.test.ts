@@ -1,0 +1,28 @@
+// The resource API on etcd, under Kubernetes' names (--api-domain=k8s.io).
+import { startEtcd, type EtcdProcess } from '@plat/storage/testing';
+import { runApiCases } from './api-cases.js';
+import { adminTokenFile, startApiserver, type ApiserverProcess } from './support/apiserver-process.js';
+
+let etcd: EtcdProcess | undefined;
+let server: ApiserverProcess | undefined;
+let tokens: Awaited<ReturnType<typeof adminTokenFile>> | undefined;
+
+runApiCases(
+  'resource API: etcd backend, --api-domain=k8s.io',
+  async () => {
+    etcd = await startEtcd();
+    tokens = await adminTokenFile();
+    server = await startApiserver([
+      `--etcd-servers=${etcd.endpoint}`,
+      `--token-auth-file=${tokens.file}`,
+      '--api-domain=k8s.io',
+      '--etcd-compaction-interval=0',
+    ]);
+    return { server, token: tokens.token, domain: 'k8s.io' };
+  },
+  async () => {
+    await server?.stop();
+    await etcd?.stop();
+    await tokens?.cleanup();
+  },
+);

@@ -1,0 +1,19 @@
+// The resource API on the embedded backend, under the plat.io domain.
+import { runApiCases } from './api-cases.js';
+import { adminTokenFile, startApiserver, type ApiserverProcess } from './support/apiserver-process.js';
+
+let server: ApiserverProcess | undefined;
+let tokens: Awaited<ReturnType<typeof adminTokenFile>> | undefined;
+
+runApiCases(
+  'resource API: memory backend, --api-domain=plat.io',
+  async () => {
+    tokens = await adminTokenFile();
+    server = await startApiserver(['--storage-backend=memory', `--token-auth-file=${tokens.file}`, '--etcd-compaction-interval=0']);
+    return { server, token: tokens.token, domain: 'plat.io' };
+  },
+  async () => {
+    await server?.stop();
+    await tokens?.cleanup();
+  },
+);

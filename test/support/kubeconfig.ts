@@ -1,0 +1,33 @@
+// A kubeconfig of our own, in a temporary folder, for kubectl and client libraries under test.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ApiserverProcess } from './apiserver-process.js';
+
+export async function writeKubeconfig(server: ApiserverProcess, token: string): Promise<{ path: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'plat-e2e-kubeconfig-'));
+  const path = join(dir, 'kubeconfig');
+  await writeFile(
+    path,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters:',
+      '- name: plat',
+      '  cluster:',
+      `    server: ${server.url}`,
+      `    certificate-authority-data: ${Buffer.from(server.ca).toString('base64')}`,
+      'users:',
+      '- name: admin',
+      '  user:',
+      `    token: ${token}`,
+      'contexts:',
+      '- name: plat',
+      '  context: {cluster: plat, user: admin}',
+      'current-context: plat',
+      '',
+    ].join('\n'),
+    { mode: 0o600 },
+  );
+  return { path, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
