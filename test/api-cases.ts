@@ -222,6 +222,24 @@ export function runApiCases(title: string, start: () => Promise<ApiTarget>, stop
         );
       });
 
+      it('a Namespace is Terminating until its finalizers are gone, then removed (finalize subresource)', async () => {
+        const ns = await namespace();
+        const created = (await call(`/api/v1/namespaces/${ns}`)).json;
+        assert.ok(created.spec.finalizers.length > 0, 'a namespace gets the platform finalizer');
+        const deleting = await call(`/api/v1/namespaces/${ns}`, { method: 'DELETE' });
+        assert.equal(deleting.json.status.phase, 'Terminating');
+        assert.equal((await call(`/api/v1/namespaces/${ns}`)).status, 200);
+        const status = await call(`/api/v1/namespaces/${ns}/status`);
+        assert.equal(status.json.status.phase, 'Terminating');
+        const finalized = await call(`/api/v1/namespaces/${ns}/finalize`, {
+          method: 'PUT',
+          body: { ...deleting.json, spec: { finalizers: [] } },
+        });
+        assert.equal(finalized.status, 200, finalized.body);
+        expectStatus(await call(`/api/v1/namespaces/${ns}`), 404, 'NotFound');
+        expectStatus(await call('/api/v1/namespaces/default', { method: 'DELETE' }), 403, 'Forbidden');
+      });
+
       it('deleting a ServiceAccount returns the ServiceAccount', async () => {
         const ns = await namespace();
         await call(`/api/v1/namespaces/${ns}/serviceaccounts`, { method: 'POST', body: { metadata: { name: 'robot' } } });
@@ -350,6 +368,13 @@ export function runApiCases(title: string, start: () => Promise<ApiTarget>, stop
         assert.equal(response.status, 201, response.body);
         assert.equal(response.headers.warning, undefined);
         assert.equal((await post(`${roles(ns)}?fieldValidation=Loose`, withExtras('loose'))).status, 400);
+      });
+
+      it('fieldManager: at most 128 printable characters, else 422', async () => {
+        const ns = await namespace();
+        assert.equal((await call(`${roles(ns)}?fieldManager=tool`, { method: 'POST', body: role('managed') })).status, 201);
+        expectStatus(await call(`${roles(ns)}?fieldManager=${'m'.repeat(129)}`, { method: 'POST', body: role('long') }), 422, 'Invalid');
+        expectStatus(await call(`${roles(ns)}?fieldManager=a%07b`, { method: 'POST', body: role('bell') }), 422, 'Invalid');
       });
 
       it('dryRun=All runs every stage but storage; other values are 400', async () => {

@@ -3,21 +3,29 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Etcd3 } from 'etcd3';
 import { startEtcd, type EtcdProcess } from '@plat/storage/testing';
-import { eventually, startApiserver, type ApiserverProcess } from './support/apiserver-process.js';
+import { adminTokenFile, eventually, startApiserver, type ApiserverProcess } from './support/apiserver-process.js';
 
 describe('two apiserver replicas on one etcd', () => {
   let etcd: EtcdProcess;
   const replicas: ApiserverProcess[] = [];
+  let tokens: Awaited<ReturnType<typeof adminTokenFile>>;
 
   before(async () => {
     etcd = await startEtcd();
-    for (let i = 0; i < 2; i++) {
-      replicas.push(await startApiserver([`--etcd-servers=${etcd.endpoint}`, '--etcd-compaction-interval=1s']));
-    }
+    tokens = await adminTokenFile();
+    // Both replicas start at once: the system namespaces are created exactly once between them.
+    replicas.push(
+      ...(await Promise.all(
+        [0, 1].map(() =>
+          startApiserver([`--etcd-servers=${etcd.endpoint}`, '--etcd-compaction-interval=1s', `--token-auth-file=${tokens.file}`]),
+        ),
+      )),
+    );
   });
   after(async () => {
     const codes = await Promise.all(replicas.map((replica) => replica.stop()));
     await etcd.stop();
+    await tokens.cleanup();
     assert.deepEqual(codes, [0, 0], 'replicas exit 0 on SIGTERM');
   });
 
@@ -25,6 +33,26 @@ describe('two apiserver replicas on one etcd', () => {
     for (const replica of replicas) {
       await eventually('readyz', async () => (await replica.request('/readyz')).status === 200);
     }
+  });
+
+  it('see the same data: a write through one is read, listed and watched through the other', async () => {
+    const [a, b] = replicas as [ApiserverProcess, ApiserverProcess];
+    const token = tokens.token;
+    const list = await b.request('/api/v1/namespaces', { token });
+    const watch = await b.watch(`/api/v1/namespaces?watch=1&resourceVersion=${JSON.parse(list.body).metadata.resourceVersion}`, { token });
+    const created = await a.request('/api/v1/namespaces', { token, method: 'POST', body: { metadata: { name: 'shared' } } });
+    assert.equal(created.status, 201, created.body);
+    const read = await b.request('/api/v1/namespaces/shared', { token });
+    assert.equal(read.status, 200, read.body);
+    assert.equal(JSON.parse(read.body).metadata.uid, JSON.parse(created.body).metadata.uid);
+    const event = await watch.next();
+    assert.equal(event?.type, 'ADDED');
+    assert.equal(event?.object.metadata.name, 'shared');
+    watch.close();
+    const names = JSON.parse((await a.request('/api/v1/namespaces', { token })).body).items.map(
+      (item: { metadata: { name: string } }) => item.metadata.name,
+    );
+    assert.deepEqual(names, ['default', 'plat-node-lease', 'plat-public', 'plat-system', 'shared']);
   });
 
   it('compact history at most once per interval between them', async () => {

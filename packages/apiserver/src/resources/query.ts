@@ -1,6 +1,6 @@
 // Query parameters of resource requests (conventions 4.3), parsed as upstream's parameter codec
 // does: Go's boolean and integer syntax, with a 400 naming the parameter for anything else.
-import { newBadRequest, newInvalid, newPath, notSupported } from '@plat/apimachinery';
+import { invalid, newBadRequest, newInvalid, newPath, notSupported, tooLong } from '@plat/apimachinery';
 
 export class Query {
   constructor(private readonly params: URLSearchParams) {}
@@ -64,5 +64,23 @@ export function parsePropagationPolicy(value: string | undefined, domain: string
       notSupported(newPath('propagationPolicy'), value, supported),
     ]);
   }
+  return value;
+}
+
+/** Upstream's limit on a field manager's name. */
+const MAX_FIELD_MANAGER_LENGTH = 128;
+
+/**
+ * fieldManager (4.11), validated as upstream's CreateOptions / UpdateOptions / PatchOptions: at
+ * most 128 printable characters. Absent: undefined (the caller infers one).
+ */
+export function parseFieldManager(query: Query, optionsKind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions', domain: string): string | undefined {
+  const value = query.string('fieldManager');
+  if (value === undefined || value === '') return undefined;
+  const path = newPath('fieldManager');
+  const errors = [];
+  if (value.length > MAX_FIELD_MANAGER_LENGTH) errors.push(tooLong(path, value, MAX_FIELD_MANAGER_LENGTH));
+  if (/[^\x20-\x7e\u00a0-\uffff]/u.test(value)) errors.push(invalid(path, value, 'must only contain printable characters'));
+  if (errors.length) throw newInvalid({ group: `meta.${domain}`, kind: optionsKind }, '', errors);
   return value;
 }

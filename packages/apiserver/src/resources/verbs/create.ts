@@ -2,14 +2,16 @@
 import { newMethodNotSupported } from '@plat/apimachinery';
 import { decodeJsonBody } from '../body.js';
 import { checkNamespace, objectFromBody } from '../object-input.js';
-import { parseDryRun, parseFieldValidation } from '../query.js';
+import { parseDryRun, parseFieldManager, parseFieldValidation } from '../query.js';
 import { writeObject } from '../respond.js';
 import type { VerbScope } from './scope.js';
 
-export async function createObject({ ctx, info, served, query }: VerbScope): Promise<void> {
+export async function createObject({ ctx, info, served, query, services }: VerbScope): Promise<void> {
   const { resolved, store } = served;
   if (resolved.namespaced && !info.namespace) throw newMethodNotSupported(resolved.groupResource, 'create');
   const dryRun = parseDryRun(query);
+  // Validated now; ownership by manager comes with server-side apply.
+  parseFieldManager(query, 'CreateOptions', services.domain);
   const object = objectFromBody(ctx, await decodeJsonBody(ctx), resolved, parseFieldValidation(query));
   checkNamespace(object, info.namespace, resolved);
   const created = await store.create(info.namespace, object, { dryRun });

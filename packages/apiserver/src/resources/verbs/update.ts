@@ -2,13 +2,15 @@
 import { newBadRequest } from '@plat/apimachinery';
 import { decodeJsonBody } from '../body.js';
 import { checkNamespace, objectFromBody } from '../object-input.js';
-import { parseDryRun, parseFieldValidation } from '../query.js';
+import { parseDryRun, parseFieldManager, parseFieldValidation } from '../query.js';
 import { writeObject } from '../respond.js';
 import type { VerbScope } from './scope.js';
 
-export async function updateObject({ ctx, info, served, query }: VerbScope): Promise<void> {
+export async function updateObject({ ctx, info, served, query, services }: VerbScope): Promise<void> {
   const { resolved, store } = served;
   const dryRun = parseDryRun(query);
+  // Validated now; ownership by manager comes with server-side apply.
+  parseFieldManager(query, 'UpdateOptions', services.domain);
   const object = objectFromBody(ctx, await decodeJsonBody(ctx), resolved, parseFieldValidation(query));
   checkNamespace(object, info.namespace, resolved);
   const name = object.metadata.name;
