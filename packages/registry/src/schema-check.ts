@@ -10,7 +10,8 @@ export interface FieldCheck {
   unknownFields: string[];
 }
 
-const KUBERNETES_KEYWORDS = [
+/** The x-kubernetes-* schema keywords (OpenAPI extensions) a kind's schema may carry. */
+export const KUBERNETES_SCHEMA_KEYWORDS = [
   'x-kubernetes-list-type',
   'x-kubernetes-list-map-keys',
   'x-kubernetes-map-type',
@@ -20,10 +21,10 @@ const KUBERNETES_KEYWORDS = [
   'x-kubernetes-preserve-unknown-fields',
   'x-kubernetes-embedded-resource',
   'x-kubernetes-group-version-kind',
-];
+] as const;
 
 const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, validateFormats: false });
-ajv.addVocabulary(KUBERNETES_KEYWORDS);
+ajv.addVocabulary([...KUBERNETES_SCHEMA_KEYWORDS]);
 const compiled = new WeakMap<JSONSchema, ValidateFunction>();
 
 function validatorFor(schema: JSONSchema): ValidateFunction {

@@ -3,17 +3,8 @@
 // field is reported at its own position.
 import type { JSONSchema } from '@plat/registry';
 
-/** The x-kubernetes-* keywords our schemas use; a validator in strict mode must register them. */
-export const kubernetesSchemaKeywords = [
-  'x-kubernetes-list-type',
-  'x-kubernetes-list-map-keys',
-  'x-kubernetes-map-type',
-  'x-kubernetes-patch-strategy',
-  'x-kubernetes-patch-merge-key',
-  'x-kubernetes-int-or-string',
-  'x-kubernetes-preserve-unknown-fields',
-  'x-kubernetes-embedded-resource',
-] as const;
+/** The x-kubernetes-* keywords our schemas use: the registry's list, which its validator registers. */
+export { KUBERNETES_SCHEMA_KEYWORDS as kubernetesSchemaKeywords } from '@plat/registry';
 
 /** Formats our schemas name: OpenAPI's integer widths and RFC 3339 times. */
 export const kubernetesSchemaFormats = ['int32', 'int64', 'date-time'] as const;
