@@ -331,6 +331,82 @@ export function runApiCases(title: string, start: () => Promise<ApiTarget>, stop
       });
     });
 
+    describe('representations (2.4, 4.4)', () => {
+      const table = (version = 'v1') => `application/json;as=Table;v=${version};g=meta.${target.domain}`;
+
+      it('a Table of the kind\u2019s columns, or Name and Created At', async () => {
+        const ns = await namespace();
+        await call(roles(ns), { method: 'POST', body: role('tabled') });
+        const roleTable = await call(roles(ns), { headers: { accept: `${table()},application/json` } });
+        assert.equal(roleTable.json.kind, 'Table', roleTable.body);
+        assert.equal(roleTable.json.apiVersion, `meta.${target.domain}/v1`);
+        assert.deepEqual(roleTable.json.columnDefinitions.map((c: Json) => c.name), ['Name', 'Created At']);
+        assert.equal(roleTable.json.rows[0].cells[0], 'tabled');
+        assert.equal(roleTable.json.rows[0].object.kind, 'PartialObjectMetadata');
+        assert.ok(roleTable.json.metadata.resourceVersion);
+        const nsTable = await call(`/api/v1/namespaces/${ns}`, { headers: { accept: table() } });
+        assert.deepEqual(nsTable.json.columnDefinitions.map((c: Json) => c.name), ['Name', 'Status', 'Age']);
+        assert.deepEqual(nsTable.json.rows[0].cells.slice(0, 2), [ns, 'Active']);
+        const full = await call(`${roles(ns)}?includeObject=Object`, { headers: { accept: table('v1beta1') } });
+        assert.equal(full.json.rows[0].object.kind, 'Role');
+        const none = await call(`${roles(ns)}?includeObject=None`, { headers: { accept: table() } });
+        assert.equal(none.json.rows[0].object, undefined);
+      });
+
+      it('metadata-only objects and lists', async () => {
+        const ns = await namespace();
+        await call(roles(ns), { method: 'POST', body: role('meta', { metadata: { labels: { a: 'b' } } }) });
+        const list = await call(roles(ns), { headers: { accept: `application/json;as=PartialObjectMetadataList;g=meta.${target.domain};v=v1` } });
+        assert.equal(list.json.kind, 'PartialObjectMetadataList');
+        assert.equal(list.json.items[0].metadata.labels.a, 'b');
+        assert.equal(list.json.items[0].rules, undefined);
+        const one = await call(`${roles(ns)}/meta`, { headers: { accept: `application/json;as=PartialObjectMetadata;g=meta.${target.domain};v=v1` } });
+        assert.equal(one.json.kind, 'PartialObjectMetadata');
+      });
+
+      it('YAML responses and request bodies', async () => {
+        const ns = await namespace();
+        const yamlBody = `apiVersion: rbac.authorization.${target.domain}/v1\nkind: Role\nmetadata:\n  name: from-yaml\nrules: []\n`;
+        const created = await target.server.request(roles(ns), { token: target.token, method: 'POST', headers: { 'content-type': 'application/yaml' }, rawBody: yamlBody });
+        assert.equal(created.status, 201, created.body);
+        const got = await call(`${roles(ns)}/from-yaml`, { headers: { accept: 'application/yaml' } });
+        assert.match(String(got.headers['content-type']), /^application\/yaml/);
+        assert.match(got.body, /^apiVersion: rbac\.authorization\./m);
+        assert.match(got.body, /name: from-yaml/);
+        const duplicated = await target.server.request(`${roles(ns)}?fieldValidation=Strict`, {
+          token: target.token,
+          method: 'POST',
+          headers: { 'content-type': 'application/yaml' },
+          rawBody: `${yamlBody}rules: []\n`.replace('from-yaml', 'dup-yaml'),
+        });
+        assert.equal(duplicated.status, 400, duplicated.body);
+        assert.match(duplicated.body, /duplicate field \\"rules\\"/);
+      });
+
+      it('gzip for large lists when the client accepts it', async () => {
+        const ns = await namespace();
+        const annotations = { big: 'y'.repeat(60 * 1024) };
+        for (const name of ['g1', 'g2', 'g3']) await call(roles(ns), { method: 'POST', body: role(name, { metadata: { annotations } }) });
+        const zipped = await target.server.request(roles(ns), { token: target.token, headers: { 'accept-encoding': 'gzip' } });
+        assert.equal(zipped.headers['content-encoding'], 'gzip');
+        const plain = await target.server.request(roles(ns), { token: target.token });
+        assert.equal(plain.headers['content-encoding'], undefined);
+        const small = await target.server.request(`${roles(ns)}/g1`, { token: target.token, headers: { 'accept-encoding': 'gzip' } });
+        assert.equal(small.headers['content-encoding'], undefined, 'one object is under the 128 KiB threshold');
+      });
+
+      it('a watch can stream Table rows', async () => {
+        const ns = await namespace();
+        const watch = await target.server.watch(`${roles(ns)}?watch=1`, { token: target.token, headers: { accept: table() } });
+        await call(roles(ns), { method: 'POST', body: role('row') });
+        const event = await watch.next();
+        assert.equal(event?.type, 'ADDED');
+        assert.equal(event?.object.kind, 'Table');
+        assert.equal((event?.object.rows as Json[])[0]!.cells[0], 'row');
+        watch.close();
+      });
+    });
+
     describe('fieldValidation and dryRun', () => {
       const withExtras = (name: string): string =>
         `{"apiVersion":"rbac.authorization.${target.domain}/v1","kind":"Role","metadata":{"name":"${name}","name":"${name}","bogus":1},"rules":[],"extra":true}`;

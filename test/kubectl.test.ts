@@ -62,6 +62,14 @@ describe('kubectl against --api-domain=k8s.io', () => {
 
   // Client-side validation needs the OpenAPI documents, which are another issue's; until they are
   // served kubectl apply runs with --validate=false.
+  it('get prints the columns the server\u2019s Table gives', async () => {
+    const namespaces = await kubectl('get', 'namespaces');
+    assert.match(namespaces, /^NAME\s+STATUS\s+AGE$/m);
+    assert.match(namespaces, /^kube-system\s+Active\s+\S+$/m);
+    const roles = await kubectl('get', 'roles', '-A');
+    assert.match(roles, /^NAMESPACE\s+NAME\s+CREATED AT$/m);
+  });
+
   it('apply creates an object that does not exist yet', async () => {
     const file = join(workDir, 'role.json');
     await writeFile(

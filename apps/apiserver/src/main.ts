@@ -49,6 +49,7 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
       domain: config.apiDomain,
       bootstrap: systemNamespaceObjects(config.apiDomain).map((object) => ({ group: '', version: 'v1', resource: 'namespaces', object })),
       immortalNamespaces: immortalNamespaces(config.apiDomain),
+      responseCompression: config.featureGates.APIResponseCompression,
     },
   });
 

@@ -24,6 +24,7 @@ test('options: defaults', () => {
     shutdownDelayMs: 0,
     shutdownTimeoutMs: 30_000,
     logLevel: 'info',
+    featureGates: { APIResponseCompression: true },
   });
 });
 
@@ -43,7 +44,8 @@ const ok: { name: string; argv: string[]; want: Partial<ApiserverConfig> }[] = [
   { name: 'api domain', argv: [...memory, '--api-domain=k8s.io'], want: { apiDomain: 'k8s.io' } },
   { name: 'shutdown durations', argv: [...memory, '--shutdown-delay-duration=10s', '--shutdown-timeout=1m'], want: { shutdownDelayMs: 10_000, shutdownTimeoutMs: 60_000 } },
   { name: 'log level', argv: [...memory, '--log-level=debug'], want: { logLevel: 'debug' } },
-  { name: 'a not-implemented flag with an empty value is accepted', argv: [...memory, '--feature-gates='], want: {} },
+  { name: 'a not-implemented flag with an empty value is accepted', argv: [...memory, '--runtime-config='], want: {} },
+  { name: 'feature gates', argv: [...memory, '--feature-gates=APIResponseCompression=false'], want: { featureGates: { APIResponseCompression: false } } },
 ];
 
 for (const { name, argv, want } of ok) {
@@ -67,6 +69,16 @@ const bad: { name: string; argv: string[]; message: string }[] = [
   { name: 'repeated authorization mode', argv: [...memory, '--authorization-mode=AlwaysAllow,AlwaysAllow'], message: 'invalid value "AlwaysAllow" for flag --authorization-mode: mode given more than once' },
   { name: 'TLS cert without key', argv: [...memory, '--tls-cert-file=/c.crt'], message: 'flags --tls-cert-file and --tls-private-key-file must be given together' },
   { name: 'bad api domain', argv: [...memory, '--api-domain=Plat'], message: 'invalid value "Plat" for flag --api-domain: must be a DNS domain such as plat.io' },
+  {
+    name: 'unknown feature gate',
+    argv: [...memory, '--feature-gates=Teleport=true'],
+    message: 'invalid value "Teleport=true" for flag --feature-gates: unrecognized feature gate: Teleport',
+  },
+  {
+    name: 'feature gate without a bool',
+    argv: [...memory, '--feature-gates=APIResponseCompression=yes'],
+    message: 'invalid value "APIResponseCompression=yes" for flag --feature-gates: invalid value of APIResponseCompression=yes, err: must be true or false',
+  },
   { name: 'bad duration', argv: [...memory, '--shutdown-delay-duration=soon'], message: 'invalid value "soon" for flag --shutdown-delay-duration: must be a duration such as 30s, 5m or 1h30m' },
   ...[
     'client-ca-file',
@@ -74,7 +86,6 @@ const bad: { name: string; argv: string[]; message: string }[] = [
     'service-account-key-file',
     'service-account-issuer',
     'runtime-config',
-    'feature-gates',
     'audit-log-path',
     'max-requests-inflight',
     'max-mutating-requests-inflight',

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { authorizationModes, logLevels, type AuthorizationMode, type LogLevel } from '@plat/apiserver';
 import { FlagError, flag, parseFlags, type FlagValues } from './flags.js';
+import { parseFeatureGates, type FeatureGates } from './feature-gates.js';
 
 /**
  * kube-apiserver keeps its generated certificate in /var/run/kubernetes; ours goes to /var/run/plat
@@ -22,7 +23,6 @@ const notImplementedFlags = [
   'service-account-key-file',
   'service-account-issuer',
   'runtime-config',
-  'feature-gates',
   'audit-log-path',
   'max-requests-inflight',
   'max-mutating-requests-inflight',
@@ -57,7 +57,7 @@ export const apiserverFlags = {
   'service-account-key-file': notYet('Service account token verification keys.'),
   'service-account-issuer': notYet('Service account token issuer.'),
   'runtime-config': notYet('API groups to enable or disable.'),
-  'feature-gates': notYet('Feature gates.'),
+  'feature-gates': flag.list('A set of key=value pairs that describe feature gates for alpha/experimental features. Known: APIResponseCompression=true|false (BETA - default=true).'),
   'audit-log-path': notYet('Audit log file.'),
   'max-requests-inflight': notYet('Limit of non-mutating requests in flight.'),
   'max-mutating-requests-inflight': notYet('Limit of mutating requests in flight.'),
@@ -81,6 +81,7 @@ export interface ApiserverConfig {
   shutdownDelayMs: number;
   shutdownTimeoutMs: number;
   logLevel: LogLevel;
+  featureGates: FeatureGates;
 }
 
 const invalid = (name: string, value: string, reason: string): FlagError =>
@@ -135,6 +136,7 @@ export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
     shutdownDelayMs: values['shutdown-delay-duration'],
     shutdownTimeoutMs: values['shutdown-timeout'],
     logLevel: values['log-level'],
+    featureGates: parseFeatureGates(values['feature-gates']),
   };
 }
 

@@ -56,6 +56,8 @@ export interface ApiOptions {
   immortalNamespaces?: readonly string[];
   /** How often a watch that asked for bookmarks gets one; default 60 s. */
   bookmarkIntervalMs?: number;
+  /** APIResponseCompression (default true): gzip large get and list responses. */
+  responseCompression?: boolean;
 }
 
 export interface Server {
@@ -182,7 +184,12 @@ function serveApi(
   });
   for (const [path, handler] of new Discovery(catalog, api.domain).handlers()) mux.handle(path, handler);
   mux.handleResources(
-    resourceHandler(catalog, { domain: api.domain, registerLongRunning, bookmarkIntervalMs: api.bookmarkIntervalMs ?? 60_000 }),
+    resourceHandler(catalog, {
+      domain: api.domain,
+      registerLongRunning,
+      bookmarkIntervalMs: api.bookmarkIntervalMs ?? 60_000,
+      responseCompression: api.responseCompression ?? true,
+    }),
   );
   return new Bootstrapper(catalog, api.bootstrap ?? [], logger);
 }

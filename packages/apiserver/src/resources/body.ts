@@ -2,10 +2,11 @@
 import { newBadRequest, newRequestEntityTooLarge, newUnsupportedMediaType } from '@plat/apimachinery';
 import type { RequestContext } from '../context.js';
 import { findDuplicateKeys } from './json-duplicates.js';
+import { parseYaml } from './yaml-body.js';
 
 /** Upstream's limit on a request body (3 MiB). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
-const ACCEPTED = ['application/json'];
+const ACCEPTED = ['application/json', 'application/yaml'];
 
 export interface DecodedBody {
   value: unknown;
@@ -37,6 +38,11 @@ export async function decodeJsonBody(ctx: RequestContext, accepted: readonly str
   const text = (await readBody(ctx)).toString('utf8');
   if (!text.trim()) {
     throw newBadRequest(`the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
+  }
+  if (type === 'application/yaml') {
+    const parsed = parseYaml(text);
+    if (parsed.error !== undefined) throw newBadRequest(`error converting YAML to JSON: ${parsed.error}`);
+    return { value: parsed.value, duplicates: parsed.duplicates };
   }
   let value: unknown;
   try {

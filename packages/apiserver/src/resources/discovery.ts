@@ -89,8 +89,8 @@ export class Discovery {
     return undefined;
   }
 
-  private writeAggregated(ctx: RequestContext, version: string, groups: [string, Map<string, ServedResource[]>][]): void {
-    writeObject(ctx, 200, {
+  private async writeAggregated(ctx: RequestContext, version: string, groups: [string, Map<string, ServedResource[]>][]): Promise<void> {
+    await writeObject(ctx, 200, {
       kind: 'APIGroupDiscoveryList',
       apiVersion: `${this.aggregatedGroup}/${version}`,
       metadata: {},
@@ -107,19 +107,19 @@ export class Discovery {
   handlers(): Map<string, Handler> {
     const handlers = new Map<string, Handler>();
     const core = this.catalog.groups.get('');
-    handlers.set('/api', (ctx) => {
+    handlers.set('/api', async (ctx) => {
       const aggregated = this.aggregatedVersion(ctx);
       if (aggregated) return this.writeAggregated(ctx, aggregated, core ? [['', core]] : []);
-      writeObject(ctx, 200, {
+      await writeObject(ctx, 200, {
         kind: 'APIVersions',
         versions: core ? [...core.keys()] : [],
         serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: ctx.host }],
       });
     });
-    handlers.set('/apis', (ctx) => {
+    handlers.set('/apis', async (ctx) => {
       const aggregated = this.aggregatedVersion(ctx);
       if (aggregated) return this.writeAggregated(ctx, aggregated, this.namedGroups());
-      writeObject(ctx, 200, {
+      await writeObject(ctx, 200, {
         kind: 'APIGroupList',
         apiVersion: 'v1',
         groups: this.namedGroups().map(([group, versions]) => this.groupDocument(group, versions)),

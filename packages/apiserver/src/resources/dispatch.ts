@@ -1,9 +1,9 @@
 // Resource requests: from request info to the verb handler, with upstream's 404 and 405 answers.
-import { newGenericServerResponse, newMethodNotSupported, newNotImplemented } from '@plat/apimachinery';
+import { newGenericServerResponse, newMethodNotSupported, newNotAcceptable, newNotImplemented } from '@plat/apimachinery';
 import type { Verb } from '@plat/registry';
 import type { Handler } from '../context.js';
 import type { ResourceCatalog } from './catalog.js';
-import { negotiateJson } from './negotiation.js';
+import { negotiate } from './negotiation.js';
 import { createObject } from './verbs/create.js';
 import { deleteCollection } from './verbs/delete-collection.js';
 import { deleteObject } from './verbs/delete.js';
@@ -49,7 +49,17 @@ export function resourceHandler(catalog: ResourceCatalog, services: ServerServic
     }
     const handler = handlers[effectiveVerb];
     if (!handler) throw newMethodNotSupported(resolved.groupResource, effectiveVerb);
-    negotiateJson(ctx.get('accept'));
-    await handler({ ctx, info, served, query, services });
+    const reads = effectiveVerb === 'get' || effectiveVerb === 'list' || effectiveVerb === 'watch';
+    const representation = negotiate(ctx.get('accept'), {
+      metaGroup: `meta.${services.domain}`,
+      transforms: reads,
+      partialKind: effectiveVerb === 'get' ? 'PartialObjectMetadata' : 'PartialObjectMetadataList',
+    });
+    // A watch streams JSON (or a Table per event); YAML is not a stream format.
+    if (effectiveVerb === 'watch' && representation.type === 'yaml') {
+      throw newNotAcceptable(['application/json']);
+    }
+    const compress = services.responseCompression && (effectiveVerb === 'get' || effectiveVerb === 'list');
+    await handler({ ctx, info, served, query, services, representation, compress });
   };
 }

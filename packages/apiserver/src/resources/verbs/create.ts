@@ -6,7 +6,7 @@ import { parseDryRun, parseFieldManager, parseFieldValidation } from '../query.j
 import { writeObject } from '../respond.js';
 import type { VerbScope } from './scope.js';
 
-export async function createObject({ ctx, info, served, query, services }: VerbScope): Promise<void> {
+export async function createObject({ ctx, info, served, query, services, representation }: VerbScope): Promise<void> {
   const { resolved, store } = served;
   if (resolved.namespaced && !info.namespace) throw newMethodNotSupported(resolved.groupResource, 'create');
   const dryRun = parseDryRun(query);
@@ -15,5 +15,5 @@ export async function createObject({ ctx, info, served, query, services }: VerbS
   const object = objectFromBody(ctx, await decodeJsonBody(ctx), resolved, parseFieldValidation(query));
   checkNamespace(object, info.namespace, resolved);
   const created = await store.create(info.namespace, object, { dryRun });
-  writeObject(ctx, 201, created);
+  await writeObject(ctx, 201, created, { representation });
 }

@@ -4,19 +4,19 @@ import { writeObject } from '../respond.js';
 import { deleteRequest } from './delete-options.js';
 import type { VerbScope } from './scope.js';
 
-export async function deleteObject({ ctx, info, served, query, services }: VerbScope): Promise<void> {
+export async function deleteObject({ ctx, info, served, query, services, representation }: VerbScope): Promise<void> {
   const { resolved, store } = served;
   const request = await deleteRequest(ctx, query, services.domain);
   const { object, deleted } = await store.delete(info.namespace, info.name, request);
   if (!deleted || resolved.definition.deleteReturnsObject) {
-    writeObject(ctx, 200, object);
+    await writeObject(ctx, 200, object, { representation });
     return;
   }
-  writeObject(ctx, 200, {
+  await writeObject(ctx, 200, {
     kind: 'Status',
     apiVersion: 'v1',
     metadata: {},
     status: 'Success',
     details: { name: info.name, group: resolved.group, kind: resolved.resource, uid: object.metadata.uid },
-  });
+  }, { representation });
 }

@@ -1,8 +1,9 @@
 // GET of one object (or of a subresource that shows the whole object, such as status).
-import { writeObject } from '../respond.js';
+import { presentObject } from './present.js';
 import type { VerbScope } from './scope.js';
 
-export async function getObject({ ctx, info, served, query }: VerbScope): Promise<void> {
+export async function getObject(scope: VerbScope): Promise<void> {
+  const { info, served, query } = scope;
   const object = await served.store.get(info.namespace, info.name, query.string('resourceVersion'));
-  writeObject(ctx, 200, object);
+  await presentObject(scope, 200, object);
 }

@@ -1,7 +1,7 @@
 // GET of a collection: selectors, paging and resourceVersion semantics are the store's.
 import type { ListQueryWithSelectors } from '@plat/registry';
 import type { Query } from '../query.js';
-import { writeObject } from '../respond.js';
+import { presentList } from './present.js';
 import type { VerbScope } from './scope.js';
 
 export function listQuery(query: Query): ListQueryWithSelectors {
@@ -18,7 +18,7 @@ export function listQuery(query: Query): ListQueryWithSelectors {
   };
 }
 
-export async function listObjects({ ctx, info, served, query }: VerbScope): Promise<void> {
-  const list = await served.store.list(info.namespace, listQuery(query));
-  writeObject(ctx, 200, list);
+export async function listObjects(scope: VerbScope): Promise<void> {
+  const list = await scope.served.store.list(scope.info.namespace, listQuery(scope.query));
+  await presentList(scope, list);
 }

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { RequestContext } from '../../context.js';
 import type { RequestInfo } from '../../request-info.js';
 import type { ServedResource } from '../catalog.js';
+import type { Representation } from '../negotiation.js';
 import { Query } from '../query.js';
 
 export interface ServerServices {
@@ -10,6 +11,8 @@ export interface ServerServices {
   /** Registers a long-running response so that graceful shutdown ends it; returns the unregister. */
   registerLongRunning(res: ServerResponse, end: () => void): () => void;
   bookmarkIntervalMs: number;
+  /** APIResponseCompression: gzip large get and list responses for clients that accept it. */
+  responseCompression: boolean;
 }
 
 export interface VerbScope {
@@ -18,6 +21,10 @@ export interface VerbScope {
   served: ServedResource;
   query: Query;
   services: ServerServices;
+  /** What the client's Accept header chose. */
+  representation: Representation;
+  /** Whether this response may be gzipped (get and list, with the feature on). */
+  compress: boolean;
 }
 
 export const newQuery = (ctx: RequestContext): Query => new Query(new URLSearchParams(ctx.querystring));

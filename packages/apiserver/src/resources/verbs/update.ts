@@ -6,7 +6,7 @@ import { parseDryRun, parseFieldManager, parseFieldValidation } from '../query.j
 import { writeObject } from '../respond.js';
 import type { VerbScope } from './scope.js';
 
-export async function updateObject({ ctx, info, served, query, services }: VerbScope): Promise<void> {
+export async function updateObject({ ctx, info, served, query, services, representation }: VerbScope): Promise<void> {
   const { resolved, store } = served;
   const dryRun = parseDryRun(query);
   // Validated now; ownership by manager comes with server-side apply.
@@ -22,5 +22,5 @@ export async function updateObject({ ctx, info, served, query, services }: VerbS
     dryRun,
     ...(info.subresource && { subresource: info.subresource }),
   });
-  writeObject(ctx, created ? 201 : 200, stored);
+  await writeObject(ctx, created ? 201 : 200, stored, { representation });
 }

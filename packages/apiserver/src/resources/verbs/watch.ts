@@ -1,14 +1,16 @@
 // GET with watch: a chunked stream of JSON watch events (conventions 4.7 and 6), ended by
 // timeoutSeconds, by the client going away, or by graceful shutdown.
 import { once } from 'node:events';
-import { startWatch } from '@plat/registry';
+import { startWatch, type ApiWatchEvent, type KubeObject } from '@plat/registry';
+import { parseIncludeObject, toTable } from '../table.js';
 import { listQuery } from './list.js';
 import type { VerbScope } from './scope.js';
 
 /** Upstream's default for watches without timeoutSeconds: 30 to 60 minutes, spread at random. */
 const MIN_REQUEST_TIMEOUT_S = 1800;
 
-export async function watchObjects({ ctx, info, served, query, services }: VerbScope): Promise<void> {
+export async function watchObjects(scope: VerbScope): Promise<void> {
+  const { ctx, info, served, query, services } = scope;
   const base = listQuery(query);
   // The deprecated /watch/.../{name} form and a watch of one object name it in the path.
   const fieldSelector = info.name ? [`metadata.name=${info.name}`, base.fieldSelector].filter(Boolean).join(',') : base.fieldSelector;
@@ -21,10 +23,11 @@ export async function watchObjects({ ctx, info, served, query, services }: VerbS
     { bookmarkIntervalMs: services.bookmarkIntervalMs },
   );
 
+  const encode = eventEncoder(scope);
   const res = ctx.res;
   ctx.respond = false;
   ctx.status = 200;
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
+  res.writeHead(200, { 'Content-Type': encode.contentType, 'Cache-Control': 'no-cache, private' });
   res.flushHeaders();
   const stop = (): void => watch.stop();
   const unregister = services.registerLongRunning(res, stop);
@@ -32,7 +35,7 @@ export async function watchObjects({ ctx, info, served, query, services }: VerbS
   res.on('close', stop);
   try {
     for await (const event of watch) {
-      if (!res.write(`${JSON.stringify(event)}\n`)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+      if (!res.write(encode.event(event))) await Promise.race([once(res, 'drain'), once(res, 'close')]);
       if (res.destroyed) break;
     }
   } finally {
@@ -41,4 +44,28 @@ export async function watchObjects({ ctx, info, served, query, services }: VerbS
     unregister();
     if (!res.destroyed) res.end();
   }
+}
+
+/** Watch events as JSON lines; with a Table representation each object becomes a one-row Table. */
+function eventEncoder(scope: VerbScope): { contentType: string; event: (event: ApiWatchEvent) => string } {
+  const { representation, served, services, query } = scope;
+  if (representation.type !== 'table') return { contentType: 'application/json', event: (event) => `${JSON.stringify(event)}\n` };
+  const metaGroup = `meta.${services.domain}`;
+  const includeObject = parseIncludeObject(query.string('includeObject'));
+  let first = true;
+  return {
+    contentType: `application/json;as=Table;g=${metaGroup};v=${representation.version}`,
+    event: (event) => {
+      if (event.type === 'ERROR' || event.type === 'BOOKMARK') return `${JSON.stringify(event)}\n`;
+      // Column definitions go with the first event only, as upstream.
+      const table = toTable(served.resolved, [event.object as KubeObject], {
+        metaGroup,
+        version: representation.version,
+        includeObject,
+        withoutColumns: !first,
+      });
+      first = false;
+      return `${JSON.stringify({ type: event.type, object: table })}\n`;
+    },
+  };
 }

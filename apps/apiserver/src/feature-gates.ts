@@ -1,0 +1,29 @@
+// --feature-gates: `Name=true,Other=false` over the gates this server knows, with their defaults.
+import { FlagError } from './flags.js';
+
+interface Gate {
+  default: boolean;
+  stage: 'alpha' | 'beta' | 'GA';
+}
+
+/** The gates and their defaults (alpha off, beta on), as in Kubernetes 1.28. */
+export const featureGates = {
+  APIResponseCompression: { default: true, stage: 'beta' },
+} as const satisfies Record<string, Gate>;
+
+export type FeatureGates = Record<keyof typeof featureGates, boolean>;
+
+export function parseFeatureGates(pairs: readonly string[]): FeatureGates {
+  const gates = Object.fromEntries(Object.entries(featureGates).map(([name, gate]) => [name, gate.default])) as FeatureGates;
+  for (const pair of pairs) {
+    if (!pair.trim()) continue;
+    const [name = '', value, ...rest] = pair.split('=').map((part) => part.trim());
+    if (value === undefined || rest.length) throw new FlagError(`invalid value ${JSON.stringify(pair)} for flag --feature-gates: missing bool value for ${name}`);
+    if (!Object.hasOwn(featureGates, name)) throw new FlagError(`invalid value ${JSON.stringify(pair)} for flag --feature-gates: unrecognized feature gate: ${name}`);
+    if (value !== 'true' && value !== 'false') {
+      throw new FlagError(`invalid value ${JSON.stringify(pair)} for flag --feature-gates: invalid value of ${name}=${value}, err: must be true or false`);
+    }
+    gates[name as keyof FeatureGates] = value === 'true';
+  }
+  return gates;
+}

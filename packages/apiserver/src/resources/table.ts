@@ -1,0 +1,85 @@
+// The Table and PartialObjectMetadata representations (conventions 2.4): rows of a kind's columns
+// (Name and Created At when it has none), with the object, its metadata or nothing per includeObject.
+import { newBadRequest } from '@plat/apimachinery';
+import type { KubeObject, ResolvedResource, TableColumn } from '@plat/registry';
+
+export type IncludeObject = 'None' | 'Metadata' | 'Object';
+
+export function parseIncludeObject(value: string | undefined): IncludeObject {
+  if (value === undefined || value === '') return 'Metadata';
+  if (value === 'None' || value === 'Metadata' || value === 'Object') return value;
+  throw newBadRequest(`includeObject parameter unsupported: ${value}. Valid values are None, Metadata, Object`);
+}
+
+interface ColumnDefinition {
+  name: string;
+  type: string;
+  format: string;
+  description: string;
+  priority: number;
+}
+
+const DEFAULT_COLUMNS: Array<ColumnDefinition & { value: (object: KubeObject) => unknown }> = [
+  {
+    name: 'Name',
+    type: 'string',
+    format: 'name',
+    description: 'Name must be unique within a namespace. It is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically.',
+    priority: 0,
+    value: (object) => object.metadata.name ?? '',
+  },
+  {
+    name: 'Created At',
+    type: 'date',
+    format: '',
+    description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+    priority: 0,
+    value: (object) => object.metadata.creationTimestamp ?? '',
+  },
+];
+
+function columnsOf(resource: ResolvedResource): Array<ColumnDefinition & { value: (object: KubeObject) => unknown }> {
+  const columns = resource.definition.tableColumns as readonly TableColumn<KubeObject>[] | undefined;
+  if (!columns?.length) return DEFAULT_COLUMNS;
+  return columns.map((column) => ({
+    name: column.name,
+    type: column.type,
+    format: column.format ?? '',
+    description: column.description,
+    priority: column.priority,
+    value: column.value,
+  }));
+}
+
+export function partialObjectMetadata(object: KubeObject, metaGroup: string, version: string): object {
+  return { kind: 'PartialObjectMetadata', apiVersion: `${metaGroup}/${version}`, metadata: object.metadata };
+}
+
+export interface TableOptions {
+  metaGroup: string;
+  version: string;
+  includeObject: IncludeObject;
+  /** Leave out columnDefinitions (watch events after the first). */
+  withoutColumns?: boolean;
+  listMetadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
+}
+
+export function toTable(resource: ResolvedResource, objects: readonly KubeObject[], options: TableOptions): object {
+  const columns = columnsOf(resource);
+  return {
+    kind: 'Table',
+    apiVersion: `${options.metaGroup}/${options.version}`,
+    metadata: options.listMetadata ?? {},
+    columnDefinitions: options.withoutColumns ? [] : columns.map(({ value: _value, ...definition }) => definition),
+    rows: objects.map((object) => {
+      const withType = { apiVersion: resource.apiVersion, kind: resource.kind, ...object };
+      return {
+        cells: columns.map((column) => column.value(withType)),
+        ...(options.includeObject === 'Object' && { object: withType }),
+        ...(options.includeObject === 'Metadata' && {
+          object: partialObjectMetadata(withType, options.metaGroup, options.version),
+        }),
+      };
+    }),
+  };
+}
