@@ -295,6 +295,98 @@ export function runApiCases(title: string, start: () => Promise<ApiTarget>, stop
       });
     });
 
+    describe('validation of each kind over HTTP (422, one cause per bad field)', () => {
+      const rbacGroup = () => `rbac.authorization.${target.domain}`;
+      // [title, collection path (NS is replaced by a fresh namespace), body, fields expected among the causes]
+      const cases: Array<[string, string, () => Json, string[]]> = [
+        ['Namespace: a name that is not a DNS label', '/api/v1/namespaces', () => ({ metadata: { name: 'Not.A.Label' } }), ['metadata.name']],
+        ['ServiceAccount: a name that is not a DNS subdomain', '/api/v1/namespaces/NS/serviceaccounts', () => ({ metadata: { name: 'UPPER' } }), ['metadata.name']],
+        ['ServiceAccount: bad labels and annotations', '/api/v1/namespaces/NS/serviceaccounts', () => ({
+          metadata: { name: 'sa', labels: { 'bad key!': 'v', ok: 'bad value!' }, annotations: { '/x': 'y' } },
+        }), ['metadata.labels', 'metadata.annotations']],
+        ['ServiceAccount: two controller owner references', '/api/v1/namespaces/NS/serviceaccounts', () => ({
+          metadata: {
+            name: 'owned',
+            ownerReferences: [
+              { apiVersion: 'v1', kind: 'ConfigMap', name: 'a', uid: 'u1', controller: true },
+              { apiVersion: 'v1', kind: 'ConfigMap', name: 'b', uid: 'u2', controller: true },
+            ],
+          },
+        }), ['metadata.ownerReferences']],
+        ['LimitRange: a limit without a type', '/api/v1/namespaces/NS/limitranges', () => ({
+          metadata: { name: 'l' }, spec: { limits: [{ max: { cpu: '1' } }] },
+        }), ['spec.limits[0].type']],
+        ['LimitRange: min above max', '/api/v1/namespaces/NS/limitranges', () => ({
+          metadata: { name: 'l' }, spec: { limits: [{ type: 'Container', min: { cpu: '2' }, max: { cpu: '1' } }] },
+        }), ['spec.limits[0].min[cpu]']],
+        ['LimitRange: default above max', '/api/v1/namespaces/NS/limitranges', () => ({
+          metadata: { name: 'l' }, spec: { limits: [{ type: 'Container', default: { memory: '2Gi' }, max: { memory: '1Gi' } }] },
+        }), ['spec.limits[0].default[memory]']],
+        ['LimitRange: maxLimitRequestRatio below 1', '/api/v1/namespaces/NS/limitranges', () => ({
+          metadata: { name: 'l' }, spec: { limits: [{ type: 'Container', maxLimitRequestRatio: { cpu: '500m' } }] },
+        }), ['spec.limits[0].maxLimitRequestRatio[cpu]']],
+        ['IPAddress: a name with leading zeros', `/apis/networking.DOMAIN/v1alpha1/ipaddresses`, () => ({
+          metadata: { name: '10.01.0.1' }, spec: { parentRef: { resource: 'services', name: 's' } },
+        }), ['metadata.name']],
+        ['IPAddress: an uncompressed IPv6 name', `/apis/networking.DOMAIN/v1alpha1/ipaddresses`, () => ({
+          metadata: { name: '2001:db8:0:0:0:0:0:1' }, spec: { parentRef: { resource: 'services', name: 's' } },
+        }), ['metadata.name']],
+        ['IPAddress: parentRef without resource and name', `/apis/networking.DOMAIN/v1alpha1/ipaddresses`, () => ({
+          metadata: { name: '10.0.0.1' }, spec: { parentRef: {} },
+        }), ['spec.parentRef.resource', 'spec.parentRef.name']],
+        ['Role: a rule without verbs', '/apis/rbac.authorization.DOMAIN/v1/namespaces/NS/roles', () => ({
+          metadata: { name: 'r' }, rules: [{ apiGroups: [''], resources: ['pods'] }],
+        }), ['rules[0].verbs']],
+        ['Role: non-resource URLs in a namespaced rule', '/apis/rbac.authorization.DOMAIN/v1/namespaces/NS/roles', () => ({
+          metadata: { name: 'r' }, rules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }],
+        }), ['rules[0].nonResourceURLs']],
+        ['ClusterRole: resources and non-resource URLs in one rule', '/apis/rbac.authorization.DOMAIN/v1/clusterroles', () => ({
+          metadata: { name: `mixed-${nsCounter}` }, rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'], nonResourceURLs: ['/x'] }],
+        }), ['rules[0].nonResourceURLs']],
+        ['ClusterRole: a resource rule without apiGroups', '/apis/rbac.authorization.DOMAIN/v1/clusterroles', () => ({
+          metadata: { name: `nogroups-${nsCounter}` }, rules: [{ verbs: ['get'], resources: ['pods'] }],
+        }), ['rules[0].apiGroups']],
+        ['RoleBinding: roleRef kind not Role or ClusterRole', '/apis/rbac.authorization.DOMAIN/v1/namespaces/NS/rolebindings', () => ({
+          metadata: { name: 'b' }, roleRef: { apiGroup: rbacGroup(), kind: 'Binding', name: 'x' }, subjects: [],
+        }), ['roleRef.kind']],
+        ['RoleBinding: a subject of an unknown kind', '/apis/rbac.authorization.DOMAIN/v1/namespaces/NS/rolebindings', () => ({
+          metadata: { name: 'b' }, roleRef: { apiGroup: rbacGroup(), kind: 'Role', name: 'x' }, subjects: [{ kind: 'Robot', name: 'r2' }],
+        }), ['subjects[0].kind']],
+        ['RoleBinding: a User subject with the core group', '/apis/rbac.authorization.DOMAIN/v1/namespaces/NS/rolebindings', () => ({
+          metadata: { name: 'b' }, roleRef: { apiGroup: rbacGroup(), kind: 'Role', name: 'x' }, subjects: [{ kind: 'User', name: 'u', apiGroup: 'example.com' }],
+        }), ['subjects[0].apiGroup']],
+        ['ClusterRoleBinding: roleRef to a Role', '/apis/rbac.authorization.DOMAIN/v1/clusterrolebindings', () => ({
+          metadata: { name: `crb-${nsCounter}` }, roleRef: { apiGroup: rbacGroup(), kind: 'Role', name: 'x' },
+        }), ['roleRef.kind']],
+        ['ClusterRoleBinding: roleRef missing', '/apis/rbac.authorization.DOMAIN/v1/clusterrolebindings', () => ({
+          metadata: { name: `crb2-${nsCounter}` },
+        }), ['roleRef.kind', 'roleRef.name']],
+      ];
+      for (const [title, collection, body, fields] of cases) {
+        it(title, async () => {
+          const path = collection.replace('DOMAIN', target.domain).replace('NS', collection.includes('NS') ? await namespace() : '');
+          const response = await call(path, { method: 'POST', body: body() });
+          expectStatus(response, 422, 'Invalid');
+          const causes = (response.json.details.causes as Json[]).map((cause) => cause.field);
+          for (const field of fields) assert.ok(causes.includes(field), `${field} in ${JSON.stringify(causes)}`);
+        });
+      }
+
+      it('RoleBinding: roleRef cannot change on update', async () => {
+        const ns = await namespace();
+        const path = `${rbac}/namespaces/${ns}/rolebindings`;
+        const created = await call(path, {
+          method: 'POST',
+          body: { metadata: { name: 'b' }, roleRef: { apiGroup: rbacGroup(), kind: 'Role', name: 'x' } },
+        });
+        assert.equal(created.status, 201, created.body);
+        const changed = { ...created.json, roleRef: { apiGroup: rbacGroup(), kind: 'Role', name: 'y' } };
+        const response = await call(`${path}/b`, { method: 'PUT', body: changed });
+        expectStatus(response, 422, 'Invalid');
+        assert.ok((response.json.details.causes as Json[]).some((cause) => cause.field === 'roleRef'), response.body);
+      });
+    });
+
     describe('errors', () => {
       it('405 for a verb the resource does not support', async () => {
         expectStatus(await call('/api/v1/namespaces', { method: 'DELETE' }), 405, 'MethodNotAllowed');
