@@ -23,7 +23,14 @@ export interface WatchQuery extends ListQueryWithSelectors {
 export interface WatchSettings {
   /** How often an idle watch that asked for bookmarks gets one. */
   bookmarkIntervalMs: number;
+  /**
+   * Events a client may fall behind by before its watch is closed (it then resumes from its last
+   * resourceVersion), so that one slow client cannot hold unbounded memory. Default 10,000.
+   */
+  maxBufferedEvents?: number;
 }
+
+const DEFAULT_MAX_BUFFERED_EVENTS = 10_000;
 
 export interface ApiWatch extends AsyncIterable<ApiWatchEvent> {
   stop(): void;
@@ -87,12 +94,20 @@ export async function startWatch<T extends KubeObject>(
     queue.discard();
   };
 
+  const maxBuffered = settings.maxBufferedEvents ?? DEFAULT_MAX_BUFFERED_EVENTS;
   void (async () => {
     try {
       for await (const event of source) {
         lastRevision = event.revision;
         const out = toApiEvent(event, predicate);
-        if (out) queue.push(out);
+        if (!out) continue;
+        if (queue.length >= maxBuffered) {
+          // Too far behind: end the stream; the client watches again from what it has seen.
+          clearInterval(timer);
+          source.stop();
+          break;
+        }
+        queue.push(out);
       }
       queue.end();
     } catch (error) {

@@ -1,0 +1,103 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { isStatusError } from '@plat/apimachinery';
+import { createStorage } from '@plat/storage';
+import type { KubeObject, ResourceDefinition } from './definition.js';
+import { resolveResource } from './resolved.js';
+import { ResourceStore } from './store.js';
+import { startWatch, type ApiWatchEvent } from './watch.js';
+
+interface Widget extends KubeObject {
+  size?: number;
+}
+
+const widgets: ResourceDefinition<Widget> = {
+  group: 'things.{domain}',
+  version: 'v1',
+  kind: 'Widget',
+  resource: 'widgets',
+  singularName: 'widget',
+  namespaced: false,
+  verbs: ['get', 'list', 'watch', 'create', 'update', 'delete', 'deletecollection'],
+  schema: { type: 'object', properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { type: 'object' }, size: { type: 'integer' } } },
+  strategy: {
+    default: (object) => {
+      object.size ??= 1;
+    },
+    validate: () => [],
+    validateUpdate: () => [],
+  },
+  allowCreateOnUpdate: false,
+};
+
+function newStore(now = () => new Date('2026-01-02T03:04:05.678Z')): ResourceStore<Widget> {
+  const storage = createStorage({ backend: 'memory', compactionIntervalMs: 0 });
+  return new ResourceStore(resolveResource(widgets, 'example.com'), { storage, context: { domain: 'example.com' }, now });
+}
+
+async function take(iterable: AsyncIterable<ApiWatchEvent>, count: number): Promise<ApiWatchEvent[]> {
+  const events: ApiWatchEvent[] = [];
+  for await (const event of iterable) {
+    events.push(event);
+    if (events.length === count) break;
+  }
+  return events;
+}
+
+test('store: the group resolves the domain, objects get type meta, defaults and system metadata', async () => {
+  const store = newStore();
+  const created = await store.create('', { metadata: { name: 'a', uid: 'client-set', generation: 9 } });
+  assert.equal(created.apiVersion, 'things.example.com/v1');
+  assert.equal(created.kind, 'Widget');
+  assert.equal(created.size, 1);
+  assert.notEqual(created.metadata.uid, 'client-set');
+  assert.equal(created.metadata.generation, 1);
+  assert.equal(created.metadata.creationTimestamp, '2026-01-02T03:04:05Z');
+});
+
+test('store: generation grows with a change outside metadata and status only', async () => {
+  const store = newStore();
+  const created = await store.create('', { metadata: { name: 'a' }, size: 1 });
+  const labelled = await store.update('', 'a', { ...created, metadata: { ...created.metadata, labels: { x: 'y' } } });
+  assert.equal(labelled.object.metadata.generation, 1);
+  const resized = await store.update('', 'a', { ...labelled.object, size: 2 });
+  assert.equal(resized.object.metadata.generation, 2);
+});
+
+test('store: a resourceVersion on create is refused', async () => {
+  await assert.rejects(newStore().create('', { metadata: { name: 'a', resourceVersion: '5' } }), (error: unknown) => isStatusError(error) && error.code === 400);
+});
+
+test('store: generated names are unique', async () => {
+  const store = newStore();
+  const names = new Set<string>();
+  for (let i = 0; i < 200; i++) names.add((await store.create('', { metadata: { generateName: 'w-' } })).metadata.name!);
+  assert.equal(names.size, 200);
+});
+
+test('watch: periodic bookmarks carry the revision reached', async () => {
+  const store = newStore();
+  const created = await store.create('', { metadata: { name: 'a' } });
+  const watch = await startWatch(store, '', { resourceVersion: created.metadata.resourceVersion!, allowWatchBookmarks: true }, { bookmarkIntervalMs: 20 });
+  // The bookmark timer does not hold the process open (a server's sockets do): this test must.
+  const keepAlive = setInterval(() => {}, 1000);
+  const [bookmark] = await take(watch, 1);
+  clearInterval(keepAlive);
+  watch.stop();
+  assert.equal(bookmark!.type, 'BOOKMARK');
+  assert.deepEqual(bookmark!.object, {
+    kind: 'Widget',
+    apiVersion: 'things.example.com/v1',
+    metadata: { resourceVersion: created.metadata.resourceVersion },
+  });
+});
+
+test('watch: a client too far behind is closed rather than buffered without bound', async () => {
+  const store = newStore();
+  const start = await store.storage.currentRevision();
+  const watch = await startWatch(store, '', { resourceVersion: String(start) }, { bookmarkIntervalMs: 60_000, maxBufferedEvents: 5 });
+  for (let i = 0; i < 20; i++) await store.create('', { metadata: { name: `w${i}` } });
+  const events: ApiWatchEvent[] = [];
+  for await (const event of watch) events.push(event);
+  assert.equal(events.length, 5, 'the stream ended after the buffered events');
+});
