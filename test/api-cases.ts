@@ -707,6 +707,22 @@ export function runApiCases(title: string, start: () => Promise<ApiTarget>, stop
         expectStatus(await call(`${roles(ns)}?watch=1&sendInitialEvents=true`), 422, 'Invalid');
       });
 
+      it('a client that disconnects frees its watch at once', async () => {
+        const ns = await namespace();
+        const watchers = async (): Promise<number> => {
+          const metrics = (await target.server.request('/metrics', { token: target.token })).body;
+          const line = metrics.split('\n').find((l) => l.startsWith('apiserver_registered_watchers{') && l.includes('kind="Role"'));
+          return Number(line?.split(' ').pop() ?? 0);
+        };
+        const before = await watchers();
+        const watch = await open(`${roles(ns)}?watch=1`);
+        assert.equal(await watchers(), before + 1);
+        watch.close();
+        const deadline = Date.now() + 5000;
+        while ((await watchers()) !== before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+        assert.equal(await watchers(), before);
+      });
+
       it('timeoutSeconds ends the stream cleanly', async () => {
         const ns = await namespace();
         const watch = await open(`${roles(ns)}?watch=1&timeoutSeconds=1`);

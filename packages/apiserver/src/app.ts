@@ -8,7 +8,7 @@ import type { Middleware, RequestState } from './context.js';
 import { errorHandler } from './error-handler.js';
 import { metricsFilter, type ServerMetrics } from './metrics.js';
 import type { PathMux } from './mux.js';
-import { newRequestInfo } from './request-info.js';
+import { newRequestInfo, type RequestInfo } from './request-info.js';
 import { requestLogFilter } from './request-log.js';
 
 export interface AppDependencies {
@@ -17,6 +17,8 @@ export interface AppDependencies {
   authentication: AuthenticationOptions;
   authorizer: Authorizer;
   mux: PathMux;
+  /** Whether a resource request names a resource this server serves (for metric labels). */
+  isKnownResource?: (info: RequestInfo) => boolean;
 }
 
 const requestInfoFilter: Middleware = (ctx, next) => {
@@ -27,7 +29,7 @@ const requestInfoFilter: Middleware = (ctx, next) => {
 /** Client disconnects during a stream reach koa's error event; they are not server errors. */
 const ignoredErrorCodes = new Set(['ERR_STREAM_PREMATURE_CLOSE']);
 
-export function createApp({ logger, metrics, authentication, authorizer, mux }: AppDependencies): Koa<RequestState> {
+export function createApp({ logger, metrics, authentication, authorizer, mux, isKnownResource }: AppDependencies): Koa<RequestState> {
   const app = new Koa<RequestState>();
   // A listener here replaces koa's default, which prints to stderr.
   app.on('error', (error: NodeJS.ErrnoException) => {
@@ -35,8 +37,7 @@ export function createApp({ logger, metrics, authentication, authorizer, mux }: 
   });
   app.use(requestInfoFilter);
   // Outside the error handler, so that they see the final status of every request.
-  // No resource is served yet, so none is named in metric labels.
-  app.use(metricsFilter(metrics, () => false));
+  app.use(metricsFilter(metrics, isKnownResource ?? (() => false)));
   app.use(requestLogFilter(logger));
   app.use(errorHandler(logger));
   app.use(authenticationFilter(authentication));

@@ -1,6 +1,6 @@
 // Prometheus metrics of one server: its own registry (two servers in one process do not clash),
 // process metrics, and the request metrics under upstream's names and labels.
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Handler, Middleware, RequestState } from './context.js';
 import type { RequestInfo } from './request-info.js';
 
@@ -14,6 +14,8 @@ export class ServerMetrics {
   readonly registry = new Registry();
   private readonly requests: Counter<RequestLabel | 'code'>;
   private readonly duration: Histogram<RequestLabel>;
+  /** Watches open now, by the group, version and kind they watch (upstream's name and labels). */
+  readonly registeredWatchers: Gauge<'group' | 'version' | 'kind'>;
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
@@ -28,6 +30,12 @@ export class ServerMetrics {
       help: 'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
       labelNames: requestLabels,
       buckets: durationBuckets,
+      registers: [this.registry],
+    });
+    this.registeredWatchers = new Gauge({
+      name: 'apiserver_registered_watchers',
+      help: 'Number of currently registered watchers for a given resources',
+      labelNames: ['group', 'version', 'kind'],
       registers: [this.registry],
     });
   }

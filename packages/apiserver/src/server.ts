@@ -16,6 +16,7 @@ import { createApp } from './app.js';
 import type { AuthenticationOptions } from './authentication.js';
 import { newAuthorizer, type AuthorizationMode } from './authorization.js';
 import type { Handler, RequestState } from './context.js';
+import type { RequestInfo } from './request-info.js';
 import { ShutdownCheck, healthHandler, pingCheck, singleCheckHandler, storageCheck, type HealthCheck } from './health.js';
 import { ServerMetrics } from './metrics.js';
 import { PathMux } from './mux.js';
@@ -88,7 +89,10 @@ export function createServer(options: ServerOptions): Server {
   const shutdownCheck = new ShutdownCheck();
 
   const etcd = storageCheck(storage, options.storageHealthTimeoutMs ?? 2000);
-  const bootstrapper = options.api ? serveApi(options.api, mux, logger, (res, end) => tracker.registerLongRunning(res, end), storage) : undefined;
+  const served = options.api
+    ? serveApi(options.api, mux, logger, metrics, (res, end) => tracker.registerLongRunning(res, end), storage)
+    : undefined;
+  const bootstrapper = served?.bootstrapper;
   // /livez leaves storage out: restarting a replica does not bring etcd back.
   const endpoints: Record<string, HealthCheck[]> = {
     healthz: [pingCheck, etcd],
@@ -103,6 +107,10 @@ export function createServer(options: ServerOptions): Server {
   mux.handle('/metrics', metrics.handler());
 
   const app = createApp({
+    ...(served && {
+      isKnownResource: (info: RequestInfo) =>
+        !!served.catalog.find(info.apiPrefix === 'api' ? '' : info.apiGroup, info.apiVersion, info.resource),
+    }),
     logger,
     metrics,
     authentication: options.authentication ?? {},
@@ -174,9 +182,10 @@ function serveApi(
   api: ApiOptions,
   mux: PathMux,
   logger: Logger,
+  metrics: ServerMetrics,
   registerLongRunning: (res: ServerResponse, end: () => void) => () => void,
   storage: Storage,
-): Bootstrapper {
+): { bootstrapper: Bootstrapper; catalog: ResourceCatalog } {
   const catalog = new ResourceCatalog(api.definitions, {
     storage,
     domain: api.domain,
@@ -189,7 +198,8 @@ function serveApi(
       registerLongRunning,
       bookmarkIntervalMs: api.bookmarkIntervalMs ?? 60_000,
       responseCompression: api.responseCompression ?? true,
+      metrics,
     }),
   );
-  return new Bootstrapper(catalog, api.bootstrap ?? [], logger);
+  return { bootstrapper: new Bootstrapper(catalog, api.bootstrap ?? [], logger), catalog };
 }

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { RequestContext } from '../../context.js';
 import type { RequestInfo } from '../../request-info.js';
 import type { ServedResource } from '../catalog.js';
+import type { ServerMetrics } from '../../metrics.js';
 import type { Representation } from '../negotiation.js';
 import { Query } from '../query.js';
 
@@ -13,6 +14,7 @@ export interface ServerServices {
   bookmarkIntervalMs: number;
   /** APIResponseCompression: gzip large get and list responses for clients that accept it. */
   responseCompression: boolean;
+  metrics: ServerMetrics;
 }
 
 export interface VerbScope {

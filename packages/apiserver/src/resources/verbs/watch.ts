@@ -31,6 +31,8 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
   res.flushHeaders();
   const stop = (): void => watch.stop();
   const unregister = services.registerLongRunning(res, stop);
+  const watcherLabels = { group: served.resolved.group, version: served.resolved.version, kind: served.resolved.kind };
+  services.metrics.registeredWatchers.inc(watcherLabels);
   const timer = setTimeout(stop, Math.max(0, timeoutSeconds) * 1000);
   res.on('close', stop);
   try {
@@ -42,6 +44,7 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
     clearTimeout(timer);
     stop();
     unregister();
+    services.metrics.registeredWatchers.dec(watcherLabels);
     if (!res.destroyed) res.end();
   }
 }
