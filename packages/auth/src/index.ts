@@ -1,0 +1,54 @@
+// Authorization without I/O: the RBAC index and authorizer, forbidden messages, rules reviews, escalation checks and the bootstrap policy.
+export type {
+  Attributes,
+  AuthorizationResult,
+  ClusterRole,
+  ClusterRoleBinding,
+  LabelSelectorShape,
+  PolicyRule,
+  RbacKind,
+  RbacObjectMeta,
+  RbacObjects,
+  Role,
+  RoleBinding,
+  RoleRef,
+  Subject,
+  UserInfo,
+} from './types.js';
+export {
+  ALL_AUTHENTICATED,
+  ALL_UNAUTHENTICATED,
+  SYSTEM_MASTERS,
+  apiGroupFor,
+  rbacGroup,
+  serviceAccountUsername,
+  wellKnownPrefix,
+} from './domain.js';
+export {
+  apiGroupMatches,
+  nonResourceURLMatches,
+  resourceMatches,
+  resourceNameMatches,
+  ruleAllows,
+  rulesAllow,
+  verbMatches,
+} from './rule-matching.js';
+export { RbacIndex, RuleSource, type RbacIndexOptions, type RoleReferenceResult, type RuleVisitor } from './rbac-index.js';
+export { authorize, forbiddenMessage, privilegedGroupAuthorizer } from './authorize.js';
+export { rulesReview, type NonResourceRule, type ResourceRule, type RulesReviewStatus } from './rules-review.js';
+export {
+  bindCheckAttributes,
+  breakdownRule,
+  compactRules,
+  compactString,
+  confirmAggregationRuleAllowed,
+  confirmNoEscalation,
+  covers,
+  escalateCheckAttributes,
+  escalationAllowed,
+  fullAuthority,
+  type EscalationCheck,
+  type RoleRequest,
+} from './escalation.js';
+export { aggregateToLabel, autoupdateAnnotation, bootstrapPolicy, bootstrappingLabel } from './bootstrap-policy.js';
+export { aggregateClusterRole, ruleEquals } from './aggregation.js';
