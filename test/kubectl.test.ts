@@ -60,8 +60,6 @@ describe('kubectl against --api-domain=k8s.io', () => {
     assert.doesNotMatch(left, /r2/);
   });
 
-  // Client-side validation needs the OpenAPI documents, which are another issue's; until they are
-  // served kubectl apply runs with --validate=false.
   it('get prints the columns the server\u2019s Table gives', async () => {
     const namespaces = await kubectl('get', 'namespaces');
     assert.match(namespaces, /^NAME\s+STATUS\s+AGE$/m);
@@ -81,7 +79,7 @@ describe('kubectl against --api-domain=k8s.io', () => {
         rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['list'] }],
       }),
     );
-    assert.match(await kubectl('apply', '--validate=false', '-f', file), /created/);
+    assert.match(await kubectl('apply', '-f', file), /created/);
     const role = JSON.parse(await kubectl('-n', 'default', 'get', 'role', 'applied', '-o', 'json')) as {
       metadata: { annotations?: Record<string, string> };
     };

@@ -10,6 +10,7 @@ import { namespaceLifecycle } from './admission/namespace-lifecycle.js';
 import { Bootstrapper, type BootstrapObject } from './resources/bootstrap.js';
 import { ResourceCatalog } from './resources/catalog.js';
 import { Discovery } from './resources/discovery.js';
+import { OpenAPI } from './openapi/handlers.js';
 import { resourceHandler } from './resources/dispatch.js';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
@@ -192,6 +193,7 @@ function serveApi(
     admission: (self) => [namespaceLifecycle(self, api.immortalNamespaces ?? [])],
   });
   for (const [path, handler] of new Discovery(catalog, api.domain).handlers()) mux.handle(path, handler);
+  for (const [path, handler] of new OpenAPI(catalog, api.domain).handlers()) mux.handle(path, handler);
   mux.handleResources(
     resourceHandler(catalog, {
       domain: api.domain,

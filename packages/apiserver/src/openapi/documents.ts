@@ -1,0 +1,224 @@
+// The OpenAPI documents of the served resources: one Swagger 2.0 document of everything
+// (/openapi/v2) and one OpenAPI 3.0 document per group version (/openapi/v3/apis/<g>/<v>), built
+// from the kinds' validation schemas so that what is published is what is validated.
+import type { JSONSchema, ResolvedResource } from '@plat/registry';
+import {
+  deleteOptionsSchema,
+  listMetaSchema,
+  patchSchema,
+  preconditionsSchema,
+  schemaAt,
+  SHARED_KIND_PARTS,
+  statusCauseSchema,
+  statusDetailsSchema,
+  statusSchema,
+} from './meta.js';
+import { groupVersionPath, kindDefinitionName, metaDefinitionName } from './names.js';
+import { resourcePathItems, type Operation, type Parameter, type PathItem, type SchemaName } from './operations.js';
+import { SchemaSet, type Dialect } from './schema.js';
+
+export interface DocumentOptions {
+  /** --api-domain: definition names start with its reverse (io.k8s, io.plat). */
+  domain: string;
+  /** info.version: the Kubernetes version served. */
+  version: string;
+}
+
+export interface OpenAPIDocuments {
+  v2: JSONSchema;
+  /** By the group version's key in the /openapi/v3 index ("api/v1", "apis/<group>/<version>"). */
+  v3: Map<string, JSONSchema>;
+}
+
+interface GroupVersionKind {
+  group: string;
+  kind: string;
+  version: string;
+}
+
+/** The media types responses come in (Protobuf is not served yet). */
+const PRODUCES = ['application/json', 'application/yaml'];
+const WATCH_PRODUCES = ['application/json;stream=watch'];
+const PATCH_CONSUMES = [
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+  'application/apply-patch+yaml',
+];
+const RESPONSE_DESCRIPTIONS: Record<string, string> = { '200': 'OK', '201': 'Created', '202': 'Accepted' };
+
+const gvkOf = (resolved: ResolvedResource, kind = resolved.kind): GroupVersionKind => ({ group: resolved.group, kind, version: resolved.version });
+
+const byKey = <T>(entries: Iterable<[string, T]>): Record<string, T> =>
+  Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+/** The schemas and path items of some resources, in one dialect. */
+class DocumentBuilder {
+  readonly schemas: SchemaSet;
+  readonly paths = new Map<string, JSONSchema>();
+
+  constructor(
+    readonly dialect: Dialect,
+    private readonly options: DocumentOptions,
+    /** Every served group version: DeleteOptions may be sent to any of them. */
+    private readonly allGroupVersions: readonly { group: string; version: string }[],
+  ) {
+    this.schemas = new SchemaSet(dialect);
+    const meta = (kind: string): string => metaDefinitionName(kind, options.domain);
+    this.schemas.name(listMetaSchema, meta('ListMeta'));
+    this.schemas.name(statusDetailsSchema, meta('StatusDetails'));
+    this.schemas.name(statusCauseSchema, meta('StatusCause'));
+    this.schemas.name(preconditionsSchema, meta('Preconditions'));
+  }
+
+  add(resolved: ResolvedResource): void {
+    const { domain } = this.options;
+    for (const part of SHARED_KIND_PARTS) {
+      const schema = schemaAt(resolved.definition.schema, part.path);
+      if (schema) this.schemas.name(schema, metaDefinitionName(part.kind, domain));
+    }
+    const objectName = kindDefinitionName(resolved.group, resolved.version, resolved.kind, domain);
+    const listName = kindDefinitionName(resolved.group, resolved.version, resolved.listKind, domain);
+    this.schemas.define(objectName, resolved.definition.schema, { 'x-kubernetes-group-version-kind': [gvkOf(resolved)] });
+    this.schemas.definePublished(listName, this.listSchema(resolved, objectName));
+    const names = { object: objectName, list: listName };
+    for (const item of resourcePathItems(resolved, domain)) this.paths.set(item.path, this.pathItem(item, resolved, names));
+  }
+
+  private listSchema(resolved: ResolvedResource, objectName: string): JSONSchema {
+    const listMeta = this.schemas.convert(listMetaSchema);
+    return {
+      description: `A list of ${resolved.kind} objects.`,
+      type: 'object',
+      properties: {
+        apiVersion: { type: 'string', description: 'The versioned schema of this representation of an object.' },
+        items: { type: 'array', description: `The ${resolved.kind} objects.`, items: this.schemas.ref(objectName) },
+        kind: { type: 'string', description: 'The REST resource this object represents, in CamelCase.' },
+        metadata: listMeta,
+      },
+      required: ['items'],
+      'x-kubernetes-group-version-kind': [gvkOf(resolved, resolved.listKind)],
+    };
+  }
+
+  /** The reference to a body's or response's schema, publishing the meta.v1 type on first use. */
+  private schemaRef(schema: SchemaName, names: { object: string; list: string }): JSONSchema {
+    if (schema.kind !== 'meta') return this.schemas.ref(names[schema.kind]);
+    const name = metaDefinitionName(schema.name, this.options.domain);
+    if (!this.schemas.has(name)) {
+      if (schema.name === 'Status') {
+        this.schemas.define(name, statusSchema, { 'x-kubernetes-group-version-kind': [{ group: '', kind: 'Status', version: 'v1' }] });
+      } else if (schema.name === 'DeleteOptions') {
+        const gvks = this.allGroupVersions.map(({ group, version }) => ({ group, kind: 'DeleteOptions', version }));
+        this.schemas.define(name, deleteOptionsSchema, { 'x-kubernetes-group-version-kind': gvks });
+      } else {
+        this.schemas.define(name, patchSchema);
+      }
+    }
+    return this.schemas.ref(name);
+  }
+
+  private parameter(parameter: Parameter): JSONSchema {
+    const { name, description, required } = parameter;
+    if (this.dialect === 'v2') return { name, in: parameter.in, description, type: parameter.type, ...(required && { required }) };
+    return { name, in: parameter.in, description, ...(required && { required }), schema: { type: parameter.type } };
+  }
+
+  private pathItem(item: PathItem, resolved: ResolvedResource, names: { object: string; list: string }): JSONSchema {
+    const out: JSONSchema = {};
+    for (const operation of item.operations) out[operation.method] = this.operation(operation, resolved, names);
+    out.parameters = item.parameters.map((parameter) => this.parameter(parameter));
+    return out;
+  }
+
+  private operation(operation: Operation, resolved: ResolvedResource, names: { object: string; list: string }): JSONSchema {
+    const responses: JSONSchema = {};
+    for (const [code, schema] of Object.entries(operation.responses)) {
+      const ref = this.schemaRef(schema, names);
+      const description = RESPONSE_DESCRIPTIONS[code];
+      if (this.dialect === 'v2') {
+        responses[code] = { description, schema: ref };
+      } else {
+        const types = [...PRODUCES, ...(operation.watch ? WATCH_PRODUCES : [])];
+        responses[code] = { description, content: Object.fromEntries(types.map((type) => [type, { schema: ref }])) };
+      }
+    }
+    responses['401'] = { description: 'Unauthorized' };
+    const parameters = operation.parameters.map((parameter) => this.parameter(parameter));
+    const consumes = operation.method === 'patch' ? PATCH_CONSUMES : ['*/*'];
+    const body = operation.body && { ref: this.schemaRef(operation.body.schema, names), required: operation.body.required };
+    const common = {
+      description: operation.description,
+      operationId: operation.operationId,
+      tags: [operation.tag],
+    };
+    const extensions = { 'x-kubernetes-action': operation.action, 'x-kubernetes-group-version-kind': gvkOf(resolved) };
+    if (this.dialect === 'v2') {
+      const all = body ? [{ name: 'body', in: 'body', ...(body.required && { required: true }), schema: body.ref }, ...parameters] : parameters;
+      return {
+        ...common,
+        consumes,
+        produces: [...PRODUCES, ...(operation.watch ? WATCH_PRODUCES : [])],
+        schemes: ['https'],
+        ...(all.length && { parameters: all }),
+        responses,
+        ...extensions,
+      };
+    }
+    return {
+      ...common,
+      ...(parameters.length && { parameters }),
+      ...(body && {
+        requestBody: { content: Object.fromEntries(consumes.map((type) => [type, { schema: body.ref }])), ...(body.required && { required: true }) },
+      }),
+      responses,
+      ...extensions,
+    };
+  }
+}
+
+const SECURITY = [{ BearerToken: [] }];
+const BEARER_TOKEN = { type: 'apiKey', description: 'Bearer Token authentication', name: 'authorization', in: 'header' };
+
+function swagger(builder: DocumentBuilder, options: DocumentOptions): JSONSchema {
+  return {
+    swagger: '2.0',
+    info: { title: 'Kubernetes', version: options.version },
+    paths: byKey(builder.paths),
+    definitions: builder.schemas.all(),
+    securityDefinitions: { BearerToken: BEARER_TOKEN },
+    security: SECURITY,
+  };
+}
+
+function openapi3(builder: DocumentBuilder, options: DocumentOptions): JSONSchema {
+  return {
+    openapi: '3.0.0',
+    info: { title: 'Kubernetes', version: options.version },
+    paths: byKey(builder.paths),
+    components: { schemas: builder.schemas.all(), securitySchemes: { BearerToken: BEARER_TOKEN } },
+    security: SECURITY,
+  };
+}
+
+/** Both documents of the given resources (the catalog's, in its order). */
+export function buildOpenAPIDocuments(resources: readonly ResolvedResource[], options: DocumentOptions): OpenAPIDocuments {
+  const groupVersions = new Map<string, { group: string; version: string; resources: ResolvedResource[] }>();
+  for (const resolved of resources) {
+    const key = groupVersionPath(resolved.group, resolved.version);
+    const entry = groupVersions.get(key) ?? { group: resolved.group, version: resolved.version, resources: [] };
+    entry.resources.push(resolved);
+    groupVersions.set(key, entry);
+  }
+  const all = [...groupVersions.values()].map(({ group, version }) => ({ group, version }));
+
+  const v2 = new DocumentBuilder('v2', options, all);
+  for (const resolved of resources) v2.add(resolved);
+  const v3 = new Map<string, JSONSchema>();
+  for (const [key, entry] of groupVersions) {
+    const builder = new DocumentBuilder('v3', options, all);
+    for (const resolved of entry.resources) builder.add(resolved);
+    v3.set(key, openapi3(builder, options));
+  }
+  return { v2: swagger(v2, options), v3 };
+}
