@@ -295,6 +295,91 @@ export function runApiCases(title: string, start: () => Promise<ApiTarget>, stop
       });
     });
 
+    describe('PATCH and server-side apply (4.5, 4.11)', () => {
+      const patch = (path: string, type: string, body: string, query = '') =>
+        target.server
+          .request(`${path}${query}`, { token: target.token, method: 'PATCH', headers: { 'content-type': type }, rawBody: body })
+          .then((response) => ({ ...response, json: JSON.parse(response.body || '{}') as Json }));
+      const sa = (ns: string) => `/api/v1/namespaces/${ns}/serviceaccounts`;
+
+      it('json, merge and strategic merge patches', async () => {
+        const ns = await namespace();
+        await call(sa(ns), { method: 'POST', body: { metadata: { name: 'p', labels: { a: '1' } }, secrets: [{ name: 's1' }] } });
+        const json = await patch(`${sa(ns)}/p`, 'application/json-patch+json', '[{"op":"add","path":"/metadata/labels/b","value":"2"},{"op":"test","path":"/metadata/labels/a","value":"1"}]');
+        assert.equal(json.status, 200, json.body);
+        assert.deepEqual(json.json.metadata.labels, { a: '1', b: '2' });
+        const merge = await patch(`${sa(ns)}/p`, 'application/merge-patch+json', '{"metadata":{"labels":{"a":null}}}');
+        assert.deepEqual(merge.json.metadata.labels, { b: '2' });
+        // Strategic merge: secrets merge on name, where a merge patch would replace the list.
+        const strategic = await patch(`${sa(ns)}/p`, 'application/strategic-merge-patch+json', '{"secrets":[{"name":"s2"}]}');
+        assert.equal(strategic.status, 200, strategic.body);
+        assert.deepEqual(strategic.json.secrets.map((s: Json) => s.name).sort(), ['s1', 's2']);
+        const replaced = await patch(`${sa(ns)}/p`, 'application/merge-patch+json', '{"secrets":[{"name":"s3"}]}');
+        assert.deepEqual(replaced.json.secrets, [{ name: 's3' }]);
+      });
+
+      it('a failed test is 422 and stores nothing; a stale resourceVersion is 409; bad bodies 400; other types 415', async () => {
+        const ns = await namespace();
+        const created = await call(sa(ns), { method: 'POST', body: { metadata: { name: 'q', labels: { a: '1' } } } });
+        const failed = await patch(`${sa(ns)}/q`, 'application/json-patch+json', '[{"op":"test","path":"/metadata/labels/a","value":"2"},{"op":"add","path":"/metadata/labels/c","value":"3"}]');
+        expectStatus(failed, 422);
+        const badPath = await patch(`${sa(ns)}/q`, 'application/json-patch+json', '[{"op":"replace","path":"/nothing/here","value":1}]');
+        expectStatus(badPath, 422);
+        assert.equal((await call(`${sa(ns)}/q`)).json.metadata.labels.c, undefined);
+        await patch(`${sa(ns)}/q`, 'application/merge-patch+json', '{"metadata":{"labels":{"x":"y"}}}');
+        const stale = await patch(`${sa(ns)}/q`, 'application/merge-patch+json', JSON.stringify({ metadata: { resourceVersion: created.json.metadata.resourceVersion, labels: { z: '1' } } }));
+        expectStatus(stale, 409, 'Conflict');
+        expectStatus(await patch(`${sa(ns)}/q`, 'application/merge-patch+json', '{"metadata":'), 400, 'BadRequest');
+        expectStatus(await patch(`${sa(ns)}/q`, 'text/plain', '{}'), 415);
+        const dry = await patch(`${sa(ns)}/q`, 'application/merge-patch+json', '{"metadata":{"labels":{"dry":"run"}}}', '?dryRun=All');
+        assert.equal(dry.json.metadata.labels.dry, 'run');
+        assert.equal((await call(`${sa(ns)}/q`)).json.metadata.labels.dry, undefined);
+      });
+
+      it('apply creates, records ownership, shares equal values and conflicts on different ones', async () => {
+        const ns = await namespace();
+        const body = (labels: Record<string, string>) =>
+          JSON.stringify({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'applied', labels } });
+        const first = await patch(`${sa(ns)}/applied`, 'application/apply-patch+yaml', body({ team: 'a' }), '?fieldManager=alice');
+        assert.equal(first.status, 201, first.body);
+        assert.deepEqual(
+          first.json.metadata.managedFields.map((e: Json) => [e.manager, e.operation, e.fieldsType]),
+          [['alice', 'Apply', 'FieldsV1']],
+        );
+        assert.deepEqual(first.json.metadata.managedFields[0].fieldsV1, { 'f:metadata': { 'f:labels': { 'f:team': {} } } });
+        const shared = await patch(`${sa(ns)}/applied`, 'application/apply-patch+yaml', body({ team: 'a' }), '?fieldManager=bob');
+        assert.equal(shared.status, 200, shared.body);
+        assert.equal(shared.json.metadata.managedFields.length, 2);
+        const conflict = await patch(`${sa(ns)}/applied`, 'application/apply-patch+yaml', body({ team: 'b' }), '?fieldManager=carol');
+        expectStatus(conflict, 409, 'Conflict');
+        assert.ok(conflict.json.details.causes.some((c: Json) => c.field === '.metadata.labels.team'), conflict.body);
+        const forced = await patch(`${sa(ns)}/applied`, 'application/apply-patch+yaml', body({ team: 'b' }), '?fieldManager=carol&force=true');
+        assert.equal(forced.status, 200, forced.body);
+        assert.equal(forced.json.metadata.labels.team, 'b');
+        const owners = forced.json.metadata.managedFields.filter((e: Json) => JSON.stringify(e.fieldsV1 ?? {}).includes('f:team'));
+        assert.deepEqual(owners.map((e: Json) => e.manager), ['carol']);
+      });
+
+      it('apply needs a fieldManager (422) and may not carry managedFields (400); force only with apply', async () => {
+        const ns = await namespace();
+        const body = JSON.stringify({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'm' } });
+        expectStatus(await patch(`${sa(ns)}/m`, 'application/apply-patch+yaml', body), 422, 'Invalid');
+        const withFields = JSON.stringify({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'm', managedFields: [{ manager: 'x' }] } });
+        expectStatus(await patch(`${sa(ns)}/m`, 'application/apply-patch+yaml', withFields, '?fieldManager=a'), 400, 'BadRequest');
+        await call(sa(ns), { method: 'POST', body: { metadata: { name: 'n' } } });
+        expectStatus(await patch(`${sa(ns)}/n`, 'application/merge-patch+json', '{}', '?force=true'), 422, 'Invalid');
+      });
+
+      it('an update takes ownership with its manager; a JSON patch to [{}] resets managedFields', async () => {
+        const ns = await namespace();
+        const created = await call(`${sa(ns)}?fieldManager=creator`, { method: 'POST', body: { metadata: { name: 'u', labels: { a: '1' } } } });
+        assert.deepEqual(created.json.metadata.managedFields.map((e: Json) => [e.manager, e.operation]), [['creator', 'Update']]);
+        const reset = await patch(`${sa(ns)}/u`, 'application/json-patch+json', '[{"op":"replace","path":"/metadata/managedFields","value":[{}]}]');
+        assert.equal(reset.status, 200, reset.body);
+        assert.equal(reset.json.metadata.managedFields, undefined);
+      });
+    });
+
     describe('validation of each kind over HTTP (422, one cause per bad field)', () => {
       const rbacGroup = () => `rbac.authorization.${target.domain}`;
       // [title, collection path (NS is replaced by a fresh namespace), body, fields expected among the causes]

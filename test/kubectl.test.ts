@@ -86,6 +86,49 @@ describe('kubectl against --api-domain=k8s.io', () => {
     assert.ok(role.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration']);
   });
 
+  it('apply updates with its last-applied annotation and a strategic merge patch', async () => {
+    const file = join(workDir, 'sa.yaml');
+    const manifest = (labels: string) =>
+      `apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: csa\n  namespace: default\n  labels: {${labels}}\nsecrets:\n- name: one\n`;
+    await writeFile(file, manifest('a: "1", b: "2"'));
+    assert.match(await kubectl('apply', '-f', file), /created/);
+    await writeFile(file, manifest('a: "1"'));
+    assert.match(await kubectl('apply', '-f', file), /configured/);
+    const sa = JSON.parse(await kubectl('-n', 'default', 'get', 'sa', 'csa', '-o', 'json')) as { metadata: { labels: Record<string, string> } };
+    assert.deepEqual(sa.metadata.labels, { a: '1' }, 'a label dropped from the manifest is removed');
+    assert.match(await kubectl('apply', '-f', file), /unchanged/);
+  });
+
+  it('server-side apply from two managers: the conflict message and --force-conflicts', async () => {
+    const file = join(workDir, 'ssa.yaml');
+    const manifest = (team: string) => `apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: ssa\n  namespace: default\n  labels:\n    team: ${team}\n`;
+    await writeFile(file, manifest('a'));
+    assert.match(await kubectl('apply', '--server-side', '--field-manager=first', '-f', file), /serverside-applied/);
+    await writeFile(file, manifest('b'));
+    const refused = await kubectl('apply', '--server-side', '--field-manager=second', '-f', file).then(
+      () => '',
+      (error: { stderr?: string }) => error.stderr ?? '',
+    );
+    assert.match(refused, /conflict/i);
+    assert.match(refused, /\.metadata\.labels\.team/);
+    assert.match(await kubectl('apply', '--server-side', '--field-manager=second', '--force-conflicts', '-f', file), /serverside-applied/);
+    const sa = JSON.parse(await kubectl('-n', 'default', 'get', 'sa', 'ssa', '-o', 'json')) as { metadata: { labels: Record<string, string> } };
+    assert.equal(sa.metadata.labels.team, 'b');
+  });
+
+  it('patch --type=json, merge and strategic', async () => {
+    await kubectl('-n', 'default', 'create', 'serviceaccount', 'patched');
+    await kubectl('-n', 'default', 'patch', 'sa', 'patched', '--type=json', '-p', '[{"op":"add","path":"/metadata/labels","value":{"x":"1"}}]');
+    await kubectl('-n', 'default', 'patch', 'sa', 'patched', '--type=merge', '-p', '{"metadata":{"labels":{"y":"2"}}}');
+    await kubectl('-n', 'default', 'patch', 'sa', 'patched', '--type=strategic', '-p', '{"secrets":[{"name":"s"}]}');
+    const sa = JSON.parse(await kubectl('-n', 'default', 'get', 'sa', 'patched', '-o', 'json')) as {
+      metadata: { labels: Record<string, string> };
+      secrets: Array<{ name: string }>;
+    };
+    assert.deepEqual(sa.metadata.labels, { x: '1', y: '2' });
+    assert.deepEqual(sa.secrets, [{ name: 's' }]);
+  });
+
   it('get -w streams changes', async () => {
     const watcher = spawn('kubectl', [`--kubeconfig=${kubeconfig.path}`, '-n', 'default', 'get', 'roles', '-w', '-o', 'name'], {
       env: { ...process.env, HOME: workDir, KUBECACHEDIR: join(workDir, 'cache') },

@@ -8,6 +8,8 @@ export {
   type StoreOptions,
   type WriteOptions,
   type UpdateRequest,
+  type PatchRequest,
+  type PatchType,
   type DeleteRequest,
   type DeleteResult,
   type ListQueryWithSelectors,

@@ -16,6 +16,8 @@ import type { KubeObject, ResourceStrategy, StrategyContext } from './definition
 import type { ResolvedResource } from './resolved.js';
 import { OPTIMISTIC_LOCK_MESSAGE, toStatusError, tooLargeResourceVersion } from './errors.js';
 import { fillCreateMeta, fillUpdateMeta, formatTimestamp, generateName } from './object-meta.js';
+import { mergeErrorToStatus, recordOwnership, setManagedFields } from './managed-fields.js';
+import { apply, applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '@plat/merge';
 import { buildPredicate } from './predicate.js';
 import { getSemantic, listSemantic, validateListQuery, type ListQuery } from './resource-version.js';
 
@@ -46,14 +48,37 @@ export interface StoreOptions {
 
 export interface WriteOptions {
   dryRun?: boolean;
+  /** Who makes the change, for managedFields (fieldManager, else from the User-Agent). */
+  manager?: string;
+}
+
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
+
+export interface PatchRequest<T extends KubeObject = KubeObject> extends UpdateRequest {
+  type: PatchType;
+  /** The parsed patch: an array of operations for json, an object otherwise. */
+  patch: unknown;
+  /** Apply: take fields other managers own. */
+  force?: boolean;
+  /**
+   * Checks the patched object as a request body would be checked (types, unknown fields per
+   * fieldValidation) and returns it; supplied by the HTTP layer, which reports warnings.
+   */
+  decode: (object: unknown) => T;
 }
 
 export interface UpdateRequest extends WriteOptions {
+  /** The object's managedFields were already computed (apply): do not record an update. */
+  ownershipDone?: boolean;
   subresource?: string;
 }
 
+export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
+
 export interface DeleteRequest extends WriteOptions {
   preconditions?: { uid?: string; resourceVersion?: string };
+  /** Orphan and Foreground leave the object to the garbage collector behind their finalizers. */
+  propagationPolicy?: PropagationPolicy;
 }
 
 export interface DeleteResult<T> {
@@ -199,6 +224,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
       this.strategy.prepareForCreate?.(object, this.context);
       this.strategy.default?.(object, this.context);
       this.withType(object);
+      this.recordOwnership(null, object, options);
       const name = object.metadata.name ?? '';
       await this.admit({ operation: 'CREATE', namespace, name, object, dryRun: !!options.dryRun });
       const errors = this.validateCreate(object);
@@ -231,6 +257,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
     this.strategy.default?.(object, this.context);
     this.withType(object);
     object.metadata.resourceVersion = old.metadata.resourceVersion!;
+    if (!request.ownershipDone) this.recordOwnership(old, object, request);
     await this.admit({
       operation: 'UPDATE',
       namespace,
@@ -272,7 +299,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
           if (current) return this.prepareUpdate(namespace, name, input, current, request);
           // A version of an object that does not exist cannot be current.
           if (input.metadata.resourceVersion) throw newNotFound(this.resource.groupResource, name);
-          return this.prepareCreateOnUpdate(namespace, input);
+          return this.prepareCreateOnUpdate(namespace, input, request);
         },
         { ignoreNotFound: mayCreate },
       );
@@ -284,18 +311,93 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
     return { object: updated, created };
   }
 
-  private async prepareCreateOnUpdate(namespace: string, input: T): Promise<T> {
+  private async prepareCreateOnUpdate(namespace: string, input: T, request: UpdateRequest): Promise<T> {
     const object = structuredClone(input);
     if (this.resource.namespaced) object.metadata.namespace = namespace;
     fillCreateMeta(object.metadata, this.now());
     this.strategy.prepareForCreate?.(object, this.context);
     this.strategy.default?.(object, this.context);
     this.withType(object);
+    if (!request.ownershipDone) this.recordOwnership(null, object, request);
     const name = object.metadata.name ?? '';
     await this.admit({ operation: 'CREATE', namespace, name, object, dryRun: false });
     const errors = this.validateCreate(object);
     if (errors.length) throw this.invalid(name, errors);
     return object;
+  }
+
+  private recordOwnership(live: T | null, object: T, options: UpdateRequest): void {
+    try {
+      recordOwnership(this.resource, live, object, {
+        manager: options.manager ?? 'unknown',
+        now: formatTimestamp(this.now()),
+        ...(options.subresource && { subresource: options.subresource }),
+      });
+    } catch (error) {
+      throw mergeErrorToStatus(error);
+    }
+  }
+
+  /**
+   * PATCH: the patch applied to the current object, then stored as an update would be. A
+   * server-side apply to a missing object creates it.
+   */
+  async patch(namespace: string, name: string, request: PatchRequest<T>): Promise<{ object: T; created: boolean }> {
+    const key = this.resource.key(namespace, name);
+    const mayCreate = request.type === 'apply' && !request.subresource;
+    let created = false;
+    const compute = async (current: T | null): Promise<T> => {
+      created = !current;
+      try {
+        if (request.type === 'apply') {
+          const result = apply(current, request.patch as object, {
+            manager: request.manager ?? 'unknown',
+            apiVersion: this.resource.apiVersion,
+            now: formatTimestamp(this.now()),
+            schema: this.resource.definition.schema,
+            force: !!request.force,
+            kind: this.resource.kind,
+            ...(request.subresource && { subresource: request.subresource }),
+          });
+          const object = request.decode(result.object);
+          setManagedFields(object, result.managedFields);
+          const done = { ...request, ownershipDone: true };
+          if (!current) {
+            object.metadata.name ||= name;
+            if (object.metadata.name !== name) {
+              throw newBadRequest(`the name of the object (${object.metadata.name}) does not match the name on the URL (${name})`);
+            }
+            return await this.prepareCreateOnUpdate(namespace, object, done);
+          }
+          return await this.prepareUpdate(namespace, name, object, current, done);
+        }
+        const patched =
+          request.type === 'json'
+            ? applyJsonPatch(current, request.patch as unknown[])
+            : request.type === 'merge'
+              ? applyMergePatch(current, request.patch)
+              : applyStrategicMergePatch(current, request.patch, this.resource.definition.schema);
+        return await this.prepareUpdate(namespace, name, request.decode(patched), current!, request);
+      } catch (error) {
+        throw mergeErrorToStatus(error);
+      }
+    };
+    if (request.dryRun) {
+      const current = await this.storage.get<T>(key).catch((error: unknown) => {
+        if (mayCreate && isStorageError(error, 'NotFound')) return null;
+        this.fail(error, name);
+      });
+      return { object: await compute(current), created };
+    }
+    let stored: T;
+    try {
+      stored = await this.storage.guaranteedUpdate<T>(key, compute, { ignoreNotFound: mayCreate });
+    } catch (error) {
+      this.fail(error, name);
+    }
+    this.withType(stored);
+    if (stored.metadata.deletionTimestamp && !this.pendingFinalizers(stored)) await this.removeFinalized(key, stored);
+    return { object: stored, created };
   }
 
   /** Removes an object whose deletion was waiting on finalizers that are now all gone. */
@@ -318,7 +420,8 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
     try {
       const current = await this.storage.get<T>(key);
       await this.admit({ operation: 'DELETE', namespace, name, oldObject: current, dryRun: !!request.dryRun });
-      if (!this.pendingFinalizers(current) && !current.metadata.deletionTimestamp) {
+      const collecting = propagationFinalizers(current, request.propagationPolicy) !== undefined;
+      if (!collecting && !this.pendingFinalizers(current) && !current.metadata.deletionTimestamp) {
         if (request.dryRun) {
           checkPreconditions(current, preconditions, this.resource, name);
           return { object: this.withType(current), deleted: true };
@@ -327,7 +430,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
           const deleted = await this.storage.delete<T>(key, {
             ...(preconditions && { preconditions }),
             validateDeletion: (object) => {
-              if (this.pendingFinalizers(object)) throw new PendingFinalizers();
+              if (this.pendingFinalizers(object) || propagationFinalizers(object, request.propagationPolicy)) throw new PendingFinalizers();
             },
           });
           return { object: this.withType(deleted), deleted: true };
@@ -344,8 +447,14 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
   private async markForDeletion(key: string, name: string, request: DeleteRequest): Promise<DeleteResult<T>> {
     const mark = (object: T): T => {
       checkPreconditions(object, request.preconditions, this.resource, name);
-      if (object.metadata.deletionTimestamp) return object;
+      // Finalizers change with the policy even when deletion has begun, as upstream's for kinds
+      // without graceful deletion.
+      const finalizers = propagationFinalizers(object, request.propagationPolicy);
+      if (object.metadata.deletionTimestamp && !finalizers) return object;
       const marked = structuredClone(object);
+      if (finalizers?.length) marked.metadata.finalizers = finalizers;
+      else if (finalizers) delete marked.metadata.finalizers;
+      if (marked.metadata.deletionTimestamp || !this.pendingFinalizers(marked)) return marked;
       marked.metadata.deletionTimestamp = formatTimestamp(this.now());
       marked.metadata.deletionGracePeriodSeconds = 0;
       this.strategy.prepareForDeletion?.(marked, this.context);
@@ -375,6 +484,26 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
     }
     return deleted;
   }
+}
+
+const ORPHAN_FINALIZER = 'orphan';
+const FOREGROUND_FINALIZER = 'foregroundDeletion';
+
+/**
+ * The finalizers a delete with `policy` leaves the object with, or undefined when they do not
+ * change (upstream's deletionFinalizersForGarbageCollection): Orphan adds `orphan`, Foreground
+ * `foregroundDeletion`, Background neither; without a policy, a finalizer already there decides.
+ */
+function propagationFinalizers(object: KubeObject, policy: PropagationPolicy | undefined): string[] | undefined {
+  const current = object.metadata.finalizers ?? [];
+  const existing = current.find((f) => f === ORPHAN_FINALIZER || f === FOREGROUND_FINALIZER);
+  const orphan = policy ? policy === 'Orphan' : existing === ORPHAN_FINALIZER;
+  const foreground = policy ? policy === 'Foreground' : existing === FOREGROUND_FINALIZER;
+  const next = current.filter((f) => f !== ORPHAN_FINALIZER && f !== FOREGROUND_FINALIZER);
+  if (orphan) next.push(ORPHAN_FINALIZER);
+  if (foreground) next.push(FOREGROUND_FINALIZER);
+  const same = new Set(next).size === new Set(current).size && next.every((f) => current.includes(f));
+  return same ? undefined : next;
 }
 
 function checkPreconditions<T extends KubeObject>(

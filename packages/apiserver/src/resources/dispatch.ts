@@ -1,5 +1,5 @@
 // Resource requests: from request info to the verb handler, with upstream's 404 and 405 answers.
-import { newGenericServerResponse, newMethodNotSupported, newNotAcceptable, newNotImplemented } from '@plat/apimachinery';
+import { newGenericServerResponse, newMethodNotSupported, newNotAcceptable } from '@plat/apimachinery';
 import type { Verb } from '@plat/registry';
 import type { Handler } from '../context.js';
 import type { ResourceCatalog } from './catalog.js';
@@ -11,6 +11,7 @@ import { getObject } from './verbs/get.js';
 import { listObjects } from './verbs/list.js';
 import { newQuery, type ServerServices, type VerbScope } from './verbs/scope.js';
 import { updateObject } from './verbs/update.js';
+import { patchObject } from './verbs/patch.js';
 import { watchObjects } from './verbs/watch.js';
 
 const handlers: Partial<Record<Verb, (scope: VerbScope) => Promise<void>>> = {
@@ -19,6 +20,7 @@ const handlers: Partial<Record<Verb, (scope: VerbScope) => Promise<void>>> = {
   watch: watchObjects,
   create: createObject,
   update: updateObject,
+  patch: patchObject,
   delete: deleteObject,
   deletecollection: deleteCollection,
 };
@@ -42,7 +44,6 @@ export function resourceHandler(catalog: ResourceCatalog, services: ServerServic
       throw newMethodNotSupported(resolved.groupResource, effectiveVerb);
     }
     if (!definition.verbs.includes(effectiveVerb)) throw newMethodNotSupported(resolved.groupResource, effectiveVerb);
-    if (effectiveVerb === 'patch') throw newNotImplemented('PATCH is not implemented yet: use PUT');
     // Only lists and watches span namespaces; one object is always addressed in its namespace.
     if (resolved.namespaced && !info.namespace && effectiveVerb !== 'list' && effectiveVerb !== 'watch') {
       throw newGenericServerResponse(404);

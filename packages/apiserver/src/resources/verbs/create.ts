@@ -4,16 +4,16 @@ import { decodeJsonBody } from '../body.js';
 import { checkNamespace, objectFromBody } from '../object-input.js';
 import { parseDryRun, parseFieldManager, parseFieldValidation } from '../query.js';
 import { writeObject } from '../respond.js';
+import { managerOf } from './manager.js';
 import type { VerbScope } from './scope.js';
 
 export async function createObject({ ctx, info, served, query, services, representation }: VerbScope): Promise<void> {
   const { resolved, store } = served;
   if (resolved.namespaced && !info.namespace) throw newMethodNotSupported(resolved.groupResource, 'create');
   const dryRun = parseDryRun(query);
-  // Validated now; ownership by manager comes with server-side apply.
-  parseFieldManager(query, 'CreateOptions', services.domain);
+  const manager = parseFieldManager(query, 'CreateOptions', services.domain) ?? managerOf(ctx);
   const object = objectFromBody(ctx, await decodeJsonBody(ctx), resolved, parseFieldValidation(query));
   checkNamespace(object, info.namespace, resolved);
-  const created = await store.create(info.namespace, object, { dryRun });
+  const created = await store.create(info.namespace, object, { dryRun, manager });
   await writeObject(ctx, 201, created, { representation });
 }

@@ -1,5 +1,5 @@
 // DeleteOptions, from the query and the optional body (upstream merges both; the body wins).
-import { newBadRequest, newNotImplemented } from '@plat/apimachinery';
+import { invalid, newBadRequest, newInvalid, newPath } from '@plat/apimachinery';
 import type { DeleteRequest } from '@plat/registry';
 import type { RequestContext } from '../../context.js';
 import { readBody } from '../body.js';
@@ -29,14 +29,18 @@ export async function deleteRequest(ctx: RequestContext, query: Query, domain: s
   query.integer('gracePeriodSeconds');
   const policy = parsePropagationPolicy(body.propagationPolicy ?? query.string('propagationPolicy'), domain);
   const orphan = body.orphanDependents ?? query.boolean('orphanDependents');
-  // Orphan and Foreground hand work to the garbage collector, which does not exist yet; taking
-  // them would leave objects held by finalizers nobody removes.
-  if (policy === 'Orphan' || policy === 'Foreground' || orphan === true) {
-    throw newNotImplemented(`propagationPolicy ${policy ?? 'Orphan'} needs the garbage collector, which this server does not run yet; use Background`);
+  if (policy !== undefined && orphan !== undefined) {
+    throw newInvalid({ group: `meta.${domain}`, kind: 'DeleteOptions' }, '', [
+      invalid(newPath('propagationPolicy'), policy, 'orphanDependents and deletionPropagation cannot be both set'),
+    ]);
   }
+  // The deprecated orphanDependents: true orphans, false deletes dependents in the background.
+  // Orphan and Foreground are carried out by the controller-manager's garbage collector.
+  const propagationPolicy = (policy ?? (orphan === undefined ? undefined : orphan ? 'Orphan' : 'Background')) as DeleteRequest['propagationPolicy'];
   const preconditions = body.preconditions;
   return {
     dryRun,
+    ...(propagationPolicy && { propagationPolicy }),
     ...(preconditions && (preconditions.uid || preconditions.resourceVersion) && {
       preconditions: {
         ...(preconditions.uid && { uid: preconditions.uid }),

@@ -4,13 +4,13 @@ import { decodeJsonBody } from '../body.js';
 import { checkNamespace, objectFromBody } from '../object-input.js';
 import { parseDryRun, parseFieldManager, parseFieldValidation } from '../query.js';
 import { writeObject } from '../respond.js';
+import { managerOf } from './manager.js';
 import type { VerbScope } from './scope.js';
 
 export async function updateObject({ ctx, info, served, query, services, representation }: VerbScope): Promise<void> {
   const { resolved, store } = served;
   const dryRun = parseDryRun(query);
-  // Validated now; ownership by manager comes with server-side apply.
-  parseFieldManager(query, 'UpdateOptions', services.domain);
+  const manager = parseFieldManager(query, 'UpdateOptions', services.domain) ?? managerOf(ctx);
   const object = objectFromBody(ctx, await decodeJsonBody(ctx), resolved, parseFieldValidation(query));
   checkNamespace(object, info.namespace, resolved);
   const name = object.metadata.name;
@@ -20,6 +20,7 @@ export async function updateObject({ ctx, info, served, query, services, represe
   }
   const { object: stored, created } = await store.update(info.namespace, info.name, object, {
     dryRun,
+    manager,
     ...(info.subresource && { subresource: info.subresource }),
   });
   await writeObject(ctx, created ? 201 : 200, stored, { representation });

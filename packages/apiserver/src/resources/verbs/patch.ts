@@ -1,0 +1,65 @@
+// PATCH (conventions 4.5, 4.11): the patch type by Content-Type, then the store's patch.
+import { forbidden, newBadRequest, newInvalid, newPath, newUnsupportedMediaType, required } from '@plat/apimachinery';
+import type { KubeObject, PatchType } from '@plat/registry';
+import { readBody } from '../body.js';
+import { findDuplicateKeys } from '../json-duplicates.js';
+import { objectFromBody } from '../object-input.js';
+import { parseDryRun, parseFieldManager, parseFieldValidation } from '../query.js';
+import { writeObject } from '../respond.js';
+import { parseYaml } from '../yaml-body.js';
+import { managerOf } from './manager.js';
+import type { VerbScope } from './scope.js';
+
+const PATCH_TYPES: Record<string, PatchType> = {
+  'application/json-patch+json': 'json',
+  'application/merge-patch+json': 'merge',
+  'application/strategic-merge-patch+json': 'strategic',
+  'application/apply-patch+yaml': 'apply',
+};
+
+function parsePatch(type: PatchType, text: string): { patch: unknown; duplicates: string[] } {
+  if (type === 'apply') {
+    const parsed = parseYaml(text);
+    if (parsed.error !== undefined) throw newBadRequest(`error decoding YAML: ${parsed.error}`);
+    if (parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
+      throw newBadRequest('the apply patch is not an object');
+    }
+    return { patch: parsed.value, duplicates: parsed.duplicates };
+  }
+  let patch: unknown;
+  try {
+    patch = JSON.parse(text);
+  } catch (error) {
+    throw newBadRequest(`error decoding patch: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (type === 'json' ? !Array.isArray(patch) : patch === null || typeof patch !== 'object' || Array.isArray(patch)) {
+    throw newBadRequest(type === 'json' ? 'json patch must be an array of operations' : 'the patch is not a JSON object');
+  }
+  return { patch, duplicates: type === 'json' ? [] : findDuplicateKeys(text) };
+}
+
+export async function patchObject({ ctx, info, served, query, services, representation }: VerbScope): Promise<void> {
+  const { resolved, store } = served;
+  const mediaType = (ctx.get('content-type').split(';')[0] ?? '').trim().toLowerCase();
+  const type = PATCH_TYPES[mediaType];
+  if (!type) throw newUnsupportedMediaType(Object.keys(PATCH_TYPES));
+  const dryRun = parseDryRun(query);
+  const fieldValidation = parseFieldValidation(query);
+  const fieldManager = parseFieldManager(query, 'PatchOptions', services.domain);
+  const force = query.boolean('force');
+  const optionErrors = [];
+  if (type === 'apply' && !fieldManager) optionErrors.push(required(newPath('fieldManager'), 'is required for apply patch'));
+  if (type !== 'apply' && force !== undefined) optionErrors.push(forbidden(newPath('force'), 'may not be specified for non-apply patch'));
+  if (optionErrors.length) throw newInvalid({ group: `meta.${services.domain}`, kind: 'PatchOptions' }, '', optionErrors);
+  const { patch, duplicates } = parsePatch(type, (await readBody(ctx)).toString('utf8'));
+  const { object, created } = await store.patch(info.namespace, info.name, {
+    type,
+    patch,
+    dryRun,
+    manager: fieldManager ?? managerOf(ctx),
+    ...(force && { force }),
+    ...(info.subresource && { subresource: info.subresource }),
+    decode: (patched: unknown): KubeObject => objectFromBody(ctx, { value: patched, duplicates }, resolved, fieldValidation),
+  });
+  await writeObject(ctx, created ? 201 : 200, object, { representation });
+}
