@@ -1,0 +1,602 @@
+// Each message's converter between the wire and the JSON form, generated once from the message types
+// read from the .proto files. Reading goes straight from bytes to the JSON form and writing straight
+// from the JSON form to bytes, with no message objects in between, following upstream's JSON rules:
+// which fields Go's omitempty drops, which it always writes, which are pointers (present even when
+// zero), and the types whose JSON is not their message (Time, MicroTime, Quantity, FieldsV1,
+// ExtraValue).
+import protobuf from 'protobufjs';
+import { ProtobufError } from './errors.js';
+import { META } from './schema.js';
+import { formatMicroTime, formatTime, parseTime } from './time.js';
+
+export type JsonObject = { [key: string]: unknown };
+
+/** A message's converter. */
+export interface MessageCodec {
+  /** The message's full name, such as `k8s.io.api.rbac.v1.Role`. */
+  readonly name: string;
+  /** Reads the message that lies between `reader.pos` and `end` into its JSON form. */
+  decode(reader: protobuf.Reader, end: number): JsonObject;
+  /** Writes the fields of a JSON form (no tag, no length) to `writer`. */
+  encode(json: JsonObject, writer: protobuf.Writer): void;
+}
+
+/**
+ * How a field appears in the JSON form read back from the wire (the wire itself cannot tell an
+ * absent field from a zero one: Go writes every non-pointer field):
+ * - omitempty: only when not zero ("" / false / 0 / empty list or map), as Go's `omitempty`;
+ * - always: also when zero, as Go writes it (a required string, `allowed`, a list's items);
+ * - presence: whenever it is on the wire, zero or not: a Go pointer (`controller: false`).
+ * Message fields are in the JSON form whenever they are on the wire.
+ */
+type Emit = 'omitempty' | 'always' | 'presence';
+
+/** Fields that are not omitempty upstream. */
+const ALWAYS: Record<string, readonly string[]> = {
+  [`${META}.OwnerReference`]: ['apiVersion', 'kind', 'name', 'uid'],
+  [`${META}.LabelSelectorRequirement`]: ['key', 'operator'],
+  [`${META}.WatchEvent`]: ['type'],
+  'k8s.io.api.core.v1.NamespaceCondition': ['type', 'status'],
+  'k8s.io.api.core.v1.LimitRangeItem': ['type'],
+  'k8s.io.api.core.v1.LimitRangeSpec': ['limits'],
+  'k8s.io.api.core.v1.NamespaceList': ['items'],
+  'k8s.io.api.core.v1.ServiceAccountList': ['items'],
+  'k8s.io.api.core.v1.LimitRangeList': ['items'],
+  'k8s.io.api.rbac.v1.RoleList': ['items'],
+  'k8s.io.api.rbac.v1.ClusterRoleList': ['items'],
+  'k8s.io.api.rbac.v1.RoleBindingList': ['items'],
+  'k8s.io.api.rbac.v1.ClusterRoleBindingList': ['items'],
+  'k8s.io.api.rbac.v1.PolicyRule': ['verbs'],
+  'k8s.io.api.rbac.v1.RoleRef': ['apiGroup', 'kind', 'name'],
+  'k8s.io.api.rbac.v1.Subject': ['kind', 'name'],
+  'k8s.io.api.networking.v1alpha1.IPAddressList': ['items'],
+  'k8s.io.api.authorization.v1.SubjectAccessReviewStatus': ['allowed'],
+  'k8s.io.api.authorization.v1.SubjectRulesReviewStatus': ['resourceRules', 'nonResourceRules', 'incomplete'],
+  'k8s.io.api.authorization.v1.ResourceRule': ['verbs'],
+  'k8s.io.api.authorization.v1.NonResourceRule': ['verbs'],
+  'k8s.io.api.authentication.v1.TokenRequestStatus': ['token'],
+};
+
+/** Fields that are pointers upstream: in the JSON form whenever they are on the wire. */
+const PRESENCE: Record<string, readonly string[]> = {
+  [`${META}.ObjectMeta`]: ['deletionGracePeriodSeconds'],
+  [`${META}.ListMeta`]: ['remainingItemCount'],
+  [`${META}.OwnerReference`]: ['controller', 'blockOwnerDeletion'],
+  [`${META}.DeleteOptions`]: ['gracePeriodSeconds', 'orphanDependents', 'propagationPolicy'],
+  [`${META}.Preconditions`]: ['uid', 'resourceVersion'],
+  'k8s.io.api.core.v1.ServiceAccount': ['automountServiceAccountToken'],
+  'k8s.io.api.authentication.v1.TokenRequestSpec': ['expirationSeconds'],
+};
+
+/** Field names that differ from their JSON names. */
+const JSON_NAMES: Record<string, Record<string, string>> = {
+  'k8s.io.api.authentication.v1.BoundObjectReference': { uID: 'uid' },
+};
+
+type Special = 'time' | 'microTime' | 'quantity' | 'fieldsV1' | 'stringList';
+
+/** Messages whose JSON form is not an object of their fields. */
+const SPECIAL: Record<string, Special> = {
+  [`${META}.Time`]: 'time',
+  [`${META}.MicroTime`]: 'microTime',
+  [`${META}.FieldsV1`]: 'fieldsV1',
+  'k8s.io.apimachinery.pkg.api.resource.Quantity': 'quantity',
+  'k8s.io.api.authorization.v1.ExtraValue': 'stringList',
+  'k8s.io.api.authentication.v1.ExtraValue': 'stringList',
+};
+
+type Scalar = 'string' | 'bool' | 'int32' | 'int64' | 'bytes';
+const SCALARS: readonly string[] = ['string', 'bool', 'int32', 'int64', 'bytes'];
+const WIRE_TYPE: Record<Scalar, number> = { string: 2, bool: 0, int32: 0, int64: 0, bytes: 2 };
+const ZERO: Record<Scalar, string> = { string: "''", bool: 'false', int32: '0', int64: '0', bytes: 'new Uint8Array(0)' };
+
+// ---- helpers the generated code calls ----
+
+function malformed(message: string): ProtobufError {
+  return new ProtobufError('Malformed', message);
+}
+
+function overrun(): ProtobufError {
+  return malformed('a field runs past the end of its message');
+}
+
+/** The end of a length-delimited value of `length` bytes starting at the reader's position. */
+function bound(r: protobuf.Reader, length: number): number {
+  const end = r.pos + length;
+  if (end > r.len) throw overrun();
+  return end;
+}
+
+/** A varint int64 as a number (exact up to 2^53), without protobufjs' Long objects. */
+function int64(r: protobuf.Reader): number {
+  const buf = r.buf;
+  const len = r.len;
+  let pos = r.pos;
+  let lo = 0;
+  let b: number;
+  for (let shift = 0; shift < 28; shift += 7) {
+    if (pos >= len) throw overrun();
+    b = buf[pos++]!;
+    lo |= (b & 127) << shift;
+    if (b < 128) {
+      r.pos = pos;
+      return lo >>> 0;
+    }
+  }
+  if (pos >= len) throw overrun();
+  b = buf[pos++]!;
+  lo |= (b & 15) << 28;
+  let hi = (b & 127) >>> 4;
+  if (b < 128) {
+    r.pos = pos;
+    return hi * 4294967296 + (lo >>> 0);
+  }
+  for (let shift = 3; shift < 32; shift += 7) {
+    if (pos >= len) throw overrun();
+    b = buf[pos++]!;
+    hi |= (b & 127) << shift;
+    if (b < 128) {
+      r.pos = pos;
+      return (hi | 0) * 4294967296 + (lo >>> 0);
+    }
+  }
+  throw malformed('invalid varint');
+}
+
+interface Utf8Buffer {
+  utf8Slice(start: number, end: number): string;
+}
+
+// Short ASCII strings recur across the objects of a list (kinds, groups, managers, label keys): the
+// last one seen in each of these slots is reused instead of decoding (and allocating) it again.
+const STRING_SLOTS = 4096;
+const MAX_CACHED = 40;
+const recent: (string | undefined)[] = new Array<string | undefined>(STRING_SLOTS).fill(undefined);
+
+/**
+ * A length-delimited UTF-8 string. The reader's buffer is a node Buffer (see readerOf), whose
+ * utf8Slice is the fastest way from bytes to a string here.
+ */
+function str(r: protobuf.Reader): string {
+  const length = r.uint32();
+  const start = r.pos;
+  const end = start + length;
+  if (end > r.len) throw overrun();
+  r.pos = end;
+  const buf = r.buf;
+  if (length === 0 || length > MAX_CACHED) return (buf as unknown as Utf8Buffer).utf8Slice(start, end);
+  const slot = (length * 31 * 31 * 31 + buf[start]! * 31 * 31 + buf[start + (length >> 1)]! * 31 + buf[end - 1]!) & (STRING_SLOTS - 1);
+  const cached = recent[slot];
+  if (cached !== undefined && cached.length === length) {
+    let i = 0;
+    while (i < length && cached.charCodeAt(i) === buf[start + i]) i++;
+    if (i === length) return cached;
+  }
+  const text = (buf as unknown as Utf8Buffer).utf8Slice(start, end);
+  // As many characters as bytes: ASCII, which the comparison above can check byte for byte.
+  if (text.length === length) recent[slot] = text;
+  return text;
+}
+
+function skip(r: protobuf.Reader, tag: number): void {
+  r.skipType(tag & 7, 0, tag >>> 3);
+}
+
+function describe(value: unknown): string {
+  return Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
+}
+
+function invalid(field: string, expected: string, value: unknown): ProtobufError {
+  return new ProtobufError('InvalidValue', `${field}: expected ${expected}, got ${describe(value)}`);
+}
+
+/** Prefixes the field path of an InvalidValue error raised inside a nested value. */
+function within(err: unknown, field: string): unknown {
+  if (!(err instanceof ProtobufError) || err.reason !== 'InvalidValue') return err;
+  return new ProtobufError('InvalidValue', `${field}${err.message.startsWith('[') ? '' : '.'}${err.message}`);
+}
+
+const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Sets a key, even "__proto__", as an own enumerable property (as JSON.parse does). */
+function setKey(map: JsonObject, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
+  else map[key] = value;
+}
+
+// The special types: reading stops at `end`; writing writes the fields (the caller wrote tag and forks).
+
+function readTime(r: protobuf.Reader, end: number): string | undefined {
+  // An empty message is the zero time, which the JSON form omits. Upstream reads seconds only.
+  if (r.pos === end) return undefined;
+  let seconds = 0;
+  while (r.pos < end) {
+    const t = r.tag();
+    if (t === 8) seconds = int64(r);
+    else skip(r, t);
+  }
+  if (r.pos !== end) throw overrun();
+  return formatTime(seconds);
+}
+
+function writeTime(v: unknown, w: protobuf.Writer, field: string): void {
+  if (typeof v !== 'string') throw invalid(field, 'an RFC 3339 time', v);
+  // Upstream writes whole seconds, and nanos 0.
+  w.uint32(8).int64(parseTime(v, field).seconds).uint32(16).int32(0);
+}
+
+function readMicroTime(r: protobuf.Reader, end: number): string | undefined {
+  if (r.pos === end) return undefined;
+  let seconds = 0;
+  let nanos = 0;
+  while (r.pos < end) {
+    const t = r.tag();
+    if (t === 8) seconds = int64(r);
+    else if (t === 16) nanos = r.int32();
+    else skip(r, t);
+  }
+  if (r.pos !== end) throw overrun();
+  return formatMicroTime(seconds, nanos);
+}
+
+function writeMicroTime(v: unknown, w: protobuf.Writer, field: string): void {
+  if (typeof v !== 'string') throw invalid(field, 'an RFC 3339 time', v);
+  const { seconds, nanos } = parseTime(v, field);
+  w.uint32(8).int64(seconds).uint32(16).int32(nanos);
+}
+
+function readQuantity(r: protobuf.Reader, end: number): string {
+  let text = '';
+  while (r.pos < end) {
+    const t = r.tag();
+    if (t === 10) text = str(r);
+    else skip(r, t);
+  }
+  if (r.pos !== end) throw overrun();
+  // A zero Quantity's text is "0".
+  return text || '0';
+}
+
+function writeQuantity(v: unknown, w: protobuf.Writer, field: string): void {
+  if (typeof v === 'string') w.uint32(10).string(v);
+  else if (typeof v === 'number' && Number.isFinite(v)) w.uint32(10).string(String(v));
+  else throw invalid(field, 'a quantity string', v);
+}
+
+// FieldsV1's Raw is the set's JSON text. Objects of one kind written by one manager often carry the
+// same set: the last few are kept, by their bytes, with their parsed tree, and a copy of the tree
+// (every value in a field set is an object) is cheaper than decoding and parsing the text again.
+const FIELD_SETS = 16;
+const fieldSets: { bytes: Buffer; tree: JsonObject }[] = [];
+
+function copyTree(tree: JsonObject): JsonObject {
+  const copy: JsonObject = {};
+  for (const key of Object.keys(tree)) setKey(copy, key, copyTree(tree[key] as JsonObject));
+  return copy;
+}
+
+const isTree = (value: unknown): value is JsonObject =>
+  isObject(value) && Object.keys(value).every((key) => isTree(value[key]));
+
+function readFieldsV1(r: protobuf.Reader, end: number): unknown {
+  let start = r.pos;
+  let length = 0;
+  while (r.pos < end) {
+    const t = r.tag();
+    if (t === 10) {
+      length = r.uint32();
+      start = r.pos;
+      r.pos = bound(r, length);
+    } else skip(r, t);
+  }
+  if (r.pos !== end) throw overrun();
+  if (length === 0) return undefined;
+  const buf = r.buf as Buffer;
+  for (const known of fieldSets) {
+    if (known.bytes.length === length && buf.compare(known.bytes, 0, length, start, start + length) === 0) return copyTree(known.tree);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse((buf as unknown as Utf8Buffer).utf8Slice(start, start + length));
+  } catch {
+    throw malformed('fieldsV1: Raw is not JSON');
+  }
+  if (isTree(parsed)) {
+    if (fieldSets.length >= FIELD_SETS) fieldSets.pop();
+    fieldSets.unshift({ bytes: Buffer.from(buf.subarray(start, start + length)), tree: copyTree(parsed) });
+  }
+  return parsed;
+}
+
+function writeFieldsV1(v: unknown, w: protobuf.Writer, field: string): void {
+  if (!isObject(v)) throw invalid(field, 'object', v);
+  w.uint32(10).string(JSON.stringify(v));
+}
+
+// ExtraValue: a list of strings, whose JSON form is the bare list ([] when empty).
+function readStringList(r: protobuf.Reader, end: number): string[] {
+  const items: string[] = [];
+  while (r.pos < end) {
+    const t = r.tag();
+    if (t === 10) items.push(str(r));
+    else skip(r, t);
+  }
+  if (r.pos !== end) throw overrun();
+  return items;
+}
+
+function writeStringList(v: unknown, w: protobuf.Writer, field: string): void {
+  if (!Array.isArray(v)) throw invalid(field, 'array of strings', v);
+  for (let i = 0; i < v.length; i++) {
+    const s: unknown = v[i];
+    if (typeof s !== 'string') throw invalid(`${field}[${i}]`, 'string', s);
+    w.uint32(10).string(s);
+  }
+}
+
+const helpers = {
+  bound,
+  str,
+  int64,
+  skip,
+  overrun,
+  invalid,
+  within,
+  isObject,
+  setKey,
+  isArray: Array.isArray,
+  isInteger: Number.isInteger,
+  keys: Object.keys,
+  readTime,
+  writeTime,
+  readMicroTime,
+  writeMicroTime,
+  readQuantity,
+  writeQuantity,
+  readFieldsV1,
+  writeFieldsV1,
+  readStringList,
+  writeStringList,
+};
+
+const SPECIAL_FUNCTIONS: Record<Special, { read: string; write: string }> = {
+  time: { read: 'readTime', write: 'writeTime' },
+  microTime: { read: 'readMicroTime', write: 'writeMicroTime' },
+  quantity: { read: 'readQuantity', write: 'writeQuantity' },
+  fieldsV1: { read: 'readFieldsV1', write: 'writeFieldsV1' },
+  stringList: { read: 'readStringList', write: 'writeStringList' },
+};
+
+// ---- code generation ----
+
+const fullName = (type: protobuf.Type): string => type.fullName.slice(1);
+const q = (s: string): string => JSON.stringify(s);
+
+/** A value's type: a scalar, a special type, or a message (by its index among the compiled ones). */
+type ValueType = { scalar: Scalar } | { special: Special } | { message: number };
+
+interface Compilation {
+  types: protobuf.Type[];
+  index: Map<protobuf.Type, number>;
+}
+
+function valueType(c: Compilation, owner: string, field: protobuf.Field): ValueType {
+  const resolved = field.resolvedType;
+  if (!resolved) {
+    if (!SCALARS.includes(field.type)) throw new Error(`${owner}.${field.name}: unsupported type ${field.type}`);
+    return { scalar: field.type as Scalar };
+  }
+  if (!(resolved instanceof protobuf.Type)) throw new Error(`${owner}.${field.name}: enums are not supported`);
+  const special = SPECIAL[fullName(resolved)];
+  if (special) return { special };
+  let i = c.index.get(resolved);
+  if (i === undefined) {
+    i = c.types.length;
+    c.types.push(resolved);
+    c.index.set(resolved, i);
+  }
+  return { message: i };
+}
+
+const wireTypeOf = (v: ValueType): number => ('scalar' in v ? WIRE_TYPE[v.scalar] : 2);
+
+/** An expression reading one value of this type at the reader's position. */
+function readExpr(v: ValueType): string {
+  if ('scalar' in v) {
+    switch (v.scalar) {
+      case 'string':
+        return 'str(r)';
+      case 'bool':
+        return 'r.bool()';
+      case 'int32':
+        return 'r.int32()';
+      case 'int64':
+        return 'int64(r)';
+      case 'bytes':
+        return 'r.bytes()';
+    }
+  }
+  const fn = 'special' in v ? SPECIAL_FUNCTIONS[v.special].read : `d${v.message}`;
+  return `${fn}(r, bound(r, r.uint32()))`;
+}
+
+/** An expression for the value of an empty message of this type (a map entry without its value). */
+function emptyExpr(v: ValueType): string {
+  if ('scalar' in v) return ZERO[v.scalar];
+  const fn = 'special' in v ? SPECIAL_FUNCTIONS[v.special].read : `d${v.message}`;
+  return `${fn}(r, r.pos)`;
+}
+
+/** Statements writing value `x` (already known not null) with the tag, naming it `field` in errors. */
+function writeStmts(v: ValueType, tag: number, x: string, field: string): string {
+  if ('scalar' in v) {
+    switch (v.scalar) {
+      case 'string':
+        return `if (typeof ${x} !== 'string') throw invalid(${field}, 'string', ${x}); w.uint32(${tag}).string(${x});`;
+      case 'bool':
+        return `if (typeof ${x} !== 'boolean') throw invalid(${field}, 'boolean', ${x}); w.uint32(${tag}).bool(${x});`;
+      case 'int32':
+        return `if ((${x} | 0) !== ${x}) throw invalid(${field}, 'int32', ${x}); w.uint32(${tag}).int32(${x});`;
+      case 'int64':
+        return `if (typeof ${x} !== 'number' || !isInteger(${x})) throw invalid(${field}, 'integer', ${x}); w.uint32(${tag}).int64(${x});`;
+      case 'bytes':
+        return `if (!(${x} instanceof Uint8Array)) throw invalid(${field}, 'bytes', ${x}); w.uint32(${tag}).bytes(${x});`;
+    }
+  }
+  if ('special' in v) return `w.uint32(${tag}).fork(); ${SPECIAL_FUNCTIONS[v.special].write}(${x}, w, ${field}); w.ldelim();`;
+  return (
+    `if (!isObject(${x})) throw invalid(${field}, 'object', ${x}); w.uint32(${tag}).fork(); ` +
+    `try { e${v.message}(${x}, w); } catch (err) { throw within(err, ${field}); } w.ldelim();`
+  );
+}
+
+/** The decode (d<i>) and encode (e<i>) functions of message i, and of its map entries. */
+function messageSource(c: Compilation, i: number): string {
+  const type = c.types[i]!;
+  const name = fullName(type);
+  const fields = type.fieldsArray;
+  const out: string[] = [];
+  const cases: string[] = [];
+  const emits: string[] = [];
+
+  fields.forEach((field, k) => {
+    const json = JSON_NAMES[name]?.[field.name] ?? field.name;
+    const prop = `o[${q(json)}]`;
+    const local = `f${k}`;
+    const emit: Emit = ALWAYS[name]?.includes(field.name) ? 'always' : PRESENCE[name]?.includes(field.name) ? 'presence' : 'omitempty';
+    if (field.map) {
+      const mapField = field as unknown as protobuf.MapField;
+      if (mapField.keyType !== 'string') throw new Error(`${name}.${field.name}: map keys must be strings`);
+      const value = valueType(c, name, field);
+      const entry = `m${i}_${k}`;
+      const fallback = emptyExpr(value);
+      out.push(
+        `function ${entry}(r, end, map) {
+  let k = '', v;
+  while (r.pos < end) {
+    const t = r.tag();
+    if (t === 10) k = str(r);
+    else if (t === ${(2 << 3) | wireTypeOf(value)}) v = ${readExpr(value)};
+    else skip(r, t);
+  }
+  if (r.pos !== end) throw overrun();
+  if (v === undefined) v = ${fallback};
+  if (map === undefined) map = {};
+  if (k === '__proto__') setKey(map, k, v);
+  else map[k] = v;
+  return map;
+}`,
+      );
+      cases.push(`case ${(field.id << 3) | 2}: ${local} = ${entry}(r, bound(r, r.uint32()), ${local}); break;`);
+      // Every map of these kinds is omitempty upstream; a decoded map has at least one key.
+      emits.push(`if (${local} !== undefined) ${prop} = ${local};`);
+      return;
+    }
+    const value = valueType(c, name, field);
+    const tag = (field.id << 3) | wireTypeOf(value);
+    if (field.repeated) {
+      if (wireTypeOf(value) !== 2) throw new Error(`${name}.${field.name}: repeated numbers (packed) are not supported`);
+      cases.push(`case ${tag}: (${local} === undefined ? (${local} = []) : ${local}).push(${readExpr(value)}); break;`);
+      emits.push(emit === 'always' ? `${prop} = ${local} === undefined ? [] : ${local};` : `if (${local} !== undefined) ${prop} = ${local};`);
+      return;
+    }
+    cases.push(`case ${tag}: ${local} = ${readExpr(value)}; break;`);
+    if (!('scalar' in value) || emit === 'presence') {
+      emits.push(`if (${local} !== undefined) ${prop} = ${local};`);
+    } else if (emit === 'always') {
+      emits.push(`${prop} = ${local} === undefined ? ${ZERO[value.scalar]} : ${local};`);
+    } else {
+      const nonZero: Record<Scalar, string> = {
+        string: `${local} !== undefined && ${local} !== ''`,
+        bool: `${local} === true`,
+        int32: `${local} !== undefined && ${local} !== 0`,
+        int64: `${local} !== undefined && ${local} !== 0`,
+        bytes: `${local} !== undefined && ${local}.length !== 0`,
+      };
+      emits.push(`if (${nonZero[value.scalar]}) ${prop} = ${local};`);
+    }
+  });
+
+  const locals = fields.length ? `let ${fields.map((_, k) => `f${k}`).join(', ')};` : '';
+  out.push(`// ${name}
+function d${i}(r, end) {
+  ${locals}
+  while (r.pos < end) {
+    const t = r.tag();
+    switch (t) {
+      ${cases.join('\n      ')}
+      default: skip(r, t);
+    }
+  }
+  if (r.pos !== end) throw overrun();
+  const o = {};
+  ${emits.join('\n  ')}
+  return o;
+}`);
+
+  // Written in field-number order, as upstream's generated code writes; map keys sorted, as upstream.
+  const writes = [...fields]
+    .sort((a, b) => a.id - b.id)
+    .map((field) => {
+      const json = JSON_NAMES[name]?.[field.name] ?? field.name;
+      const value = valueType(c, name, field);
+      const read = `v = o[${q(json)}];`;
+      if (field.map) {
+        const entryValue = writeStmts(value, (2 << 3) | wireTypeOf(value), 'x', `${q(json + '[')} + k + ']'`);
+        return `${read}
+  if (v != null) {
+    if (!isObject(v)) throw invalid(${q(json)}, 'object', v);
+    const ks = keys(v).sort();
+    for (let i = 0; i < ks.length; i++) {
+      const k = ks[i], x = v[k];
+      if (x == null) continue;
+      w.uint32(${(field.id << 3) | 2}).fork().uint32(10).string(k);
+      ${entryValue}
+      w.ldelim();
+    }
+  }`;
+      }
+      const tag = (field.id << 3) | wireTypeOf(value);
+      if (field.repeated) {
+        return `${read}
+  if (v != null) {
+    if (!isArray(v)) throw invalid(${q(json)}, 'array', v);
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      ${writeStmts(value, tag, 'x', `${q(json + '[')} + i + ']'`)}
+    }
+  }`;
+      }
+      return `${read}
+  if (v != null) { ${writeStmts(value, tag, 'v', q(json))} }`;
+    });
+  out.push(`function e${i}(o, w) {
+  let v;
+  ${writes.join('\n  ')}
+}`);
+  return out.join('\n');
+}
+
+/**
+ * Compiles the converters of these messages and of every message they contain, as one generated
+ * module (so that nested messages call each other directly). Keyed by full name.
+ */
+export function compile(roots: readonly protobuf.Type[]): Map<string, MessageCodec> {
+  const c: Compilation = { types: [...roots], index: new Map(roots.map((t, i) => [t, i])) };
+  const sources: string[] = [];
+  // types grows while messages are compiled: nested messages are appended as they are met.
+  for (let i = 0; i < c.types.length; i++) sources.push(messageSource(c, i));
+  const body = `"use strict";
+const { ${Object.keys(helpers).join(', ')} } = h;
+${sources.join('\n\n')}
+return [${c.types.map((_, i) => `[d${i}, e${i}]`).join(', ')}];`;
+  type Generated = [MessageCodec['decode'], MessageCodec['encode']][];
+  // The source is built from our own .proto files only; no request data reaches it.
+  const generated = new Function('h', body)(helpers) as Generated;
+  return new Map(
+    c.types.map((type, i) => {
+      const [decode, encode] = generated[i]!;
+      return [fullName(type), { name: fullName(type), decode, encode }];
+    }),
+  );
+}

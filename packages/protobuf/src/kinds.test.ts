@@ -1,0 +1,50 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { findProtobufKind, hasProtobuf, protobufGroup, protobufKinds, splitAPIVersion } from './kinds.js';
+import { messageType } from './schema.js';
+
+test('protobufGroup drops the domain of a group, whatever the domain', () => {
+  assert.equal(protobufGroup(''), '');
+  assert.equal(protobufGroup('rbac.authorization.plat.io'), 'rbac.authorization');
+  assert.equal(protobufGroup('rbac.authorization.k8s.io'), 'rbac.authorization');
+  assert.equal(protobufGroup('authorization.plat.io'), 'authorization');
+  assert.equal(protobufGroup('authentication.k8s.io'), 'authentication');
+  assert.equal(protobufGroup('networking.example.com'), 'networking');
+  assert.equal(protobufGroup('rbac.authorization'), 'rbac.authorization');
+  assert.equal(protobufGroup('apps'), 'apps');
+  assert.equal(protobufGroup('stable.example.com'), 'stable.example.com');
+});
+
+const cases: [group: string, version: string, kind: string, message: string | undefined][] = [
+  ['', 'v1', 'Namespace', 'k8s.io.api.core.v1.Namespace'],
+  ['', 'v1', 'ServiceAccountList', 'k8s.io.api.core.v1.ServiceAccountList'],
+  ['rbac.authorization.plat.io', 'v1', 'ClusterRoleBinding', 'k8s.io.api.rbac.v1.ClusterRoleBinding'],
+  ['rbac.authorization.k8s.io', 'v1', 'RoleList', 'k8s.io.api.rbac.v1.RoleList'],
+  ['networking.plat.io', 'v1alpha1', 'IPAddress', 'k8s.io.api.networking.v1alpha1.IPAddress'],
+  ['authorization.plat.io', 'v1', 'SelfSubjectRulesReview', 'k8s.io.api.authorization.v1.SelfSubjectRulesReview'],
+  ['authentication.plat.io', 'v1', 'TokenRequest', 'k8s.io.api.authentication.v1.TokenRequest'],
+  ['', 'v1', 'Status', 'k8s.io.apimachinery.pkg.apis.meta.v1.Status'],
+  ['rbac.authorization.plat.io', 'v1', 'Status', 'k8s.io.apimachinery.pkg.apis.meta.v1.Status'],
+  ['meta.plat.io', 'v1', 'DeleteOptions', 'k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions'],
+  ['', 'v1', 'Pod', undefined],
+  ['networking.plat.io', 'v1', 'IPAddress', undefined],
+  ['rbac.authorization.plat.io', 'v1beta1', 'Role', undefined],
+  ['stable.example.com', 'v1', 'CronTab', undefined],
+  ['meta.plat.io', 'v1', 'Table', undefined],
+];
+
+for (const [group, version, kind, message] of cases) {
+  test(`${kind} in ${group || 'core'}/${version}: ${message ?? 'no Protobuf form'}`, () => {
+    assert.equal(findProtobufKind(group, version, kind)?.message, message);
+    assert.equal(hasProtobuf(group, version, kind), message !== undefined);
+  });
+}
+
+test('every registered message exists in the .proto files', () => {
+  for (const { message } of protobufKinds) assert.ok(messageType(message), message);
+});
+
+test('splitAPIVersion', () => {
+  assert.deepEqual(splitAPIVersion('v1'), { group: '', version: 'v1' });
+  assert.deepEqual(splitAPIVersion('rbac.authorization.plat.io/v1'), { group: 'rbac.authorization.plat.io', version: 'v1' });
+});

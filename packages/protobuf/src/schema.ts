@@ -1,0 +1,38 @@
+// The message types, read from the .proto files this package ships (proto/, laid out by upstream's
+// import paths) once, when the module loads.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import protobuf from 'protobufjs';
+
+/** The directory of the .proto files: `proto/` beside `dist/`. */
+export const protoDirectory = fileURLToPath(new URL('../proto/', import.meta.url));
+
+const files = [
+  'k8s.io/apimachinery/pkg/runtime/generated.proto',
+  'k8s.io/apimachinery/pkg/api/resource/generated.proto',
+  'k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto',
+  'k8s.io/api/core/v1/generated.proto',
+  'k8s.io/api/rbac/v1/generated.proto',
+  'k8s.io/api/networking/v1alpha1/generated.proto',
+  'k8s.io/api/authorization/v1/generated.proto',
+  'k8s.io/api/authentication/v1/generated.proto',
+];
+
+function loadRoot(): protobuf.Root {
+  const root = new protobuf.Root();
+  // Imports name upstream paths ("k8s.io/apimachinery/..."): resolve them from the proto directory.
+  root.resolvePath = (_origin, target) => join(protoDirectory, target);
+  root.loadSync(files, { keepCase: true });
+  root.resolveAll();
+  return root;
+}
+
+export const root = loadRoot();
+
+/** A message type by its full name, such as `k8s.io.api.rbac.v1.Role`. */
+export function messageType(name: string): protobuf.Type {
+  return root.lookupType(name);
+}
+
+export const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
+export const RUNTIME = 'k8s.io.apimachinery.pkg.runtime';

@@ -1,0 +1,346 @@
+// Realistic objects of every kind with a Protobuf form, in the JSON form our API serves (for tests
+// and benchmarks): every field set that the kind has, zero values only where Go writes them.
+import type { JsonObject } from '../compile.js';
+
+const RBAC = 'rbac.authorization.plat.io';
+const created = '2024-05-01T10:00:00Z';
+
+const managedFields = (apiVersion: string, fields: JsonObject): JsonObject[] => [
+  {
+    manager: 'kubectl-client-side-apply',
+    operation: 'Update',
+    apiVersion,
+    time: created,
+    fieldsType: 'FieldsV1',
+    fieldsV1: fields,
+  },
+  {
+    manager: 'plat-controller',
+    operation: 'Apply',
+    apiVersion,
+    time: '2024-05-01T10:05:30Z',
+    fieldsType: 'FieldsV1',
+    fieldsV1: { 'f:metadata': { 'f:annotations': { 'f:plat.io/owner': {} } } },
+    subresource: 'status',
+  },
+];
+
+const meta = (name: string, namespace: string | undefined, apiVersion: string, extra: JsonObject = {}): JsonObject => ({
+  name,
+  ...(namespace ? { namespace } : {}),
+  uid: `0f6c1b9e-4a1d-4c5e-9f3a-${name.replace(/[^a-z0-9]/g, '').padEnd(12, '0').slice(0, 12)}`,
+  resourceVersion: '4711',
+  generation: 2,
+  creationTimestamp: created,
+  labels: { app: 'shop', 'plat.io/part-of': 'billing' },
+  annotations: { 'plat.io/owner': 'team-a', note: 'ünïcödé ✓ "quoted"' },
+  managedFields: managedFields(apiVersion, { 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } } }),
+  ...extra,
+});
+
+const rules: JsonObject[] = [
+  { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['pods', 'pods/log'], resourceNames: ['web-0'] },
+  { verbs: ['*'], apiGroups: ['apps', RBAC], resources: ['deployments'] },
+];
+
+export const namespace: JsonObject = {
+  kind: 'Namespace',
+  apiVersion: 'v1',
+  metadata: meta('team-a', undefined, 'v1', {
+    labels: { 'plat.io/metadata.name': 'team-a' },
+    deletionTimestamp: '2024-05-02T08:00:00Z',
+    deletionGracePeriodSeconds: 0,
+    finalizers: ['example.com/cleanup'],
+  }),
+  spec: { finalizers: ['plat'] },
+  status: {
+    phase: 'Terminating',
+    conditions: [
+      {
+        type: 'NamespaceDeletionContentFailure',
+        status: 'False',
+        lastTransitionTime: '2024-05-02T08:00:01Z',
+        reason: 'ContentDeleted',
+        message: 'All content successfully deleted, may be waiting on finalization',
+      },
+      { type: 'NamespaceFinalizersRemaining', status: 'True' },
+    ],
+  },
+};
+
+export const serviceAccount: JsonObject = {
+  kind: 'ServiceAccount',
+  apiVersion: 'v1',
+  metadata: meta('builder', 'team-a', 'v1', {
+    ownerReferences: [
+      { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: '5d2f0a4e-0000-4000-8000-000000000001', controller: true, blockOwnerDeletion: false },
+      { apiVersion: 'v1', kind: 'ConfigMap', name: 'settings', uid: '5d2f0a4e-0000-4000-8000-000000000002' },
+    ],
+  }),
+  secrets: [{ kind: 'Secret', namespace: 'team-a', name: 'builder-token', uid: 'b1', apiVersion: 'v1', resourceVersion: '9', fieldPath: 'data' }, { name: 'builder-dockercfg' }],
+  imagePullSecrets: [{ name: 'registry' }],
+  automountServiceAccountToken: false,
+};
+
+export const limitRange: JsonObject = {
+  kind: 'LimitRange',
+  apiVersion: 'v1',
+  metadata: meta('limits', 'team-a', 'v1'),
+  spec: {
+    limits: [
+      {
+        type: 'Container',
+        max: { cpu: '2', memory: '1Gi' },
+        min: { cpu: '100m', memory: '4Mi' },
+        default: { cpu: '500m', memory: '256Mi' },
+        defaultRequest: { cpu: '250m', memory: '128Mi' },
+        maxLimitRequestRatio: { cpu: '4' },
+      },
+      { type: 'PersistentVolumeClaim', max: { storage: '10Gi' }, min: { storage: '1Gi' } },
+    ],
+  },
+};
+
+export const role: JsonObject = { kind: 'Role', apiVersion: `${RBAC}/v1`, metadata: meta('pod-reader', 'team-a', `${RBAC}/v1`), rules };
+
+export const clusterRole: JsonObject = {
+  kind: 'ClusterRole',
+  apiVersion: `${RBAC}/v1`,
+  metadata: meta('monitoring', undefined, `${RBAC}/v1`),
+  rules: [...rules, { verbs: ['get'], nonResourceURLs: ['/healthz', '/metrics'] }],
+  aggregationRule: {
+    clusterRoleSelectors: [
+      {
+        matchLabels: { 'rbac.plat.io/aggregate-to-monitoring': 'true' },
+        matchExpressions: [
+          { key: 'tier', operator: 'In', values: ['frontend', 'backend'] },
+          { key: 'legacy', operator: 'DoesNotExist' },
+        ],
+      },
+    ],
+  },
+};
+
+const subjects: JsonObject[] = [
+  { kind: 'User', apiGroup: RBAC, name: 'alice@example.com' },
+  { kind: 'Group', apiGroup: RBAC, name: 'system:authenticated' },
+  { kind: 'ServiceAccount', name: 'builder', namespace: 'team-a' },
+];
+
+export const roleBinding: JsonObject = {
+  kind: 'RoleBinding',
+  apiVersion: `${RBAC}/v1`,
+  metadata: meta('read-pods', 'team-a', `${RBAC}/v1`),
+  subjects,
+  roleRef: { apiGroup: RBAC, kind: 'Role', name: 'pod-reader' },
+};
+
+export const clusterRoleBinding: JsonObject = {
+  kind: 'ClusterRoleBinding',
+  apiVersion: `${RBAC}/v1`,
+  metadata: meta('monitoring', undefined, `${RBAC}/v1`),
+  subjects,
+  roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'monitoring' },
+};
+
+export const ipAddress: JsonObject = {
+  kind: 'IPAddress',
+  apiVersion: 'networking.plat.io/v1alpha1',
+  metadata: meta('2001:db8::1', undefined, 'networking.plat.io/v1alpha1'),
+  spec: { parentRef: { resource: 'services', namespace: 'default', name: 'kubernetes', uid: '7e0c5f9a-0000-4000-8000-0000000000aa' } },
+};
+
+const resourceAttributes: JsonObject = {
+  namespace: 'team-a',
+  verb: 'list',
+  group: 'apps',
+  version: 'v1',
+  resource: 'deployments',
+  subresource: 'scale',
+  name: 'web',
+};
+
+export const subjectAccessReview: JsonObject = {
+  kind: 'SubjectAccessReview',
+  apiVersion: 'authorization.plat.io/v1',
+  metadata: { creationTimestamp: created },
+  spec: {
+    resourceAttributes,
+    user: 'alice@example.com',
+    groups: ['developers', 'system:authenticated'],
+    extra: { scopes: ['read', 'write'], 'example.com/empty': [] },
+    uid: 'u-1234',
+  },
+  status: { allowed: true, reason: 'RBAC: allowed by RoleBinding "read-pods/team-a" of Role "pod-reader" to User "alice@example.com"' },
+};
+
+export const localSubjectAccessReview: JsonObject = {
+  kind: 'LocalSubjectAccessReview',
+  apiVersion: 'authorization.plat.io/v1',
+  metadata: { namespace: 'team-a' },
+  spec: { resourceAttributes: { namespace: 'team-a', verb: 'get', resource: 'pods' }, groups: ['developers'] },
+  status: { allowed: false, denied: true, reason: 'forbidden', evaluationError: 'role "x" not found' },
+};
+
+export const selfSubjectAccessReview: JsonObject = {
+  kind: 'SelfSubjectAccessReview',
+  apiVersion: 'authorization.plat.io/v1',
+  metadata: {},
+  spec: { nonResourceAttributes: { path: '/healthz', verb: 'get' } },
+  status: { allowed: false },
+};
+
+export const selfSubjectRulesReview: JsonObject = {
+  kind: 'SelfSubjectRulesReview',
+  apiVersion: 'authorization.plat.io/v1',
+  metadata: {},
+  spec: { namespace: 'team-a' },
+  status: {
+    resourceRules: [
+      { verbs: ['get', 'list'], apiGroups: [''], resources: ['pods'], resourceNames: ['web-0'] },
+      { verbs: ['create'], apiGroups: ['authorization.plat.io'], resources: ['selfsubjectaccessreviews'] },
+    ],
+    nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/api', '/api/*'] }],
+    incomplete: true,
+    evaluationError: 'webhook authorizer does not support rules',
+  },
+};
+
+const userInfo: JsonObject = {
+  username: 'system:serviceaccount:team-a:builder',
+  uid: '0f6c1b9e-4a1d-4c5e-9f3a-builder00000',
+  groups: ['system:serviceaccounts', 'system:serviceaccounts:team-a', 'system:authenticated'],
+  extra: { 'authentication.plat.io/pod-name': ['web-0'], 'authentication.plat.io/credential-id': ['JTI=1b2c'] },
+};
+
+export const tokenReview: JsonObject = {
+  kind: 'TokenReview',
+  apiVersion: 'authentication.plat.io/v1',
+  metadata: { creationTimestamp: created },
+  spec: { token: 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln', audiences: ['https://plat.default.svc'] },
+  status: { authenticated: true, user: userInfo, audiences: ['https://plat.default.svc'] },
+};
+
+export const tokenRequest: JsonObject = {
+  kind: 'TokenRequest',
+  apiVersion: 'authentication.plat.io/v1',
+  metadata: { name: 'builder', namespace: 'team-a', creationTimestamp: created },
+  spec: {
+    audiences: ['https://plat.default.svc', 'vault'],
+    expirationSeconds: 3600,
+    boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'web-0', uid: '5d2f0a4e-0000-4000-8000-000000000003' },
+  },
+  status: { token: 'eyJhbGciOiJSUzI1NiJ9.e30.c2ln', expirationTimestamp: '2024-05-01T11:00:00Z' },
+};
+
+export const selfSubjectReview: JsonObject = {
+  kind: 'SelfSubjectReview',
+  apiVersion: 'authentication.plat.io/v1',
+  metadata: { creationTimestamp: created },
+  status: { userInfo },
+};
+
+export const invalidStatus: JsonObject = {
+  kind: 'Status',
+  apiVersion: 'v1',
+  metadata: {},
+  status: 'Failure',
+  message: 'RoleBinding.rbac.authorization.plat.io "read-pods" is invalid: [subjects[0].name: Required value, roleRef.kind: Unsupported value: "Pod"]',
+  reason: 'Invalid',
+  details: {
+    name: 'read-pods',
+    group: RBAC,
+    kind: 'RoleBinding',
+    causes: [
+      { reason: 'FieldValueRequired', message: 'Required value', field: 'subjects[0].name' },
+      { reason: 'FieldValueNotSupported', message: 'Unsupported value: "Pod": supported values: "ClusterRole", "Role"', field: 'roleRef.kind' },
+    ],
+  },
+  code: 422,
+};
+
+export const conflictStatus: JsonObject = {
+  kind: 'Status',
+  apiVersion: 'v1',
+  metadata: { resourceVersion: '99' },
+  status: 'Failure',
+  message: 'Too many requests',
+  reason: 'TooManyRequests',
+  details: { uid: 'u-1', retryAfterSeconds: 5 },
+  code: 429,
+};
+
+export const deleteOptions: JsonObject = {
+  kind: 'DeleteOptions',
+  apiVersion: 'meta.plat.io/v1',
+  gracePeriodSeconds: 0,
+  preconditions: { uid: '0f6c1b9e-4a1d-4c5e-9f3a-000000000000', resourceVersion: '4711' },
+  orphanDependents: false,
+  propagationPolicy: 'Foreground',
+  dryRun: ['All'],
+};
+
+/** A list of `kind`, its items without apiVersion and kind, as list items are carried. */
+export function listOf(object: JsonObject, count: number, listMeta: JsonObject = { resourceVersion: '5000' }): JsonObject {
+  const { kind, apiVersion, ...fields } = object;
+  const items = Array.from({ length: count }, (_, i) => {
+    const metadata = fields.metadata as JsonObject;
+    return { ...fields, metadata: { ...metadata, name: `${String(metadata.name)}-${i}` } };
+  });
+  return { kind: `${String(kind)}List`, apiVersion, metadata: listMeta, items };
+}
+
+/** One object of every kind with a Protobuf form (lists aside), by kind. */
+export const objectsByKind: Record<string, JsonObject> = {
+  Namespace: namespace,
+  ServiceAccount: serviceAccount,
+  LimitRange: limitRange,
+  Role: role,
+  ClusterRole: clusterRole,
+  RoleBinding: roleBinding,
+  ClusterRoleBinding: clusterRoleBinding,
+  IPAddress: ipAddress,
+  SubjectAccessReview: subjectAccessReview,
+  LocalSubjectAccessReview: localSubjectAccessReview,
+  SelfSubjectAccessReview: selfSubjectAccessReview,
+  SelfSubjectRulesReview: selfSubjectRulesReview,
+  TokenReview: tokenReview,
+  TokenRequest: tokenRequest,
+  SelfSubjectReview: selfSubjectReview,
+  Status: invalidStatus,
+  DeleteOptions: deleteOptions,
+};
+
+/**
+ * `count` RoleBindings in a RoleBindingList, each as our API serves it (metadata with labels and a
+ * managedFields entry, three subjects): the list the codec benchmark measures.
+ */
+export function roleBindingList(count: number): JsonObject {
+  const items = Array.from({ length: count }, (_, i) => ({
+    metadata: {
+      name: `binding-${i}`,
+      namespace: `team-${i % 50}`,
+      uid: `6f1c2a3e-${String(i).padStart(4, '0')}-4d5e-8f90-123456789abc`,
+      resourceVersion: String(100000 + i),
+      creationTimestamp: new Date(Date.UTC(2024, 4, 1) + i * 1000).toISOString().slice(0, 19) + 'Z',
+      labels: { app: 'web', tier: `t${i % 3}` },
+      managedFields: [
+        {
+          manager: 'kubectl-client-side-apply',
+          operation: 'Update',
+          apiVersion: `${RBAC}/v1`,
+          time: new Date(Date.UTC(2024, 4, 1) + i * 1000).toISOString().slice(0, 19) + 'Z',
+          fieldsType: 'FieldsV1',
+          fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {}, 'f:tier': {} } }, 'f:roleRef': {}, 'f:subjects': {} },
+        },
+      ],
+    },
+    subjects: [
+      { kind: 'User', apiGroup: RBAC, name: `user-${i}@example.com` },
+      { kind: 'Group', apiGroup: RBAC, name: `group-${i % 20}` },
+      { kind: 'ServiceAccount', name: 'default', namespace: `team-${i % 50}` },
+    ],
+    roleRef: { apiGroup: RBAC, kind: 'Role', name: `role-${i % 10}` },
+  }));
+  return { kind: 'RoleBindingList', apiVersion: `${RBAC}/v1`, metadata: { resourceVersion: String(100000 + count) }, items };
+}

@@ -1,0 +1,2 @@
+// Objects of every kind with a Protobuf form, for tests and benchmarks (@plat/protobuf/testing).
+export * from './fixtures.js';

@@ -1,0 +1,356 @@
+// An independent check of the bytes: a protobuf reader written here from the wire format alone
+// (varints, tags, length-delimited fields), which knows nothing of protobufjs or of our .proto
+// files, walks what encodeObject writes and checks the field numbers of upstream's generated.proto.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { decodeObject, encodeObject } from './codec.js';
+import { decodeWatchFrames, encodeWatchEvent } from './watch.js';
+import * as fixtures from './testing/fixtures.js';
+
+interface Field {
+  number: number;
+  wireType: number;
+  /** The varint of wire type 0, or the bytes of wire type 2. */
+  value: bigint | Uint8Array;
+}
+
+function varint(bytes: Uint8Array, at: number): [value: bigint, next: number] {
+  let value = 0n;
+  for (let shift = 0n; ; shift += 7n) {
+    const byte = bytes[at++];
+    if (byte === undefined) throw new Error('truncated varint');
+    value |= BigInt(byte & 0x7f) << shift;
+    if (byte < 0x80) return [value, at];
+  }
+}
+
+function fields(bytes: Uint8Array): Field[] {
+  const out: Field[] = [];
+  let at = 0;
+  while (at < bytes.length) {
+    const [tag, afterTag] = varint(bytes, at);
+    const number = Number(tag >> 3n);
+    const wireType = Number(tag & 7n);
+    if (wireType === 0) {
+      const [value, next] = varint(bytes, afterTag);
+      out.push({ number, wireType, value });
+      at = next;
+    } else if (wireType === 2) {
+      const [length, start] = varint(bytes, afterTag);
+      const end = start + Number(length);
+      assert.ok(end <= bytes.length, 'length-delimited field runs past the end');
+      out.push({ number, wireType, value: bytes.subarray(start, end) });
+      at = end;
+    } else {
+      throw new Error(`unexpected wire type ${wireType}`);
+    }
+  }
+  return out;
+}
+
+const all = (bytes: Uint8Array, number: number): Field[] => fields(bytes).filter((f) => f.number === number);
+function one(bytes: Uint8Array, number: number): Field {
+  const found = all(bytes, number);
+  assert.equal(found.length, 1, `field ${number} appears ${found.length} times`);
+  return found[0]!;
+}
+const bytesOf = (bytes: Uint8Array, number: number): Uint8Array => {
+  const f = one(bytes, number);
+  assert.equal(f.wireType, 2, `field ${number} is not length-delimited`);
+  return f.value as Uint8Array;
+};
+const text = (bytes: Uint8Array, number: number): string => Buffer.from(bytesOf(bytes, number)).toString('utf8');
+const texts = (bytes: Uint8Array, number: number): string[] => all(bytes, number).map((f) => Buffer.from(f.value as Uint8Array).toString('utf8'));
+const number = (bytes: Uint8Array, n: number): bigint => {
+  const f = one(bytes, n);
+  assert.equal(f.wireType, 0, `field ${n} is not a varint`);
+  return f.value as bigint;
+};
+
+/** The envelope: prefix, then runtime.Unknown {typeMeta 1 {apiVersion 1, kind 2}, raw 2, contentEncoding 3, contentType 4}. */
+function envelope(bytes: Uint8Array): { apiVersion: string; kind: string; raw: Uint8Array } {
+  assert.deepEqual([...bytes.subarray(0, 4)], [0x6b, 0x38, 0x73, 0x00]);
+  const unknown = bytes.subarray(4);
+  assert.deepEqual(
+    fields(unknown).map((f) => f.number),
+    [1, 2, 3, 4],
+  );
+  assert.equal(text(unknown, 3), '');
+  assert.equal(text(unknown, 4), '');
+  const typeMeta = bytesOf(unknown, 1);
+  return { apiVersion: text(typeMeta, 1), kind: text(typeMeta, 2), raw: bytesOf(unknown, 2) };
+}
+
+test('the envelope: prefix, Unknown with typeMeta (apiVersion 1, kind 2), raw, empty contentEncoding and contentType', () => {
+  const { apiVersion, kind } = envelope(encodeObject(fixtures.role));
+  assert.equal(apiVersion, 'rbac.authorization.plat.io/v1');
+  assert.equal(kind, 'Role');
+});
+
+test('ObjectMeta: name 1, namespace 3, uid 5, resourceVersion 6, generation 7, creationTimestamp 8 {seconds 1}, labels 11', () => {
+  const { raw } = envelope(encodeObject(fixtures.role));
+  const metadata = bytesOf(raw, 1);
+  assert.equal(text(metadata, 1), 'pod-reader');
+  assert.equal(text(metadata, 3), 'team-a');
+  assert.equal(text(metadata, 5), (fixtures.role.metadata as { uid: string }).uid);
+  assert.equal(text(metadata, 6), '4711');
+  assert.equal(number(metadata, 7), 2n);
+  const created = bytesOf(metadata, 8);
+  assert.equal(number(created, 1), BigInt(Date.UTC(2024, 4, 1, 10) / 1000));
+  // map<string, string>: each entry a message {key 1, value 2}.
+  const labels = all(metadata, 11).map((f) => [text(f.value as Uint8Array, 1), text(f.value as Uint8Array, 2)]);
+  assert.deepEqual(labels, [
+    ['app', 'shop'],
+    ['plat.io/part-of', 'billing'],
+  ]);
+  // managedFields 17: manager 1, operation 2, apiVersion 3, time 4, fieldsType 6, fieldsV1 7 {Raw 1: JSON}, subresource 8.
+  const [first, second] = all(metadata, 17).map((f) => f.value as Uint8Array);
+  assert.equal(text(first!, 1), 'kubectl-client-side-apply');
+  assert.equal(text(first!, 6), 'FieldsV1');
+  assert.deepEqual(JSON.parse(text(bytesOf(first!, 7), 1)), { 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } } });
+  assert.equal(text(second!, 8), 'status');
+});
+
+test('Role: rules 2, each PolicyRule verbs 1, apiGroups 2, resources 3, resourceNames 4', () => {
+  const { raw } = envelope(encodeObject(fixtures.role));
+  const rules = all(raw, 2).map((f) => f.value as Uint8Array);
+  assert.equal(rules.length, 2);
+  assert.deepEqual(texts(rules[0]!, 1), ['get', 'list', 'watch']);
+  assert.deepEqual(texts(rules[0]!, 2), ['']);
+  assert.deepEqual(texts(rules[0]!, 3), ['pods', 'pods/log']);
+  assert.deepEqual(texts(rules[0]!, 4), ['web-0']);
+});
+
+test('ClusterRole: aggregationRule 3 {clusterRoleSelectors 1 {matchLabels 1, matchExpressions 2}}; PolicyRule nonResourceURLs 5', () => {
+  const { raw } = envelope(encodeObject(fixtures.clusterRole));
+  assert.deepEqual(texts(all(raw, 2).at(-1)!.value as Uint8Array, 5), ['/healthz', '/metrics']);
+  const selector = bytesOf(bytesOf(raw, 3), 1);
+  assert.equal(text(bytesOf(selector, 1), 1), 'rbac.plat.io/aggregate-to-monitoring');
+  const [inExpr] = all(selector, 2).map((f) => f.value as Uint8Array);
+  assert.equal(text(inExpr!, 1), 'tier');
+  assert.equal(text(inExpr!, 2), 'In');
+  assert.deepEqual(texts(inExpr!, 3), ['frontend', 'backend']);
+});
+
+test('RoleBinding: subjects 2 {kind 1, apiGroup 2, name 3, namespace 4}, roleRef 3 {apiGroup 1, kind 2, name 3}', () => {
+  const { raw } = envelope(encodeObject(fixtures.roleBinding));
+  const subjects = all(raw, 2).map((f) => f.value as Uint8Array);
+  assert.equal(text(subjects[0]!, 1), 'User');
+  assert.equal(text(subjects[0]!, 2), 'rbac.authorization.plat.io');
+  assert.equal(text(subjects[0]!, 3), 'alice@example.com');
+  assert.equal(text(subjects[2]!, 4), 'team-a');
+  const roleRef = bytesOf(raw, 3);
+  assert.deepEqual([text(roleRef, 1), text(roleRef, 2), text(roleRef, 3)], ['rbac.authorization.plat.io', 'Role', 'pod-reader']);
+});
+
+test('LimitRange: spec 2 {limits 1 {type 1, max 2 ... maxLimitRequestRatio 6}}, Quantity {string 1}', () => {
+  const { raw } = envelope(encodeObject(fixtures.limitRange));
+  const limit = all(bytesOf(raw, 2), 1)[0]!.value as Uint8Array;
+  assert.equal(text(limit, 1), 'Container');
+  const entry = (n: number): [string, string][] =>
+    all(limit, n).map((f) => [text(f.value as Uint8Array, 1), text(bytesOf(f.value as Uint8Array, 2), 1)]);
+  assert.deepEqual(entry(2), [
+    ['cpu', '2'],
+    ['memory', '1Gi'],
+  ]);
+  assert.deepEqual(entry(4), [
+    ['cpu', '500m'],
+    ['memory', '256Mi'],
+  ]);
+  assert.deepEqual(entry(6), [['cpu', '4']]);
+});
+
+test('ServiceAccount: secrets 2 (ObjectReference kind 1 ... fieldPath 7), imagePullSecrets 3, automountServiceAccountToken 4', () => {
+  const { raw } = envelope(encodeObject(fixtures.serviceAccount));
+  const secret = all(raw, 2)[0]!.value as Uint8Array;
+  assert.deepEqual([1, 2, 3, 4, 5, 6, 7].map((n) => text(secret, n)), ['Secret', 'team-a', 'builder-token', 'b1', 'v1', '9', 'data']);
+  assert.equal(text(bytesOf(raw, 3), 1), 'registry');
+  assert.equal(number(raw, 4), 0n);
+  // OwnerReference: kind 1, name 3, uid 4, apiVersion 5, controller 6, blockOwnerDeletion 7.
+  const owner = all(bytesOf(raw, 1), 13)[0]!.value as Uint8Array;
+  assert.deepEqual([text(owner, 5), text(owner, 1), text(owner, 3)], ['apps/v1', 'Deployment', 'web']);
+  assert.equal(number(owner, 6), 1n);
+  assert.equal(number(owner, 7), 0n);
+});
+
+test('Namespace: spec 2 {finalizers 1}, status 3 {phase 1, conditions 2 {type 1, status 2, lastTransitionTime 4, reason 5, message 6}}', () => {
+  const { raw } = envelope(encodeObject(fixtures.namespace));
+  assert.deepEqual(texts(bytesOf(raw, 2), 1), ['plat']);
+  const status = bytesOf(raw, 3);
+  assert.equal(text(status, 1), 'Terminating');
+  const condition = all(status, 2)[0]!.value as Uint8Array;
+  assert.deepEqual([text(condition, 1), text(condition, 2), text(condition, 5)], ['NamespaceDeletionContentFailure', 'False', 'ContentDeleted']);
+  assert.ok(one(condition, 4));
+  assert.equal(number(bytesOf(raw, 1), 10), 0n); // deletionGracePeriodSeconds 10
+});
+
+test('IPAddress: spec 2 {parentRef 1 {group 1, resource 2, namespace 3, name 4, uid 5}}', () => {
+  const { apiVersion, raw } = envelope(encodeObject(fixtures.ipAddress));
+  assert.equal(apiVersion, 'networking.plat.io/v1alpha1');
+  const parent = bytesOf(bytesOf(raw, 2), 1);
+  assert.deepEqual([2, 3, 4, 5].map((n) => text(parent, n)), ['services', 'default', 'kubernetes', '7e0c5f9a-0000-4000-8000-0000000000aa']);
+});
+
+test('SubjectAccessReview: spec 2 {resourceAttributes 1 (namespace 1 ... name 7), user 3, groups 4, extra 5 {ExtraValue items 1}, uid 6}, status 3 {allowed 1, reason 2}', () => {
+  const { raw } = envelope(encodeObject(fixtures.subjectAccessReview));
+  const spec = bytesOf(raw, 2);
+  assert.deepEqual([1, 2, 3, 4, 5, 6, 7].map((n) => text(bytesOf(spec, 1), n)), ['team-a', 'list', 'apps', 'v1', 'deployments', 'scale', 'web']);
+  assert.equal(text(spec, 3), 'alice@example.com');
+  assert.deepEqual(texts(spec, 4), ['developers', 'system:authenticated']);
+  const extra = all(spec, 5).map((f) => [text(f.value as Uint8Array, 1), texts(bytesOf(f.value as Uint8Array, 2), 1)]);
+  assert.deepEqual(extra, [
+    ['example.com/empty', []],
+    ['scopes', ['read', 'write']],
+  ]);
+  assert.equal(text(spec, 6), 'u-1234');
+  assert.equal(number(bytesOf(raw, 3), 1), 1n);
+});
+
+test('SelfSubjectRulesReview status 3: resourceRules 1, nonResourceRules 2, incomplete 3, evaluationError 4', () => {
+  const { raw } = envelope(encodeObject(fixtures.selfSubjectRulesReview));
+  assert.equal(text(bytesOf(raw, 2), 1), 'team-a');
+  const status = bytesOf(raw, 3);
+  assert.equal(all(status, 1).length, 2);
+  assert.deepEqual(texts(bytesOf(status, 2), 2), ['/api', '/api/*']);
+  assert.equal(number(status, 3), 1n);
+  assert.equal(text(status, 4), 'webhook authorizer does not support rules');
+});
+
+test('TokenRequest: spec 2 {audiences 1, boundObjectRef 3 {kind 1, apiVersion 2, name 3, uID 4}, expirationSeconds 4}, status 3 {token 1, expirationTimestamp 2}', () => {
+  const { raw } = envelope(encodeObject(fixtures.tokenRequest));
+  const spec = bytesOf(raw, 2);
+  assert.deepEqual(texts(spec, 1), ['https://plat.default.svc', 'vault']);
+  assert.equal(number(spec, 4), 3600n);
+  assert.deepEqual([1, 2, 3, 4].map((n) => text(bytesOf(spec, 3), n)), ['Pod', 'v1', 'web-0', '5d2f0a4e-0000-4000-8000-000000000003']);
+  assert.equal(text(bytesOf(raw, 3), 1), 'eyJhbGciOiJSUzI1NiJ9.e30.c2ln');
+});
+
+test('TokenReview status 3 {authenticated 1, user 2 {username 1, uid 2, groups 3, extra 4}, audiences 4}; SelfSubjectReview status 2 {userInfo 1}', () => {
+  const review = envelope(encodeObject(fixtures.tokenReview)).raw;
+  const status = bytesOf(review, 3);
+  assert.equal(number(status, 1), 1n);
+  assert.equal(text(bytesOf(status, 2), 1), 'system:serviceaccount:team-a:builder');
+  assert.deepEqual(texts(status, 4), ['https://plat.default.svc']);
+  const self = envelope(encodeObject(fixtures.selfSubjectReview)).raw;
+  assert.equal(text(bytesOf(bytesOf(self, 2), 1), 1), 'system:serviceaccount:team-a:builder');
+});
+
+test('Status: metadata 1, status 2, message 3, reason 4, details 5 {name 1, group 2, kind 3, causes 4 {reason 1, message 2, field 3}}, code 6', () => {
+  const { apiVersion, kind, raw } = envelope(encodeObject(fixtures.invalidStatus));
+  assert.deepEqual([apiVersion, kind], ['v1', 'Status']);
+  assert.equal(bytesOf(raw, 1).length, 0);
+  assert.deepEqual([text(raw, 2), text(raw, 4)], ['Failure', 'Invalid']);
+  assert.equal(number(raw, 6), 422n);
+  const details = bytesOf(raw, 5);
+  assert.deepEqual([text(details, 1), text(details, 2), text(details, 3)], ['read-pods', 'rbac.authorization.plat.io', 'RoleBinding']);
+  const cause = all(details, 4)[0]!.value as Uint8Array;
+  assert.deepEqual([text(cause, 1), text(cause, 2), text(cause, 3)], ['FieldValueRequired', 'Required value', 'subjects[0].name']);
+});
+
+test('a list: metadata 1 (ListMeta resourceVersion 2, continue 3, remainingItemCount 4), items 2 without type', () => {
+  const list = fixtures.listOf(fixtures.role, 2, { resourceVersion: '5000', continue: 'next', remainingItemCount: 7 });
+  const { kind, raw } = envelope(encodeObject(list));
+  assert.equal(kind, 'RoleList');
+  const listMeta = bytesOf(raw, 1);
+  assert.deepEqual([text(listMeta, 2), text(listMeta, 3)], ['5000', 'next']);
+  assert.equal(number(listMeta, 4), 7n);
+  const items = all(raw, 2).map((f) => f.value as Uint8Array);
+  assert.deepEqual(items.map((item) => text(bytesOf(item, 1), 1)), ['pod-reader-0', 'pod-reader-1']);
+});
+
+test('a watch frame: 4-byte big-endian length, then a bare WatchEvent {type 1, object 2 {raw 1: the enveloped object}}', () => {
+  const frame = encodeWatchEvent('ADDED', fixtures.role);
+  const length = new DataView(frame.buffer, frame.byteOffset, frame.byteLength).getUint32(0, false);
+  assert.equal(length, frame.length - 4);
+  const event = frame.subarray(4);
+  // No prefix before the WatchEvent: upstream's stream serializer is the raw one.
+  assert.notDeepEqual([...event.subarray(0, 4)], [0x6b, 0x38, 0x73, 0x00]);
+  assert.equal(text(event, 1), 'ADDED');
+  const raw = bytesOf(bytesOf(event, 2), 1);
+  assert.deepEqual(envelope(raw).kind, 'Role');
+  assert.deepStrictEqual(decodeObject(raw), fixtures.role);
+});
+
+// ---- bytes as Go writes them ----
+
+/** A tiny writer for messages laid out as upstream's generated Go code lays them out. */
+const enc = {
+  varint(n: number): number[] {
+    const out: number[] = [];
+    while (n > 0x7f) {
+      out.push((n & 0x7f) | 0x80);
+      n = Math.floor(n / 128);
+    }
+    out.push(n);
+    return out;
+  },
+  field(number: number, value: string | number[] | Uint8Array): number[] {
+    const bytes = typeof value === 'string' ? [...Buffer.from(value)] : [...value];
+    return [...enc.varint((number << 3) | 2), ...enc.varint(bytes.length), ...bytes];
+  },
+  int(number: number, value: number): number[] {
+    return [...enc.varint(number << 3), ...enc.varint(value)];
+  },
+};
+
+test('bytes as a Go client writes them (every non-pointer field, zero or not) read back as clean JSON', () => {
+  // Go writes every non-pointer field: empty strings, generation 0, an empty creationTimestamp.
+  const objectMeta = [
+    ...enc.field(1, 'builder'),
+    ...enc.field(2, ''),
+    ...enc.field(3, 'team-a'),
+    ...enc.field(4, ''),
+    ...enc.field(5, ''),
+    ...enc.field(6, ''),
+    ...enc.int(7, 0),
+    ...enc.field(8, []),
+  ];
+  const serviceAccount = [...enc.field(1, objectMeta), ...enc.int(4, 1)];
+  const unknown = [...enc.field(1, [...enc.field(1, 'v1'), ...enc.field(2, 'ServiceAccount')]), ...enc.field(2, serviceAccount), ...enc.field(3, ''), ...enc.field(4, '')];
+  const decoded = decodeObject(new Uint8Array([0x6b, 0x38, 0x73, 0x00, ...unknown]));
+  assert.deepStrictEqual(decoded, {
+    kind: 'ServiceAccount',
+    apiVersion: 'v1',
+    metadata: { name: 'builder', namespace: 'team-a' },
+    automountServiceAccountToken: true,
+  });
+
+  // A RoleBinding whose subject Go wrote with an empty apiGroup and namespace, and whose Namespace
+  // spec and status Go wrote although empty (non-pointer structs).
+  const binding = [
+    ...enc.field(1, enc.field(1, 'b')),
+    ...enc.field(2, [...enc.field(1, 'ServiceAccount'), ...enc.field(2, ''), ...enc.field(3, 'default'), ...enc.field(4, '')]),
+    ...enc.field(3, [...enc.field(1, 'rbac.authorization.k8s.io'), ...enc.field(2, 'Role'), ...enc.field(3, 'r')]),
+  ];
+  const wrapped = [0x6b, 0x38, 0x73, 0x00, ...enc.field(1, [...enc.field(1, 'rbac.authorization.k8s.io/v1'), ...enc.field(2, 'RoleBinding')]), ...enc.field(2, binding)];
+  assert.deepStrictEqual(decodeObject(new Uint8Array(wrapped)), {
+    kind: 'RoleBinding',
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    metadata: { name: 'b' },
+    subjects: [{ kind: 'ServiceAccount', name: 'default' }],
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' },
+  });
+});
+
+test('unknown fields (from a newer upstream) are skipped', () => {
+  const { raw } = envelope(encodeObject(fixtures.role));
+  // ResourceAttributes-style additions: field 99 (varint), field 100 (bytes), appended to the Role.
+  const newer = [...raw, ...enc.int(99, 5), ...enc.field(100, 'future')];
+  const unknown = [...enc.field(1, [...enc.field(1, 'rbac.authorization.plat.io/v1'), ...enc.field(2, 'Role')]), ...enc.field(2, newer)];
+  assert.deepStrictEqual(decodeObject(new Uint8Array([0x6b, 0x38, 0x73, 0x00, ...unknown])), fixtures.role);
+});
+
+test('decodeWatchFrames reads back what encodeWatchEvent writes, frame after frame', () => {
+  const bookmark = { kind: 'Role', apiVersion: 'rbac.authorization.plat.io/v1', metadata: { resourceVersion: '4712', annotations: { 'plat.io/initial-events-end': 'true' } } };
+  const events = [
+    { type: 'ADDED', object: fixtures.role },
+    { type: 'MODIFIED', object: { ...fixtures.role, rules: [] } },
+    { type: 'BOOKMARK', object: bookmark },
+    { type: 'DELETED', object: fixtures.role },
+    { type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'too old resource version: 1 (4711)', reason: 'Expired', code: 410 } },
+  ];
+  const stream = Buffer.concat(events.map(({ type, object }) => encodeWatchEvent(type, object)));
+  const { rules: _rules, ...withoutRules } = fixtures.role;
+  assert.deepStrictEqual(decodeWatchFrames(stream), [events[0], { type: 'MODIFIED', object: withoutRules }, ...events.slice(2)]);
+  assert.throws(() => decodeWatchFrames(stream.subarray(0, stream.length - 1)), /partial frame/);
+});
