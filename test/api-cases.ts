@@ -2,6 +2,7 @@
 // a replica on each storage backend and in each API domain.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { decodeObject, decodeWatchFrames, encodeObject, PROTOBUF_PREFIX } from '@plat/protobuf';
 import type { ApiserverProcess, RequestOptions, Response } from './support/apiserver-process.js';
 
 export interface ApiTarget {
@@ -570,6 +571,53 @@ export function runApiCases(title: string, start: () => Promise<ApiTarget>, stop
         assert.equal(plain.headers['content-encoding'], undefined);
         const small = await target.server.request(`${roles(ns)}/g1`, { token: target.token, headers: { 'accept-encoding': 'gzip' } });
         assert.equal(small.headers['content-encoding'], undefined, 'one object is under the 128 KiB threshold');
+      });
+
+      it('Protobuf: responses, request bodies, list, delete Status, watch frames; a body without the prefix is 400', async () => {
+        const ns = await namespace();
+        const protobuf = target.domain === 'k8s.io' ? 'application/vnd.kubernetes.protobuf' : `application/vnd.${target.domain.split('.')[0]}.protobuf`;
+        const body = encodeObject({ apiVersion: `rbac.authorization.${target.domain}/v1`, kind: 'Role', metadata: { name: 'wire' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] });
+        const created = await target.server.request(roles(ns), {
+          token: target.token,
+          method: 'POST',
+          headers: { 'content-type': protobuf, accept: protobuf },
+          rawBody: body,
+        });
+        assert.equal(created.status, 201, created.body);
+        assert.equal(created.headers['content-type'], protobuf);
+        assert.deepEqual([...created.bytes.subarray(0, 4)], [...PROTOBUF_PREFIX]);
+        const role = decodeObject(created.bytes) as Json;
+        assert.equal(role.metadata.name, 'wire');
+        assert.deepEqual(role.rules[0].verbs, ['get']);
+        const watch = await target.server.watch(`${roles(ns)}?watch=1&resourceVersion=${role.metadata.resourceVersion}`, { token: target.token, headers: { accept: protobuf } });
+        const list = await target.server.request(roles(ns), { token: target.token, headers: { accept: `${protobuf}, application/json` } });
+        const decodedList = decodeObject(list.bytes) as Json;
+        assert.equal(decodedList.kind, 'RoleList');
+        assert.deepEqual(decodedList.items.map((item: Json) => item.metadata.name), ['wire']);
+        const deleted = await target.server.request(`${roles(ns)}/wire`, { token: target.token, method: 'DELETE', headers: { accept: protobuf } });
+        assert.equal((decodeObject(deleted.bytes) as Json).status, 'Success');
+        watch.close();
+        const missing = await target.server.request(roles(ns), {
+          token: target.token,
+          method: 'POST',
+          headers: { 'content-type': protobuf },
+          rawBody: body.subarray(4),
+        });
+        expectStatus({ ...missing, json: JSON.parse(missing.body) }, 400, 'BadRequest');
+      });
+
+      it('Protobuf watch: length-framed WatchEvents', async () => {
+        const ns = await namespace();
+        const protobuf = target.domain === 'k8s.io' ? 'application/vnd.kubernetes.protobuf' : `application/vnd.${target.domain.split('.')[0]}.protobuf`;
+        const start = (await call(roles(ns))).json.metadata.resourceVersion;
+        const streamed = target.server.request(`${roles(ns)}?watch=1&resourceVersion=${start}&timeoutSeconds=1`, { token: target.token, headers: { accept: protobuf } });
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await call(roles(ns), { method: 'POST', body: role('framed') });
+        const response = await streamed;
+        assert.equal(response.headers['content-type'], `${protobuf};stream=watch`);
+        const events = decodeWatchFrames(response.bytes) as Json[];
+        assert.equal(events[0].type, 'ADDED');
+        assert.equal(events[0].object.metadata.name, 'framed');
       });
 
       it('a watch can stream Table rows', async () => {

@@ -14,6 +14,8 @@ export interface Response {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** The body as received, for binary representations. */
+  bytes: Buffer;
 }
 
 export interface RequestOptions {
@@ -21,7 +23,7 @@ export interface RequestOptions {
   token?: string;
   body?: unknown;
   /** Sent as it is, instead of `body` as JSON. */
-  rawBody?: string;
+  rawBody?: string | Uint8Array;
   headers?: Record<string, string>;
 }
 
@@ -105,9 +107,12 @@ export async function startApiserver(args: string[]): Promise<ApiserverProcess> 
             },
           },
           (res) => {
-            let text = '';
-            res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.on('end', () => {
+              const bytes = Buffer.concat(chunks);
+              resolve({ status: res.statusCode ?? 0, headers: res.headers, body: bytes.toString('utf8'), bytes });
+            });
           },
         );
         req.on('error', reject);

@@ -3,6 +3,7 @@ import { newBadRequest, newRequestEntityTooLarge, newUnsupportedMediaType } from
 import type { RequestContext } from '../context.js';
 import { findDuplicateKeys } from './json-duplicates.js';
 import { parseYaml } from './yaml-body.js';
+import { ProtobufError, decodeObject } from '@plat/protobuf';
 
 /** Upstream's limit on a request body (3 MiB). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -32,9 +33,28 @@ export function mediaType(ctx: RequestContext): string {
   return (ctx.get('content-type').split(';')[0] ?? '').trim().toLowerCase();
 }
 
-export async function decodeJsonBody(ctx: RequestContext, accepted: readonly string[] = ACCEPTED): Promise<DecodedBody> {
+export interface ProtobufBody {
+  /** The resource's Protobuf media type. */
+  mediaType: string;
+  group: string;
+  version: string;
+  kind: string;
+}
+
+/** A create or update body: JSON, YAML, or Protobuf where the resource has that form. */
+export async function decodeBody(ctx: RequestContext, protobuf?: ProtobufBody): Promise<DecodedBody> {
   const type = mediaType(ctx) || 'application/json';
+  const accepted = protobuf ? [...ACCEPTED, protobuf.mediaType] : ACCEPTED;
   if (!accepted.includes(type)) throw newUnsupportedMediaType([...accepted]);
+  if (protobuf && type === protobuf.mediaType) {
+    const bytes = await readBody(ctx);
+    try {
+      return { value: decodeObject(bytes, { group: protobuf.group, version: protobuf.version, kind: protobuf.kind }), duplicates: [] };
+    } catch (error) {
+      if (error instanceof ProtobufError) throw newBadRequest(`the Protobuf body could not be decoded: ${error.message}`);
+      throw error;
+    }
+  }
   const text = (await readBody(ctx)).toString('utf8');
   if (!text.trim()) {
     throw newBadRequest(`the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);

@@ -4,6 +4,7 @@ import type { Verb } from '@plat/registry';
 import type { Handler } from '../context.js';
 import type { ResourceCatalog } from './catalog.js';
 import { negotiate } from './negotiation.js';
+import { protobufMediaType, resourceHasProtobuf } from './protobuf.js';
 import { createObject } from './verbs/create.js';
 import { deleteCollection } from './verbs/delete-collection.js';
 import { deleteObject } from './verbs/delete.js';
@@ -53,12 +54,13 @@ export function resourceHandler(catalog: ResourceCatalog, services: ServerServic
     const reads = effectiveVerb === 'get' || effectiveVerb === 'list' || effectiveVerb === 'watch';
     const representation = negotiate(ctx.get('accept'), {
       metaGroup: `meta.${services.domain}`,
+      ...(resourceHasProtobuf(resolved) && { protobuf: protobufMediaType(services.domain) }),
       transforms: reads,
       partialKind: effectiveVerb === 'get' ? 'PartialObjectMetadata' : 'PartialObjectMetadataList',
     });
-    // A watch streams JSON (or a Table per event); YAML is not a stream format.
+    // A watch streams JSON (a Table per event) or Protobuf frames; YAML is not a stream format.
     if (effectiveVerb === 'watch' && representation.type === 'yaml') {
-      throw newNotAcceptable(['application/json']);
+      throw newNotAcceptable(['application/json', ...(resourceHasProtobuf(resolved) ? [protobufMediaType(services.domain)] : [])]);
     }
     const compress = services.responseCompression && (effectiveVerb === 'get' || effectiveVerb === 'list');
     await handler({ ctx, info, served, query, services, representation, compress });

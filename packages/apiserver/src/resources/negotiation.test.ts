@@ -21,7 +21,7 @@ const cases: Array<[string, string | undefined, Offers, Representation | 406]> =
   ['metadata-only list', 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io', reads, { type: 'partial', version: 'v1' }],
   ['metadata-only object asked of a list', 'application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io', reads, 406],
   ['protobuf where there is none, then json', 'application/vnd.kubernetes.protobuf, application/json', reads, { type: 'json' }],
-  ['protobuf where there is one', 'application/vnd.kubernetes.protobuf, application/json', withProtobuf, { type: 'protobuf' }],
+  ['protobuf where there is one', 'application/vnd.kubernetes.protobuf, application/json', withProtobuf, { type: 'protobuf', mediaType: 'application/vnd.kubernetes.protobuf' }],
   ['q values order the choices', 'application/json;q=0.5, application/yaml', reads, { type: 'yaml' }],
   ['q=0 refuses', 'application/json;q=0', reads, 406],
   ['nothing served', 'text/html, image/png', reads, 406],

@@ -28,7 +28,7 @@ export function parseAccept(header: string | undefined): MediaRange[] {
 export type Representation =
   | { type: 'json' }
   | { type: 'yaml' }
-  | { type: 'protobuf' }
+  | { type: 'protobuf'; mediaType: string }
   | { type: 'table'; version: string }
   | { type: 'partial'; version: string };
 
@@ -49,7 +49,7 @@ function choose(range: MediaRange, offers: Offers): Representation | undefined {
   const { as, g, v } = range.params;
   if (range.type === '*/*' || range.type === 'application/*') return as === undefined ? { type: 'json' } : undefined;
   if (range.type === 'application/yaml' && as === undefined) return { type: 'yaml' };
-  if (offers.protobuf && range.type === offers.protobuf && as === undefined) return { type: 'protobuf' };
+  if (offers.protobuf && range.type === offers.protobuf && as === undefined) return { type: 'protobuf', mediaType: offers.protobuf };
   if (range.type !== 'application/json') return undefined;
   if (as === undefined) return { type: 'json' };
   if (!offers.transforms || g !== offers.metaGroup || !v || !TABLE_VERSIONS.includes(v)) return undefined;

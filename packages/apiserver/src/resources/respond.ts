@@ -3,6 +3,7 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { stringify } from 'yaml';
+import { encodeObject } from '@plat/protobuf';
 import type { RequestContext } from '../context.js';
 import type { Representation } from './negotiation.js';
 
@@ -20,8 +21,13 @@ export interface WriteOptions {
 
 const isPretty = (ctx: RequestContext): boolean => ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(ctx.query.pretty as string);
 
-export function encodeBody(ctx: RequestContext, object: unknown, representation: Representation = { type: 'json' }): { body: string; contentType: string } {
+export function encodeBody(
+  ctx: RequestContext,
+  object: unknown,
+  representation: Representation = { type: 'json' },
+): { body: string | Buffer; contentType: string } {
   if (representation.type === 'yaml') return { body: stringify(object), contentType: 'application/yaml' };
+  if (representation.type === 'protobuf') return { body: Buffer.from(encodeObject(object as object)), contentType: representation.mediaType };
   const body = isPretty(ctx) ? `${JSON.stringify(object, null, 2)}\n` : JSON.stringify(object);
   return { body, contentType: 'application/json' };
 }

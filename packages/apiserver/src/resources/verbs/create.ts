@@ -1,6 +1,7 @@
 // POST to a collection.
 import { newMethodNotSupported } from '@plat/apimachinery';
-import { decodeJsonBody } from '../body.js';
+import { decodeBody } from '../body.js';
+import { protobufBodyOf } from '../protobuf.js';
 import { checkNamespace, objectFromBody } from '../object-input.js';
 import { parseDryRun, parseFieldManager, parseFieldValidation } from '../query.js';
 import { writeObject } from '../respond.js';
@@ -12,7 +13,7 @@ export async function createObject({ ctx, info, served, query, services, represe
   if (resolved.namespaced && !info.namespace) throw newMethodNotSupported(resolved.groupResource, 'create');
   const dryRun = parseDryRun(query);
   const manager = parseFieldManager(query, 'CreateOptions', services.domain) ?? managerOf(ctx);
-  const object = objectFromBody(ctx, await decodeJsonBody(ctx), resolved, parseFieldValidation(query));
+  const object = objectFromBody(ctx, await decodeBody(ctx, protobufBodyOf(resolved, services.domain)), resolved, parseFieldValidation(query));
   checkNamespace(object, info.namespace, resolved);
   const created = await store.create(info.namespace, object, { dryRun, manager });
   await writeObject(ctx, 201, created, { representation });

@@ -1,6 +1,7 @@
 // PUT of one object or of a subresource (status, finalize).
 import { newBadRequest } from '@plat/apimachinery';
-import { decodeJsonBody } from '../body.js';
+import { decodeBody } from '../body.js';
+import { protobufBodyOf } from '../protobuf.js';
 import { checkNamespace, objectFromBody } from '../object-input.js';
 import { parseDryRun, parseFieldManager, parseFieldValidation } from '../query.js';
 import { writeObject } from '../respond.js';
@@ -11,7 +12,7 @@ export async function updateObject({ ctx, info, served, query, services, represe
   const { resolved, store } = served;
   const dryRun = parseDryRun(query);
   const manager = parseFieldManager(query, 'UpdateOptions', services.domain) ?? managerOf(ctx);
-  const object = objectFromBody(ctx, await decodeJsonBody(ctx), resolved, parseFieldValidation(query));
+  const object = objectFromBody(ctx, await decodeBody(ctx, protobufBodyOf(resolved, services.domain)), resolved, parseFieldValidation(query));
   checkNamespace(object, info.namespace, resolved);
   const name = object.metadata.name;
   if (!name) object.metadata.name = info.name;

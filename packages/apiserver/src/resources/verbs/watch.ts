@@ -3,6 +3,7 @@
 import { once } from 'node:events';
 import { startWatch, type ApiWatchEvent, type KubeObject } from '@plat/registry';
 import { parseIncludeObject, toTable } from '../table.js';
+import { encodeWatchEvent } from '@plat/protobuf';
 import { listQuery } from './list.js';
 import type { VerbScope } from './scope.js';
 
@@ -50,8 +51,12 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
 }
 
 /** Watch events as JSON lines; with a Table representation each object becomes a one-row Table. */
-function eventEncoder(scope: VerbScope): { contentType: string; event: (event: ApiWatchEvent) => string } {
+function eventEncoder(scope: VerbScope): { contentType: string; event: (event: ApiWatchEvent) => string | Uint8Array } {
   const { representation, served, services, query } = scope;
+  if (representation.type === 'protobuf') {
+    // Length-framed WatchEvents, as upstream's Protobuf watch stream.
+    return { contentType: `${representation.mediaType};stream=watch`, event: (event) => encodeWatchEvent(event.type, event.object as object) };
+  }
   if (representation.type !== 'table') return { contentType: 'application/json', event: (event) => `${JSON.stringify(event)}\n` };
   const metaGroup = `meta.${services.domain}`;
   const includeObject = parseIncludeObject(query.string('includeObject'));
