@@ -1,0 +1,124 @@
+// plat-agent's command line: the flags, the `credentials` subcommand, and which command they ask for.
+import { parseDuration } from '@plat/apimachinery';
+
+/** A command-line mistake: one line naming the flag or argument; the process exits 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export type Command =
+  | { kind: 'help' }
+  | { kind: 'validate'; configFile: string }
+  | { kind: 'dump-defaults' }
+  | { kind: 'credentials'; image: string; configFile: string; binDir: string; pluginTimeoutMs: number }
+  | { kind: 'run'; configFile: string | undefined };
+
+interface FlagSpec {
+  bool?: boolean;
+  help: string;
+  valueName?: string;
+}
+
+const flags: Record<string, FlagSpec> = {
+  config: { help: 'The configuration file: a NodeAgentConfiguration, or for `credentials` a CredentialProviderConfig.', valueName: 'file' },
+  validate: { bool: true, help: 'Print the defaulted configuration as YAML and exit 0, or print every error and exit 1.' },
+  'dump-defaults': { bool: true, help: 'Print a fully defaulted configuration and exit.' },
+  'bin-dir': { help: 'For `credentials`: the directory holding the credential provider executables.', valueName: 'dir' },
+  'image-credential-provider-bin-dir': { help: 'Same as --bin-dir.', valueName: 'dir' },
+  'plugin-timeout': { help: 'For `credentials`: how long a provider may run before it is killed (default 1m0s).', valueName: 'duration' },
+  help: { bool: true, help: 'Print this help.' },
+};
+
+export function usage(program: string): string {
+  const lines = [
+    `Usage:`,
+    `  ${program} --config FILE --validate`,
+    `  ${program} --dump-defaults`,
+    `  ${program} credentials IMAGE --config FILE --bin-dir DIR`,
+    '',
+    'Flags:',
+  ];
+  for (const [name, spec] of Object.entries(flags)) lines.push(`  --${name}${spec.valueName ? ` ${spec.valueName}` : ''}\n      ${spec.help}`);
+  return `${lines.join('\n')}\n`;
+}
+
+const BOOL_TEXT: Record<string, boolean> = { true: true, '1': true, t: true, TRUE: true, True: true, false: false, '0': false, f: false, FALSE: false, False: false };
+
+/** Parses the arguments (without node and the script); throws UsageError. */
+export function parseCommandLine(argv: readonly string[]): Command {
+  const values = new Map<string, string | boolean>();
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (arg === '-h') {
+      values.set('help', true);
+      continue;
+    }
+    if (!arg.startsWith('-') || arg === '-') {
+      positionals.push(arg);
+      continue;
+    }
+    const body = arg.replace(/^--?/, '');
+    const eq = body.indexOf('=');
+    const name = eq < 0 ? body : body.slice(0, eq);
+    const spec = Object.hasOwn(flags, name) ? flags[name] : undefined;
+    if (!spec) throw new UsageError(`unknown flag: ${arg.slice(0, arg.length - body.length)}${name}`);
+    if (spec.bool) {
+      const text = eq < 0 ? 'true' : body.slice(eq + 1);
+      const value = BOOL_TEXT[text];
+      if (value === undefined) throw new UsageError(`invalid value ${JSON.stringify(text)} for flag --${name}: must be true or false`);
+      values.set(name, value);
+    } else if (eq >= 0) {
+      values.set(name, body.slice(eq + 1));
+    } else {
+      const next = argv[i + 1];
+      if (next === undefined) throw new UsageError(`flag needs an argument: --${name}`);
+      values.set(name, next);
+      i++;
+    }
+  }
+
+  const text = (name: string): string | undefined => {
+    const value = values.get(name);
+    return typeof value === 'string' ? value : undefined;
+  };
+  if (values.get('help') === true) return { kind: 'help' };
+  const configFile = text('config');
+  const validate = values.get('validate') === true;
+  const dumpDefaults = values.get('dump-defaults') === true;
+  const binDir = text('bin-dir') ?? text('image-credential-provider-bin-dir');
+
+  if (positionals[0] === 'credentials') {
+    if (validate || dumpDefaults) throw new UsageError('--validate and --dump-defaults cannot be used with credentials');
+    if (positionals.length !== 2) throw new UsageError(positionals.length < 2 ? 'credentials needs an IMAGE argument' : `unexpected argument: ${positionals[2]}`);
+    if (!configFile) throw new UsageError('credentials needs --config FILE (a CredentialProviderConfig)');
+    if (!binDir) throw new UsageError('credentials needs --bin-dir DIR');
+    const timeoutText = text('plugin-timeout') ?? '1m';
+    let pluginTimeoutMs: number;
+    try {
+      pluginTimeoutMs = parseDuration(timeoutText);
+    } catch (error) {
+      throw new UsageError(`invalid value ${JSON.stringify(timeoutText)} for flag --plugin-timeout: ${(error as Error).message}`);
+    }
+    if (pluginTimeoutMs <= 0) throw new UsageError(`invalid value ${JSON.stringify(timeoutText)} for flag --plugin-timeout: must be positive`);
+    return { kind: 'credentials', image: positionals[1]!, configFile, binDir, pluginTimeoutMs };
+  }
+  if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
+  for (const name of ['bin-dir', 'image-credential-provider-bin-dir', 'plugin-timeout']) {
+    if (values.has(name)) throw new UsageError(`--${name} is only for the credentials command`);
+  }
+  if (validate && dumpDefaults) throw new UsageError('--validate and --dump-defaults cannot be used together');
+  if (dumpDefaults) {
+    if (configFile !== undefined) throw new UsageError('--dump-defaults takes no --config: it prints the defaults of an empty configuration');
+    return { kind: 'dump-defaults' };
+  }
+  if (validate) {
+    if (!configFile) throw new UsageError('--validate needs --config FILE');
+    return { kind: 'validate', configFile };
+  }
+  return { kind: 'run', configFile };
+}

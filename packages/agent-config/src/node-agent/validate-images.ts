@@ -1,0 +1,25 @@
+// Validation of image handling: garbage-collection thresholds and age, parallel pulls, container log rotation.
+import { forbidden, invalid, type FieldError } from '@plat/apimachinery';
+import { inRange, path, quantity, type ValidationContext } from './validate-helpers.js';
+
+export function validateImages({ config: c }: ValidationContext): FieldError[] {
+  const errors: FieldError[] = [];
+  const high = c.imageGCHighThresholdPercent ?? 0;
+  const low = c.imageGCLowThresholdPercent ?? 0;
+  inRange(errors, path('imageGCHighThresholdPercent'), high, 0, 100);
+  inRange(errors, path('imageGCLowThresholdPercent'), low, 0, 100);
+  if (low >= high) errors.push(invalid(path('imageGCLowThresholdPercent'), low, `must be less than imageGCHighThresholdPercent (${high})`));
+  if ((c.imageMinimumGCAge ?? 0) < 0) errors.push(invalid(path('imageMinimumGCAge'), c.imageMinimumGCAge, 'must not be negative'));
+
+  if (c.maxParallelImagePulls !== undefined) {
+    if (c.maxParallelImagePulls < 1) errors.push(invalid(path('maxParallelImagePulls'), c.maxParallelImagePulls, 'must be a positive number'));
+    if (c.serializeImagePulls) errors.push(forbidden(path('maxParallelImagePulls'), 'cannot be set when serializeImagePulls is true'));
+  }
+
+  if (c.containerLogMaxSize !== undefined) {
+    const size = quantity(errors, path('containerLogMaxSize'), c.containerLogMaxSize);
+    if (size && size.sign() <= 0) errors.push(invalid(path('containerLogMaxSize'), c.containerLogMaxSize, 'must be greater than zero'));
+  }
+  if ((c.containerLogMaxFiles ?? 0) <= 1) errors.push(invalid(path('containerLogMaxFiles'), c.containerLogMaxFiles ?? 0, 'must be greater than 1'));
+  return errors;
+}
