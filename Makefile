@@ -4,7 +4,7 @@ SHELL := /bin/bash
 RUN_DIR ?= .run
 PORT ?= 6443
 API_DOMAIN ?= plat.io
-BINARIES := plat-apiserver plat-agent
+BINARIES := plat-apiserver plat-agent plat-controller-manager
 
 node_modules/.installed: package.json package-lock.json $(wildcard */*/package.json) test/package.json bench/package.json
 	npm ci --no-audit --no-fund
@@ -18,6 +18,7 @@ build: install
 	@mkdir -p bin
 	@# A 64 MiB young generation: decoding and encoding large lists allocate briskly (see bench/codec).
 	@printf '#!/usr/bin/env bash\nexec node --max-semi-space-size=64 "$$(dirname "$$(readlink -f "$$0")")/../apps/apiserver/dist/main.js" "$$@"\n' > bin/plat-apiserver
+	@printf '#!/usr/bin/env bash\nexec node "$$(dirname "$$(readlink -f "$$0")")/../apps/controller-manager/dist/main.js" "$$@"\n' > bin/plat-controller-manager
 	@printf '#!/usr/bin/env bash\nexec node "$$(dirname "$$(readlink -f "$$0")")/../apps/node-agent/dist/main.js" "$$@"\n' > bin/plat-agent
 	@chmod +x $(addprefix bin/,$(BINARIES))
 

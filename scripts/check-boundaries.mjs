@@ -24,6 +24,7 @@ const allowed = {
 /** What a workspace's tests (`*.test.ts`, `test-support.ts`) may import besides: a server to talk to. */
 const allowedInTests = {
   'packages/client': ['@plat/apiserver', '@plat/api', '@plat/storage'],
+  'apps/controller-manager': ['@plat/apiserver', '@plat/api', '@plat/storage'],
 };
 const isTestFile = (file) => /(\.test|[\\/]test-support)\.ts$/.test(file);
 const ours = /^@plat\/([a-z-]+)(\/.*)?$/;

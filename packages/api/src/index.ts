@@ -1,5 +1,6 @@
 // The built-in kinds, one file each, and the list the apiserver registers: one line per kind.
 import type { KubeObject, ResourceDefinition } from '@plat/registry';
+import { leaseDefinition } from './coordination/lease.js';
 import { limitRangeDefinition } from './core/limit-range.js';
 import { namespaceDefinition } from './core/namespace.js';
 import { serviceAccountDefinition } from './core/service-account.js';
@@ -13,6 +14,7 @@ export * from './core/namespace.js';
 export * from './core/service-account.js';
 export * from './core/limit-range.js';
 export * from './networking/ip-address.js';
+export * from './coordination/lease.js';
 export * from './rbac/role.js';
 export * from './rbac/cluster-role.js';
 export * from './rbac/role-binding.js';
@@ -34,6 +36,7 @@ export const builtinDefinitions: readonly ResourceDefinition[] = [
   register(serviceAccountDefinition),
   register(limitRangeDefinition),
   register(ipAddressDefinition),
+  register(leaseDefinition),
   register(roleDefinition),
   register(clusterRoleDefinition),
   register(roleBindingDefinition),

@@ -79,6 +79,12 @@ const samples: Record<string, KubeObject> = {
     metadata: { ...metadata, name: '10.0.0.1', namespace: undefined },
     spec: { parentRef: { group: '', resource: 'services', namespace: 'default', name: 'kubernetes', uid: 'u' } },
   },
+  Lease: {
+    apiVersion: 'coordination.plat.io/v1',
+    kind: 'Lease',
+    metadata,
+    spec: { holderIdentity: 'a', leaseDurationSeconds: 15, acquireTime: '2024-05-01T10:00:00.000000Z', renewTime: '2024-05-01T10:00:10.123456Z', leaseTransitions: 2 },
+  },
   Role: { apiVersion: rbac, kind: 'Role', metadata, rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'], resourceNames: ['a'] }] },
   ClusterRole: {
     apiVersion: rbac,

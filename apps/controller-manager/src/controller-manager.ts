@@ -1,0 +1,33 @@
+// The controllers a leader runs, over one client, one set of shared informers and one view of the
+// served resources; they run until the signal aborts.
+import { InformerFactory, type Client, type Logger } from '@plat/client';
+import { clusterRoleAggregationController } from './controllers/cluster-role-aggregation.js';
+import type { Controller, ControllerContext } from './controllers/context.js';
+import { garbageCollectorController } from './controllers/garbage-collector.js';
+import { namespaceController } from './controllers/namespace.js';
+import { serviceAccountController } from './controllers/service-account.js';
+import type { ControllerManagerConfig, ControllerName } from './options.js';
+import { ResourceMap } from './resources.js';
+
+export type ControllersConfig = Pick<ControllerManagerConfig, 'apiDomain' | 'controllers' | 'concurrentGCSyncs' | 'concurrentNamespaceSyncs'>;
+
+export async function runControllers(client: Client, config: ControllersConfig, logger: Logger, signal: AbortSignal): Promise<void> {
+  const informers = new InformerFactory(client, { logger });
+  const context: ControllerContext = { client, informers, resources: new ResourceMap(client), domain: config.apiDomain, logger };
+  const controllers: Record<ControllerName, Controller> = {
+    'namespace-controller': namespaceController(config.concurrentNamespaceSyncs),
+    'serviceaccount-controller': serviceAccountController,
+    'clusterrole-aggregation-controller': clusterRoleAggregationController,
+    'garbage-collector-controller': garbageCollectorController(config.concurrentGCSyncs),
+  };
+  // Each controller asks for its informers before its first await; they all start together.
+  const running = Object.entries(controllers)
+    .filter(([name]) => config.controllers.has(name as ControllerName))
+    .map(([name, controller]) => {
+      logger.info({ controller: name }, 'starting controller');
+      return controller(context, signal).catch((err: unknown) => logger.error({ err, controller: name }, 'controller failed'));
+    });
+  informers.start();
+  await Promise.all(running);
+  await informers.stop();
+}

@@ -1,0 +1,208 @@
+// The controllers against an in-process API server: each behaviour of issue 7 in a namespace of its own.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { KubeObject } from '@plat/client';
+import type { ClusterRole } from './controllers/cluster-role-aggregation.js';
+import type { Namespace } from './controllers/namespace.js';
+import { eventually, isGone, ownerRef, rbacGroup, refs, startTestCluster, type TestCluster } from './test-support.js';
+
+describe('controllers', () => {
+  let cluster: TestCluster;
+  before(async () => {
+    cluster = await startTestCluster();
+  });
+  after(() => cluster.close());
+
+  const api = () => cluster.client;
+  const createNamespace = (name: string) => api().resource(refs.namespaces).create({ metadata: { name } });
+  const accounts = (ns: string) => api().resource(refs.serviceAccounts).namespace(ns);
+
+  describe('service accounts', () => {
+    it('every namespace gets a default ServiceAccount, the system ones included', async () => {
+      await createNamespace('sa-new');
+      await eventually('default in sa-new', async () => !!(await accounts('sa-new').get('default')));
+      await eventually('default in plat-system', async () => !!(await accounts('plat-system').get('default')));
+    });
+
+    it('a deleted default ServiceAccount comes back', async () => {
+      await createNamespace('sa-again');
+      await eventually('default', async () => !!(await accounts('sa-again').get('default')));
+      const first = await accounts('sa-again').get('default');
+      await accounts('sa-again').delete('default');
+      await eventually('a new default', async () => (await accounts('sa-again').get('default')).metadata.uid !== first.metadata.uid);
+    });
+  });
+
+  describe('cluster role aggregation', () => {
+    const roles = () => api().resource<ClusterRole>(refs.clusterRoles);
+    const rule = (resource: string) => ({ verbs: ['get'], apiGroups: [''], resources: [resource] });
+    const rulesOf = async (name: string) => (await roles().get(name)).rules ?? [];
+
+    it('unites the rules of matching roles and follows label changes and direct edits', async () => {
+      await roles().create({ metadata: { name: 'agg-a', labels: { 'agg-test': 'true' } }, rules: [rule('pods'), rule('services')] });
+      await roles().create({ metadata: { name: 'agg-b', labels: { 'agg-test': 'true' } }, rules: [rule('services'), rule('secrets')] });
+      await roles().create({ metadata: { name: 'agg-c' }, rules: [rule('nodes')] });
+      await roles().create({
+        metadata: { name: 'agg-total' },
+        aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'agg-test': 'true' } }] },
+      });
+      await eventually('aggregated rules', async () => (await rulesOf('agg-total')).length === 3);
+      assert.deepEqual(await rulesOf('agg-total'), [rule('pods'), rule('services'), rule('secrets')]);
+
+      // A role that gains the label joins; one that loses it leaves.
+      const c = await roles().get('agg-c');
+      await roles().update({ ...c, metadata: { ...c.metadata, labels: { 'agg-test': 'true' } } });
+      await eventually('agg-c joined', async () => (await rulesOf('agg-total')).some((r) => r.resources?.[0] === 'nodes'));
+      const a = await roles().get('agg-a');
+      await roles().update({ ...a, metadata: { ...a.metadata, labels: {} } });
+      await eventually('agg-a left', async () => !(await rulesOf('agg-total')).some((r) => r.resources?.[0] === 'pods'));
+      assert.deepEqual(await rulesOf('agg-total'), [rule('services'), rule('secrets'), rule('nodes')]);
+
+      // Direct edits are overwritten.
+      const total = await roles().get('agg-total');
+      await roles().update({ ...total, rules: [rule('everything')] });
+      await eventually('edit overwritten', async () => (await rulesOf('agg-total')).length === 3);
+
+      // Deleting a member removes its rules.
+      await roles().delete('agg-c');
+      await eventually('agg-c gone', async () => (await rulesOf('agg-total')).length === 2);
+    });
+  });
+
+  describe('namespace deletion', () => {
+    it('deletes everything in a terminating namespace, then the namespace', async () => {
+      await createNamespace('doomed');
+      const kinds = [
+        [refs.serviceAccounts, (i: number) => ({ metadata: { name: `sa-${i}` } })],
+        [refs.limitRanges, (i: number) => ({ metadata: { name: `lr-${i}` }, spec: { limits: [{ type: 'Container', max: { cpu: '1' } }] } })],
+        [refs.leases, (i: number) => ({ metadata: { name: `lease-${i}` }, spec: { holderIdentity: 'x' } })],
+        [refs.roles, (i: number) => ({ metadata: { name: `role-${i}` }, rules: [] })],
+        [
+          refs.roleBindings,
+          (i: number) => ({ metadata: { name: `rb-${i}` }, roleRef: { apiGroup: rbacGroup, kind: 'Role', name: 'r' }, subjects: [{ kind: 'User', name: 'u', apiGroup: rbacGroup }] }),
+        ],
+      ] as const;
+      for (const [ref, make] of kinds) {
+        for (let i = 0; i < 8; i++) await api().resource(ref).namespace('doomed').create(make(i) as KubeObject);
+      }
+      await api().resource(refs.namespaces).delete('doomed');
+      const terminating = await api().resource<Namespace>(refs.namespaces).get('doomed');
+      assert.equal(terminating.status?.phase, 'Terminating');
+      await eventually('the namespace gone', () => isGone(api(), refs.namespaces, '', 'doomed'), 10_000);
+      for (const [ref] of kinds) assert.deepEqual((await api().resource(ref).namespace('doomed').list()).items, [], ref.resource);
+    });
+
+    it('waits for finalizers on its content and reports them in conditions', async () => {
+      await createNamespace('held');
+      await accounts('held').create({ metadata: { name: 'kept', finalizers: ['example.com/hold'] } });
+      await api().resource(refs.namespaces).delete('held');
+      await eventually('conditions', async () => {
+        const ns = await api().resource<Namespace>(refs.namespaces).get('held');
+        return (ns.status?.conditions ?? []).some((c) => c.type === 'NamespaceFinalizersRemaining' && c.status === 'True');
+      });
+      const ns = await api().resource<Namespace>(refs.namespaces).get('held');
+      const conditions = new Map((ns.status?.conditions ?? []).map((c) => [c.type, c]));
+      assert.deepEqual([...conditions.keys()], [
+        'NamespaceDeletionDiscoveryFailure',
+        'NamespaceDeletionGroupVersionParsingFailure',
+        'NamespaceDeletionContentFailure',
+        'NamespaceContentRemaining',
+        'NamespaceFinalizersRemaining',
+      ]);
+      assert.equal(conditions.get('NamespaceDeletionDiscoveryFailure')?.status, 'False');
+      assert.equal(conditions.get('NamespaceDeletionDiscoveryFailure')?.reason, 'ResourcesDiscovered');
+      assert.deepEqual(
+        [conditions.get('NamespaceContentRemaining')?.reason, conditions.get('NamespaceContentRemaining')?.message],
+        ['SomeResourcesRemain', 'Some resources are remaining: serviceaccounts has 1 resource instances'],
+      );
+      assert.equal(
+        conditions.get('NamespaceFinalizersRemaining')?.message,
+        'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances',
+      );
+      assert.deepEqual(ns.spec?.finalizers, ['plat']);
+      // Once the finalizer is gone the namespace goes (after upstream's estimate: 8 s at most).
+      const kept = await accounts('held').get('kept');
+      await accounts('held').update({ ...kept, metadata: { ...kept.metadata, finalizers: [] } });
+      await eventually('the namespace gone', () => isGone(api(), refs.namespaces, '', 'held'), 12_000);
+    });
+  });
+
+  describe('garbage collector', () => {
+    const owner = (ns: string) => accounts(ns).create({ metadata: { name: 'owner' } });
+    const dependents = async (ns: string, of: KubeObject, block: boolean) => {
+      const roles = api().resource(refs.roles).namespace(ns);
+      for (const name of ['d1', 'd2', 'd3']) {
+        await roles.create({ metadata: { name, ownerReferences: [ownerRef(of, 'v1', 'ServiceAccount', block)] }, rules: [] });
+      }
+    };
+    const roleNames = async (ns: string) => (await api().resource(refs.roles).namespace(ns).list()).items.map((r) => r.metadata.name);
+
+    it('Background: the owner goes at once, its dependents after it', async () => {
+      await createNamespace('gc-bg');
+      const o = await owner('gc-bg');
+      await dependents('gc-bg', o, false);
+      await accounts('gc-bg').delete('owner', { propagationPolicy: 'Background' });
+      assert.ok(await isGone(api(), refs.serviceAccounts, 'gc-bg', 'owner'));
+      await eventually('dependents gone', async () => (await roleNames('gc-bg')).length === 0);
+    });
+
+    it('Foreground: the owner waits, marked, until its blocking dependents are gone', async () => {
+      await createNamespace('gc-fg');
+      const o = await owner('gc-fg');
+      await dependents('gc-fg', o, true);
+      const marked = (await accounts('gc-fg').delete('owner', { propagationPolicy: 'Foreground' })) as KubeObject;
+      assert.deepEqual(marked.metadata.finalizers, ['foregroundDeletion']);
+      assert.ok(marked.metadata.deletionTimestamp);
+      await eventually('owner gone', () => isGone(api(), refs.serviceAccounts, 'gc-fg', 'owner'));
+      assert.deepEqual(await roleNames('gc-fg'), []);
+    });
+
+    it('Orphan: the dependents stay and lose their references; then the owner goes', async () => {
+      await createNamespace('gc-orphan');
+      const o = await owner('gc-orphan');
+      await dependents('gc-orphan', o, true);
+      const marked = (await accounts('gc-orphan').delete('owner', { propagationPolicy: 'Orphan' })) as KubeObject;
+      assert.deepEqual(marked.metadata.finalizers, ['orphan']);
+      await eventually('owner gone', () => isGone(api(), refs.serviceAccounts, 'gc-orphan', 'owner'));
+      const left = (await api().resource(refs.roles).namespace('gc-orphan').list()).items;
+      assert.deepEqual(left.map((r) => [r.metadata.name, r.metadata.ownerReferences]), [['d1', undefined], ['d2', undefined], ['d3', undefined]]);
+    });
+
+    it('an object whose owner never existed, or was replaced under the same name, is collected', async () => {
+      await createNamespace('gc-dangling');
+      const roles = api().resource(refs.roles).namespace('gc-dangling');
+      await roles.create({ metadata: { name: 'orphaned', ownerReferences: [{ apiVersion: 'v1', kind: 'ServiceAccount', name: 'ghost', uid: 'no-such-uid' }] }, rules: [] });
+      const o = await owner('gc-dangling');
+      await roles.create({ metadata: { name: 'stale', ownerReferences: [{ ...ownerRef(o, 'v1', 'ServiceAccount'), uid: 'an-older-uid' }] }, rules: [] });
+      await roles.create({ metadata: { name: 'owned', ownerReferences: [ownerRef(o, 'v1', 'ServiceAccount')] }, rules: [] });
+      await eventually('the dangling ones gone', async () => (await roleNames('gc-dangling')).join() === 'owned');
+    });
+
+    it('an object with one owner left keeps living and loses the reference to the gone one', async () => {
+      await createNamespace('gc-two');
+      const first = await accounts('gc-two').create({ metadata: { name: 'first' } });
+      const second = await accounts('gc-two').create({ metadata: { name: 'second' } });
+      const roles = api().resource(refs.roles).namespace('gc-two');
+      await roles.create({
+        metadata: { name: 'shared', ownerReferences: [ownerRef(first, 'v1', 'ServiceAccount'), ownerRef(second, 'v1', 'ServiceAccount')] },
+        rules: [],
+      });
+      await accounts('gc-two').delete('first');
+      await eventually('the reference removed', async () => (await roles.get('shared')).metadata.ownerReferences?.length === 1);
+      assert.equal((await roles.get('shared')).metadata.ownerReferences?.[0]?.name, 'second');
+      await accounts('gc-two').delete('second');
+      await eventually('collected with its last owner', () => isGone(api(), refs.roles, 'gc-two', 'shared'));
+    });
+
+    it('cluster-scoped owners: a ClusterRole owns namespaced dependents', async () => {
+      await createNamespace('gc-cluster');
+      const role = await api().resource(refs.clusterRoles).create({ metadata: { name: 'gc-cluster-owner' }, rules: [] });
+      const roles = api().resource(refs.roles).namespace('gc-cluster');
+      await roles.create({ metadata: { name: 'dep', ownerReferences: [ownerRef(role, `${rbacGroup}/v1`, 'ClusterRole')] }, rules: [] });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(await isGone(api(), refs.roles, 'gc-cluster', 'dep'), false, 'kept while its owner lives');
+      await api().resource(refs.clusterRoles).delete('gc-cluster-owner');
+      await eventually('dependent collected', () => isGone(api(), refs.roles, 'gc-cluster', 'dep'));
+    });
+  });
+});

@@ -1,0 +1,496 @@
+// The garbage collector (upstream's garbagecollector and GraphBuilder): a graph of owners and
+// dependents built from informers on every deletable resource. An object whose owners are all gone
+// is deleted; an owner deleted with Foreground (the foregroundDeletion finalizer) waits until its
+// dependents with blockOwnerDeletion are gone; an owner deleted with Orphan (the orphan finalizer)
+// has the references to it removed from its dependents first. Deletes carry a uid precondition.
+import {
+  RateLimitingQueue,
+  Requeue,
+  groupVersionString,
+  runWorkers,
+  supportsVerbs,
+  type APIResource,
+  type KubeObject,
+  type Logger,
+  type OwnerReference,
+  type PropagationPolicy,
+} from '@plat/client';
+import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../names.js';
+import type { ResourceMap } from '../resources.js';
+import { aborted, isNotFound, retryOnConflict, waitForSync, type Controller, type ControllerContext } from './context.js';
+
+/** Where an object is: its coordinates and uid (upstream's objectReference). */
+export interface Identity {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  /** '' for a cluster-scoped object. */
+  namespace: string;
+}
+
+const identityKey = (i: Identity): string => JSON.stringify([i.apiVersion, i.kind, i.namespace, i.name, i.uid]);
+const sameIdentity = (a: Identity, b: Identity): boolean => identityKey(a) === identityKey(b);
+
+export class GraphNode {
+  readonly dependents = new Set<GraphNode>();
+  owners: OwnerReference[] = [];
+  beingDeleted = false;
+  deletingDependents = false;
+
+  constructor(
+    public identity: Identity,
+    /** A node made up from a dependent's ownerReference, not yet seen by an informer. */
+    public virtual: boolean,
+  ) {}
+
+  /** Dependents whose reference to this node blocks its deletion. */
+  blockingDependents(): GraphNode[] {
+    return [...this.dependents].filter((d) => d.owners.some((o) => o.uid === this.identity.uid && o.blockOwnerDeletion));
+  }
+
+  toString(): string {
+    const { apiVersion, kind, namespace, name, uid } = this.identity;
+    return `[${apiVersion}/${kind}, namespace: ${namespace}, name: ${name}, uid: ${uid}]`;
+  }
+}
+
+const isBeingDeleted = (o: KubeObject): boolean => !!o.metadata.deletionTimestamp;
+const hasFinalizer = (o: KubeObject, f: string): boolean => (o.metadata.finalizers ?? []).includes(f);
+const waitsFor = (o: KubeObject | undefined, f: string): boolean => !!o && isBeingDeleted(o) && hasFinalizer(o, f);
+
+/** A reference names an owner by these coordinates (upstream's ownerReferenceMatchesCoordinates). */
+const referenceMatches = (ref: OwnerReference, identity: Identity): boolean =>
+  ref.uid === identity.uid && ref.name === identity.name && ref.kind === identity.kind && ref.apiVersion === identity.apiVersion;
+
+/** Dependents that refer to `identity` by its exact coordinates, and those that do not. */
+function partitionDependents(dependents: Iterable<GraphNode>, identity: Identity): [GraphNode[], GraphNode[]] {
+  const matching: GraphNode[] = [];
+  const other: GraphNode[] = [];
+  for (const dependent of dependents) {
+    const namespaceOk = !identity.namespace || dependent.identity.namespace === identity.namespace;
+    const refers = dependent.owners.some((ref) => ref.uid === identity.uid && referenceMatches(ref, identity));
+    (namespaceOk && refers ? matching : other).push(dependent);
+  }
+  return [matching, other];
+}
+
+/** Owner references added, removed, and changed (same uid, other fields), from `old` to `next`. */
+function referenceDiffs(old: readonly OwnerReference[], next: readonly OwnerReference[]) {
+  const before = new Map(old.map((r) => [r.uid, r]));
+  const after = new Map(next.map((r) => [r.uid, r]));
+  const added = next.filter((r) => !before.has(r.uid));
+  const removed = old.filter((r) => !after.has(r.uid));
+  const changed = next
+    .filter((r) => before.has(r.uid) && JSON.stringify(before.get(r.uid)) !== JSON.stringify(r))
+    .map((r) => ({ old: before.get(r.uid)!, next: r }));
+  return { added, removed, changed };
+}
+
+/** A bounded set, oldest out first: owners known to be absent. */
+class AbsentOwners {
+  private readonly keys = new Set<string>();
+  constructor(private readonly capacity = 500) {}
+  add(identity: Identity): void {
+    const key = identityKey(identity);
+    this.keys.delete(key);
+    this.keys.add(key);
+    if (this.keys.size > this.capacity) this.keys.delete(this.keys.values().next().value!);
+  }
+  has(identity: Identity): boolean {
+    return this.keys.has(identityKey(identity));
+  }
+}
+
+/** The resource of an owner reference is not (yet) served: retried quietly, as discovery may catch up. */
+class RestMappingError extends Requeue {}
+
+/** A reference that can never resolve (a cluster-scoped object with a namespaced owner): not retried. */
+class UnresolvableReference extends Error {}
+
+type Classified = { solid: OwnerReference[]; dangling: OwnerReference[]; waiting: OwnerReference[] };
+
+/** How often discovery is read again for resources added since. */
+const DISCOVERY_RESYNC_MS = 30_000;
+
+export class GarbageCollector {
+  private readonly nodes = new Map<string, GraphNode>();
+  readonly attemptToDelete = new RateLimitingQueue<GraphNode>();
+  readonly attemptToOrphan = new RateLimitingQueue<GraphNode>();
+  private readonly absent = new AbsentOwners();
+  private readonly monitored = new Set<string>();
+
+  constructor(
+    private readonly context: ControllerContext,
+    private readonly resources: ResourceMap,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The node of a uid, for tests and diagnostics. */
+  node(uid: string): GraphNode | undefined {
+    return this.nodes.get(uid);
+  }
+
+  /** Starts informers on every deletable resource not watched yet; returns them. */
+  monitorResources(): ReturnType<ControllerContext['informers']['informerFor']>[] {
+    const started = [];
+    for (const resource of this.resources.resources()) {
+      if (!supportsVerbs(resource, 'list', 'watch', 'delete')) continue;
+      const key = `${resource.group}/${resource.version}/${resource.resource}`;
+      if (this.monitored.has(key)) continue;
+      this.monitored.add(key);
+      const informer = this.context.informers.informerFor(resource);
+      informer.addEventHandler({
+        onAdd: (object) => this.observe('add', resource, object),
+        onUpdate: (old, object) => this.observe('update', resource, object, old),
+        onDelete: (object) => this.observe('delete', resource, object),
+      });
+      started.push(informer);
+    }
+    return started;
+  }
+
+  // ---- the graph (upstream's GraphBuilder.processGraphChanges), fed synchronously by informers ----
+
+  private identityOf(resource: APIResource, object: KubeObject): Identity {
+    return {
+      apiVersion: groupVersionString(resource.group, resource.version),
+      kind: resource.kind,
+      name: object.metadata.name ?? '',
+      uid: object.metadata.uid ?? '',
+      namespace: object.metadata.namespace ?? '',
+    };
+  }
+
+  private observe(type: 'add' | 'update' | 'delete', resource: APIResource, object: KubeObject, old?: KubeObject): void {
+    const uid = object.metadata.uid;
+    if (!uid) return;
+    let existing = this.nodes.get(uid);
+    if (existing?.virtual) {
+      // A node made up from references is now seen: dependents that named it wrongly are checked.
+      const observed = this.identityOf(resource, object);
+      if (!sameIdentity(observed, existing.identity)) {
+        const [, invalid] = partitionDependents(existing.dependents, observed);
+        for (const dependent of invalid) this.attemptToDelete.add(dependent);
+        existing.identity = observed;
+      }
+      existing.virtual = false;
+    }
+    if (type === 'delete') {
+      if (existing) this.removeNode(existing, existing.identity);
+      return;
+    }
+    const owners = object.metadata.ownerReferences ?? [];
+    if (!existing) {
+      existing = new GraphNode(this.identityOf(resource, object), false);
+      existing.owners = owners;
+      existing.beingDeleted = isBeingDeleted(object);
+      existing.deletingDependents = waitsFor(object, FOREGROUND_FINALIZER);
+      this.nodes.set(uid, existing);
+      this.addDependentToOwners(existing, owners);
+    } else {
+      const { added, removed, changed } = referenceDiffs(existing.owners, owners);
+      if (added.length || removed.length || changed.length) {
+        this.addUnblockedOwnersToDeleteQueue(removed, changed);
+        existing.owners = owners;
+        this.addDependentToOwners(existing, added);
+        for (const ref of removed) this.nodes.get(ref.uid)?.dependents.delete(existing);
+      }
+      if (isBeingDeleted(object)) existing.beingDeleted = true;
+    }
+    this.processTransitions(old, object, existing);
+  }
+
+  private addDependentToOwners(node: GraphNode, owners: readonly OwnerReference[]): void {
+    for (const ref of owners) {
+      let owner = this.nodes.get(ref.uid);
+      if (!owner) {
+        // An owner not seen (yet): a virtual node, checked against the API by attemptToDelete.
+        owner = new GraphNode({ apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, uid: ref.uid, namespace: node.identity.namespace }, true);
+        this.nodes.set(ref.uid, owner);
+        owner.dependents.add(node);
+        this.attemptToDelete.add(owner);
+      } else {
+        owner.dependents.add(node);
+      }
+    }
+  }
+
+  /** Owners waiting for their dependents are looked at again when a blocking reference goes away. */
+  private addUnblockedOwnersToDeleteQueue(removed: readonly OwnerReference[], changed: readonly { old: OwnerReference; next: OwnerReference }[]): void {
+    const unblocked = [
+      ...removed.filter((r) => r.blockOwnerDeletion),
+      ...changed.filter((c) => c.old.blockOwnerDeletion && !c.next.blockOwnerDeletion).map((c) => c.next),
+    ];
+    for (const ref of unblocked) {
+      const owner = this.nodes.get(ref.uid);
+      if (owner?.deletingDependents) this.attemptToDelete.add(owner);
+    }
+  }
+
+  private processTransitions(old: KubeObject | undefined, object: KubeObject, node: GraphNode): void {
+    if (waitsFor(object, ORPHAN_FINALIZER) && !waitsFor(old, ORPHAN_FINALIZER)) {
+      this.attemptToOrphan.add(node);
+      return;
+    }
+    if (waitsFor(object, FOREGROUND_FINALIZER) && !waitsFor(old, FOREGROUND_FINALIZER)) {
+      node.deletingDependents = true;
+      for (const dependent of node.dependents) this.attemptToDelete.add(dependent);
+      this.attemptToDelete.add(node);
+    }
+  }
+
+  private removeNode(node: GraphNode, identity: Identity): void {
+    this.nodes.delete(node.identity.uid);
+    for (const ref of node.owners) this.nodes.get(ref.uid)?.dependents.delete(node);
+    if (node.dependents.size) this.absent.add(identity);
+    for (const dependent of node.dependents) this.attemptToDelete.add(dependent);
+    for (const ref of node.owners) {
+      const owner = this.nodes.get(ref.uid);
+      // An owner waiting for its dependents checks whether any are left.
+      if (owner?.deletingDependents) this.attemptToDelete.add(owner);
+    }
+  }
+
+  /** The API says `identity` does not exist: a delete event the informers could not give. */
+  private virtualDelete(identity: Identity): void {
+    const existing = this.nodes.get(identity.uid);
+    if (!existing) return;
+    if (existing.virtual) {
+      const [matching, other] = partitionDependents(existing.dependents, identity);
+      if (other.length) {
+        // Some dependents name this uid by other coordinates: keep the node for them.
+        if (matching.length) {
+          this.absent.add(identity);
+          for (const dependent of matching) this.attemptToDelete.add(dependent);
+        }
+        if (sameIdentity(existing.identity, identity)) {
+          const alternative = other.flatMap((d) => d.owners).find((r) => r.uid === identity.uid && !referenceMatches(r, identity));
+          if (alternative) {
+            existing.identity = { apiVersion: alternative.apiVersion, kind: alternative.kind, name: alternative.name, uid: alternative.uid, namespace: identity.namespace };
+            this.attemptToDelete.addRateLimited(existing);
+          }
+        }
+        return;
+      }
+    } else if (!sameIdentity(existing.identity, identity)) {
+      const [matching] = partitionDependents(existing.dependents, identity);
+      if (matching.length) {
+        this.absent.add(identity);
+        for (const dependent of matching) this.attemptToDelete.add(dependent);
+      }
+      return;
+    }
+    this.removeNode(existing, identity);
+  }
+
+  // ---- talking to the API ----
+
+  private resourceOf(identity: { apiVersion: string; kind: string }): APIResource {
+    const resource = this.resources.forKind(identity.apiVersion, identity.kind);
+    if (!resource) throw new RestMappingError(`no served resource for ${identity.apiVersion}, Kind=${identity.kind}`);
+    return resource;
+  }
+
+  private objectClient(identity: Identity) {
+    const resource = this.resourceOf(identity);
+    const objects = this.context.client.resource(resource);
+    return resource.namespaced ? objects.namespace(identity.namespace) : objects;
+  }
+
+  private async getObject(identity: Identity): Promise<KubeObject | undefined> {
+    try {
+      return await this.objectClient(identity).get(identity.name);
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  private async deleteObject(identity: Identity, policy: PropagationPolicy): Promise<void> {
+    this.logger.info({ controller: 'garbagecollector', object: identity, propagationPolicy: policy }, 'deleting object');
+    try {
+      await this.objectClient(identity).delete(identity.name, { preconditions: { uid: identity.uid }, propagationPolicy: policy });
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  }
+
+  /** Changes an object read fresh, while it is still the object of `identity`; retried on conflicts. */
+  private async updateObject(identity: Identity, change: (object: KubeObject) => boolean): Promise<void> {
+    await retryOnConflict(async () => {
+      const latest = await this.getObject(identity);
+      if (!latest || latest.metadata.uid !== identity.uid) return;
+      if (!change(latest)) return;
+      try {
+        await this.objectClient(identity).update(latest);
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+      }
+    });
+  }
+
+  private removeFinalizer(identity: Identity, finalizer: string): Promise<void> {
+    return this.updateObject(identity, (object) => {
+      const finalizers = object.metadata.finalizers ?? [];
+      if (!finalizers.includes(finalizer)) return false;
+      object.metadata.finalizers = finalizers.filter((f) => f !== finalizer);
+      return true;
+    });
+  }
+
+  private removeOwnerReferences(identity: Identity, uids: readonly string[]): Promise<void> {
+    return this.updateObject(identity, (object) => {
+      const refs = object.metadata.ownerReferences ?? [];
+      const kept = refs.filter((r) => !uids.includes(r.uid));
+      if (kept.length === refs.length) return false;
+      if (kept.length) object.metadata.ownerReferences = kept;
+      else delete object.metadata.ownerReferences;
+      return true;
+    });
+  }
+
+  // ---- the workers (upstream's attemptToDeleteItem and attemptToOrphanWorker) ----
+
+  /** Whether an owner reference points at an object that is gone (or is another object now). */
+  private async isDangling(ref: OwnerReference, item: GraphNode): Promise<{ dangling: true } | { dangling: false; owner: KubeObject }> {
+    const coordinates = { apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, uid: ref.uid };
+    if (this.absent.has({ ...coordinates, namespace: '' }) || this.absent.has({ ...coordinates, namespace: item.identity.namespace })) {
+      return { dangling: true };
+    }
+    const resource = this.resourceOf(ref);
+    if (!item.identity.namespace && resource.namespaced) throw new UnresolvableReference(`cluster-scoped ${item} names a namespaced owner ${ref.kind} ${ref.name}`);
+    const ownerIdentity = { ...coordinates, namespace: resource.namespaced ? item.identity.namespace : '' };
+    const owner = await this.getObject(ownerIdentity);
+    if (!owner || owner.metadata.uid !== ref.uid) {
+      this.absent.add(ownerIdentity);
+      return { dangling: true };
+    }
+    return { dangling: false, owner };
+  }
+
+  private async classifyReferences(item: GraphNode, refs: readonly OwnerReference[]): Promise<Classified> {
+    const classified: Classified = { solid: [], dangling: [], waiting: [] };
+    for (const ref of refs) {
+      const result = await this.isDangling(ref, item);
+      if (result.dangling) classified.dangling.push(ref);
+      else if (waitsFor(result.owner, FOREGROUND_FINALIZER)) classified.waiting.push(ref);
+      else classified.solid.push(ref);
+    }
+    return classified;
+  }
+
+  /** attemptToDeleteItem for the workers: an unresolvable reference is reported once, not retried. */
+  async reconcile(item: GraphNode): Promise<void> {
+    try {
+      await this.attemptToDeleteItem(item);
+    } catch (error) {
+      if (!(error instanceof UnresolvableReference)) throw error;
+      this.logger.warn({ controller: 'garbagecollector', object: item.identity, reason: error.message }, 'ignoring an invalid owner reference');
+    }
+  }
+
+  async attemptToDeleteItem(item: GraphNode): Promise<void> {
+    // Being deleted is a one-way trip: wait for the deletion, then see to the dependents.
+    if (item.beingDeleted && !item.deletingDependents) return;
+    const latest = await this.getObject(item.identity);
+    if (!latest || latest.metadata.uid !== item.identity.uid) {
+      this.virtualDelete(item.identity);
+      return;
+    }
+    // Seen by the API but not (yet) by an informer: look again later.
+    if (item.virtual) throw new Requeue(`${item} has not been observed by an informer yet`);
+    if (item.deletingDependents) return this.processDeletingDependents(item);
+
+    const refs = latest.metadata.ownerReferences ?? [];
+    if (!refs.length) return;
+    const { solid, dangling, waiting } = await this.classifyReferences(item, refs);
+    if (solid.length) {
+      // An owner remains: references to absent owners, and to owners waiting on their
+      // dependents (which would otherwise wait forever), are removed.
+      if (dangling.length || waiting.length) await this.removeOwnerReferences(item.identity, [...dangling, ...waiting].map((r) => r.uid));
+      return;
+    }
+    if (waiting.length && item.dependents.size) {
+      // An owner waits for us and we have dependents: delete in the foreground too. A dependent
+      // that is itself deleting its dependents may mean a cycle: our references stop blocking.
+      if ([...item.dependents].some((d) => d.deletingDependents)) {
+        await this.updateObject(item.identity, (object) => {
+          let changed = false;
+          for (const ref of object.metadata.ownerReferences ?? []) {
+            if (ref.blockOwnerDeletion) {
+              ref.blockOwnerDeletion = false;
+              changed = true;
+            }
+          }
+          return changed;
+        });
+      }
+      await this.deleteObject(item.identity, 'Foreground');
+      return;
+    }
+    // No owner left: collect it, honouring a policy its own finalizers already ask for.
+    const policy: PropagationPolicy = hasFinalizer(latest, ORPHAN_FINALIZER)
+      ? 'Orphan'
+      : hasFinalizer(latest, FOREGROUND_FINALIZER)
+        ? 'Foreground'
+        : 'Background';
+    await this.deleteObject(item.identity, policy);
+  }
+
+  /** An owner deleted in the foreground: once no dependent blocks it, its finalizer is removed. */
+  private async processDeletingDependents(item: GraphNode): Promise<void> {
+    const blocking = item.blockingDependents();
+    if (!blocking.length) {
+      this.logger.info({ controller: 'garbagecollector', object: item.identity }, 'removing the foregroundDeletion finalizer');
+      await this.removeFinalizer(item.identity, FOREGROUND_FINALIZER);
+      return;
+    }
+    for (const dependent of blocking) if (!dependent.deletingDependents) this.attemptToDelete.add(dependent);
+  }
+
+  /** An owner deleted with Orphan: its dependents lose their references to it, then it loses its finalizer. */
+  async orphanDependents(owner: GraphNode): Promise<void> {
+    const dependents = [...owner.dependents];
+    const results = await Promise.allSettled(dependents.map((d) => this.removeOwnerReferences(d.identity, [owner.identity.uid])));
+    const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed.length) throw new Error(`orphaning dependents of ${owner}: ${failed.map((f) => (f.reason as Error).message).join('; ')}`);
+    this.logger.info({ controller: 'garbagecollector', object: owner.identity, dependents: dependents.length }, 'orphaned dependents');
+    await this.removeFinalizer(owner.identity, ORPHAN_FINALIZER);
+  }
+}
+
+export const garbageCollectorController =
+  (workers: number): Controller =>
+  async (context, signal) => {
+    const logger = context.logger;
+    const gc = new GarbageCollector(context, context.resources, logger);
+    // Discovery can fail while the server starts: keep trying.
+    for (let delay = 200; !signal.aborted; delay = Math.min(delay * 2, 5000)) {
+      try {
+        await context.resources.refresh();
+        break;
+      } catch (err) {
+        logger.warn({ err, controller: 'garbagecollector' }, 'discovery failed; retrying');
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+    const informers = gc.monitorResources();
+    if (!(await waitForSync(signal, ...informers))) return;
+    logger.info({ controller: 'garbagecollector', resources: informers.length }, 'all resource monitors have synced');
+    const resync = setInterval(() => {
+      context.resources.refresh().then(
+        () => gc.monitorResources(),
+        (err: unknown) => logger.warn({ err, controller: 'garbagecollector' }, 'discovery failed'),
+      );
+    }, DISCOVERY_RESYNC_MS);
+    const running = Promise.all([
+      runWorkers(gc.attemptToDelete, workers, (node) => gc.reconcile(node), logger, 'garbagecollector'),
+      runWorkers(gc.attemptToOrphan, 1, (node) => gc.orphanDependents(node), logger, 'garbagecollector-orphan'),
+    ]);
+    await aborted(signal);
+    clearInterval(resync);
+    gc.attemptToDelete.shutDown();
+    gc.attemptToOrphan.shutDown();
+    await running;
+  };

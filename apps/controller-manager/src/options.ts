@@ -1,0 +1,109 @@
+// The controller-manager's flags (kube-controller-manager's names where there is one) and the
+// configuration they make.
+import { FlagError, flag, parseFlags, type FlagValues } from './flags.js';
+import { leaseName, systemNamespace } from './names.js';
+
+export const controllerNames = [
+  'namespace-controller',
+  'serviceaccount-controller',
+  'clusterrole-aggregation-controller',
+  'garbage-collector-controller',
+] as const;
+export type ControllerName = (typeof controllerNames)[number];
+
+export const logLevels = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+export const controllerManagerFlags = {
+  kubeconfig: flag.string('Path to a kubeconfig file: the API server to talk to, its CA and the credentials (required).'),
+  'api-domain': flag.string('The API domain the server serves: plat.io, or k8s.io for Kubernetes names.', 'plat.io'),
+  'leader-elect': flag.bool('Run the controllers only while holding the leader Lease, so that replicas take turns.', true),
+  'leader-elect-lease-duration': flag.duration('How long a candidate waits after the last observed renewal before taking the lease over (default 15s).', 15_000),
+  'leader-elect-renew-deadline': flag.duration('How long the leader tries to renew before it stops leading (default 10s).', 10_000),
+  'leader-elect-retry-period': flag.duration('How long candidates wait between attempts to acquire or renew (default 2s).', 2_000),
+  'leader-elect-resource-namespace': flag.string('Namespace of the leader Lease (default <prefix>-system).'),
+  'leader-elect-resource-name': flag.string('Name of the leader Lease (default <prefix>-controller-manager).'),
+  controllers: flag.list(`Controllers to run: "*" for all, "name" to enable, "-name" to disable. Names: ${controllerNames.join(', ')}.`, ['*']),
+  'concurrent-gc-syncs': flag.int('Garbage collector workers (default 20).', 20, 1, 1000),
+  'concurrent-namespace-syncs': flag.int('Namespace deletion workers (default 10).', 10, 1, 1000),
+  'log-level': flag.string(`Least severe level logged: ${logLevels.join(', ')} (default info).`, 'info'),
+};
+
+export type ControllerManagerFlagValues = FlagValues<typeof controllerManagerFlags>;
+
+export interface ControllerManagerConfig {
+  kubeconfig: string;
+  apiDomain: string;
+  leaderElection: {
+    enabled: boolean;
+    leaseDurationMs: number;
+    renewDeadlineMs: number;
+    retryPeriodMs: number;
+    namespace: string;
+    name: string;
+  };
+  controllers: ReadonlySet<ControllerName>;
+  concurrentGCSyncs: number;
+  concurrentNamespaceSyncs: number;
+  logLevel: LogLevel;
+}
+
+/** Upstream's --controllers rule: a name or "-name" decides for that controller, else "*" enables it. */
+export function enabledControllers(list: readonly string[]): Set<ControllerName> {
+  for (const item of list) {
+    const name = item.replace(/^-/, '');
+    if (name !== '*' && !(controllerNames as readonly string[]).includes(name)) {
+      throw new FlagError(`invalid value for flag --controllers: unknown controller ${JSON.stringify(name)}`);
+    }
+  }
+  return new Set(
+    controllerNames.filter((name) => {
+      if (list.includes(name)) return true;
+      if (list.includes(`-${name}`)) return false;
+      return list.includes('*');
+    }),
+  );
+}
+
+export function buildConfig(values: ControllerManagerFlagValues): ControllerManagerConfig {
+  if (!values.kubeconfig) throw new FlagError('--kubeconfig is required');
+  const domain = values['api-domain'];
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+$/.test(domain)) {
+    throw new FlagError(`invalid value ${JSON.stringify(domain)} for flag --api-domain: must be a DNS domain such as plat.io`);
+  }
+  const logLevel = values['log-level'];
+  if (!(logLevels as readonly string[]).includes(logLevel)) {
+    throw new FlagError(`invalid value ${JSON.stringify(logLevel)} for flag --log-level: must be one of ${logLevels.join(', ')}`);
+  }
+  const leaderElection = {
+    enabled: values['leader-elect'],
+    leaseDurationMs: values['leader-elect-lease-duration'],
+    renewDeadlineMs: values['leader-elect-renew-deadline'],
+    retryPeriodMs: values['leader-elect-retry-period'],
+    namespace: values['leader-elect-resource-namespace'] || systemNamespace(domain),
+    name: values['leader-elect-resource-name'] || leaseName(domain),
+  };
+  if (leaderElection.enabled) {
+    if (leaderElection.leaseDurationMs <= leaderElection.renewDeadlineMs) {
+      throw new FlagError('--leader-elect-lease-duration must be greater than --leader-elect-renew-deadline');
+    }
+    if (leaderElection.renewDeadlineMs <= 1.2 * leaderElection.retryPeriodMs) {
+      throw new FlagError('--leader-elect-renew-deadline must be greater than 1.2 x --leader-elect-retry-period');
+    }
+  }
+  return {
+    kubeconfig: values.kubeconfig,
+    apiDomain: domain,
+    leaderElection,
+    controllers: enabledControllers(values.controllers),
+    concurrentGCSyncs: values['concurrent-gc-syncs'],
+    concurrentNamespaceSyncs: values['concurrent-namespace-syncs'],
+    logLevel: logLevel as LogLevel,
+  };
+}
+
+export function parseCommandLine(argv: readonly string[]): { help: true } | { help: false; config: ControllerManagerConfig } {
+  const { values, help } = parseFlags(controllerManagerFlags, argv);
+  if (help) return { help: true };
+  return { help: false, config: buildConfig(values) };
+}

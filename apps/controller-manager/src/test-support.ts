@@ -1,0 +1,114 @@
+// For this package's tests only (not exported): an in-process API server on memory storage with the
+// built-in kinds, a client for it, and the controllers running against it.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { builtinDefinitions, immortalNamespaces, systemNamespaceObjects } from '@plat/api';
+import { createLogger, createServer, ensureSelfSignedCert, type Server, type UserInfo } from '@plat/apiserver';
+import { createStorage } from '@plat/storage';
+import { Client, silentLogger, type KubeObject, type Logger, type ResourceRef } from '@plat/client';
+import { runControllers } from './controller-manager.js';
+import { controllerNames, type ControllerName } from './options.js';
+
+const DOMAIN = 'plat.io';
+const TOKEN = 'controller-test-admin';
+
+export interface TestCluster {
+  server: Server;
+  client: Client;
+  /** Stops the controllers, then the server. */
+  close(): Promise<void>;
+}
+
+export async function startTestCluster(controllers: readonly ControllerName[] = controllerNames): Promise<TestCluster> {
+  const certDir = await mkdtemp(join(tmpdir(), 'plat-controller-test-'));
+  const tls = await ensureSelfSignedCert({ certDir, bindAddress: '127.0.0.1' });
+  const server = createServer({
+    storage: createStorage({ backend: 'memory', compactionIntervalMs: 0 }),
+    logger: createLogger({ level: 'error' }),
+    tls,
+    bindAddress: '127.0.0.1',
+    port: 0,
+    authentication: { tokens: new Map<string, UserInfo>([[TOKEN, { name: 'admin', uid: 'admin', groups: ['system:masters'] }]]), anonymous: false },
+    shutdownTimeoutMs: 1000,
+    api: {
+      definitions: builtinDefinitions,
+      domain: DOMAIN,
+      bootstrap: systemNamespaceObjects(DOMAIN).map((object) => ({ group: '', version: 'v1', resource: 'namespaces', object })),
+      immortalNamespaces: immortalNamespaces(DOMAIN),
+    },
+  });
+  const { port } = await server.listen();
+  const client = new Client({ server: `https://127.0.0.1:${port}`, ca: tls.ca, token: TOKEN });
+  const stop = new AbortController();
+  const running = runControllers(
+    client,
+    { apiDomain: DOMAIN, controllers: new Set(controllers), concurrentGCSyncs: 5, concurrentNamespaceSyncs: 2 },
+    process.env.PLAT_TEST_LOG ? consoleLogger : silentLogger,
+    stop.signal,
+  );
+  return {
+    server,
+    client,
+    async close() {
+      stop.abort();
+      await running;
+      client.close();
+      await server.shutdown();
+      await rm(certDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** PLAT_TEST_LOG=1 prints the controllers' logs. */
+const consoleLogger: Logger = {
+  debug: (fields, message) => console.error('debug', message, fields),
+  info: (fields, message) => console.error('info', message, fields),
+  warn: (fields, message) => console.error('warn', message, fields),
+  error: (fields, message) => console.error('error', message, fields),
+};
+
+export const refs = {
+  namespaces: { group: '', version: 'v1', resource: 'namespaces', namespaced: false, kind: 'Namespace' },
+  serviceAccounts: { group: '', version: 'v1', resource: 'serviceaccounts', namespaced: true, kind: 'ServiceAccount' },
+  limitRanges: { group: '', version: 'v1', resource: 'limitranges', namespaced: true, kind: 'LimitRange' },
+  leases: { group: `coordination.${DOMAIN}`, version: 'v1', resource: 'leases', namespaced: true, kind: 'Lease' },
+  roles: { group: `rbac.authorization.${DOMAIN}`, version: 'v1', resource: 'roles', namespaced: true, kind: 'Role' },
+  roleBindings: { group: `rbac.authorization.${DOMAIN}`, version: 'v1', resource: 'rolebindings', namespaced: true, kind: 'RoleBinding' },
+  clusterRoles: { group: `rbac.authorization.${DOMAIN}`, version: 'v1', resource: 'clusterroles', namespaced: false, kind: 'ClusterRole' },
+} satisfies Record<string, ResourceRef>;
+
+export const rbacGroup = `rbac.authorization.${DOMAIN}`;
+
+/** Polls `probe` until it holds, or fails after `timeoutMs`. */
+export async function eventually(what: string, probe: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await Promise.resolve()
+      .then(probe)
+      .catch(() => false);
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Whether get() answers 404. */
+export async function isGone(client: Client, ref: ResourceRef, namespace: string, name: string): Promise<boolean> {
+  const resource = ref.namespaced ? client.resource(ref).namespace(namespace) : client.resource(ref);
+  try {
+    await resource.get(name);
+    return false;
+  } catch (error) {
+    return (error as { code?: number }).code === 404;
+  }
+}
+
+/** An owner reference to `owner` of kind `kind`. */
+export const ownerRef = (owner: KubeObject, apiVersion: string, kind: string, blockOwnerDeletion?: boolean) => ({
+  apiVersion,
+  kind,
+  name: owner.metadata.name!,
+  uid: owner.metadata.uid!,
+  ...(blockOwnerDeletion && { blockOwnerDeletion: true }),
+});

@@ -1,0 +1,92 @@
+// Lease (coordination.{domain}/v1, namespaced): a time-limited claim by one holder, used for leader
+// election and node heartbeats. Its times are MicroTimes: RFC 3339 in UTC with six fractional digits.
+import { invalid, newPath, type FieldError } from '@plat/apimachinery';
+import type { KubeObject, ResourceDefinition } from '@plat/registry';
+import { kindSchema } from '../common/object-meta-schema.js';
+import { integerField, objectSchema, stringField, timeField } from '../common/schema.js';
+import { ageColumn, nameColumn } from '../common/table.js';
+import { allVerbs } from '../common/verbs.js';
+
+export interface LeaseSpec {
+  holderIdentity?: string;
+  leaseDurationSeconds?: number;
+  /** A MicroTime. */
+  acquireTime?: string;
+  /** A MicroTime. */
+  renewTime?: string;
+  leaseTransitions?: number;
+}
+
+export interface Lease extends KubeObject {
+  spec?: LeaseSpec;
+}
+
+const rfc3339 = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/i;
+
+/**
+ * An RFC 3339 time as upstream's MicroTime writes it: UTC, exactly six fractional digits (extra
+ * digits are truncated, as Go's formatting does). Text that is not RFC 3339 is returned as it is.
+ */
+export function formatMicroTime(text: string): string {
+  const match = rfc3339.exec(text);
+  if (!match) return text;
+  const [, seconds, fraction = '', zone] = match;
+  const whole = new Date(`${seconds}${zone!.toUpperCase()}`);
+  if (Number.isNaN(whole.getTime())) return text;
+  return `${whole.toISOString().slice(0, 19)}.${fraction.slice(0, 6).padEnd(6, '0')}Z`;
+}
+
+function validateLeaseSpec(spec: LeaseSpec | undefined): FieldError[] {
+  const errors: FieldError[] = [];
+  const path = newPath('spec');
+  if (spec?.leaseDurationSeconds !== undefined && spec.leaseDurationSeconds <= 0) {
+    errors.push(invalid(path.child('leaseDurationSeconds'), spec.leaseDurationSeconds, 'must be greater than 0'));
+  }
+  if (spec?.leaseTransitions !== undefined && spec.leaseTransitions < 0) {
+    errors.push(invalid(path.child('leaseTransitions'), spec.leaseTransitions, 'must be greater than or equal to 0'));
+  }
+  return errors;
+}
+
+export const leaseDefinition = {
+  group: 'coordination.{domain}',
+  version: 'v1',
+  kind: 'Lease',
+  resource: 'leases',
+  singularName: 'lease',
+  namespaced: true,
+  verbs: allVerbs,
+  schema: kindSchema('A lease: a claim on something, held by one holder and renewed before it expires.', {
+    spec: objectSchema('The specification of the lease.', {
+      holderIdentity: stringField('The identity of the holder of the current lease.'),
+      leaseDurationSeconds: integerField(
+        'How long candidates for the lease wait to force-acquire it, measured from the last observed renewTime.',
+      ),
+      acquireTime: timeField('When the current lease was acquired (a MicroTime).'),
+      renewTime: timeField('When the current holder last updated the lease (a MicroTime).'),
+      leaseTransitions: integerField('The number of transitions of the lease between holders.'),
+    }),
+  }),
+  strategy: {
+    // Times are stored as upstream serializes them, whatever RFC 3339 form they came in.
+    default(lease) {
+      const spec = lease.spec;
+      if (spec?.acquireTime) spec.acquireTime = formatMicroTime(spec.acquireTime);
+      if (spec?.renewTime) spec.renewTime = formatMicroTime(spec.renewTime);
+    },
+    validate: (lease) => validateLeaseSpec(lease.spec),
+    validateUpdate: (lease) => validateLeaseSpec(lease.spec),
+  },
+  tableColumns: [
+    nameColumn<Lease>(),
+    {
+      name: 'Holder',
+      type: 'string',
+      description: 'The identity of the holder of the current lease.',
+      priority: 0,
+      value: (lease) => lease.spec?.holderIdentity ?? '<unknown>',
+    },
+    ageColumn<Lease>(),
+  ],
+  allowCreateOnUpdate: true,
+} satisfies ResourceDefinition<Lease>;

@@ -1,0 +1,55 @@
+// A typed REST client of the API with list-watch informers, a rate-limited work queue and Lease
+// leader election, for the controller-manager and other components that talk to the API.
+export { Client, InformerFactory } from './client.js';
+export { loadKubeconfig, parseKubeconfig, KubeconfigError, type ClientConfig } from './kubeconfig.js';
+export { RestClient, NetworkError, responseError, queryString, type RestRequest, type QueryValue } from './rest.js';
+export {
+  ResourceClient,
+  type ListOptions,
+  type WatchOptions,
+  type WriteOptions,
+  type UpdateOptions,
+  type DeleteOptions,
+} from './resource.js';
+export { WatchStream, WatchBrokenError } from './watch.js';
+export { DiscoveryClient, supportsVerbs, type APIResource, type APIGroup, type DiscoveryResult } from './discovery.js';
+export { Informer, type InformerOptions, type ResourceEventHandler } from './informer.js';
+export {
+  RateLimitingQueue,
+  ItemExponentialRateLimiter,
+  BucketRateLimiter,
+  MaxOfRateLimiter,
+  defaultControllerRateLimiter,
+  runWorkers,
+  Requeue,
+  type RateLimiter,
+} from './work-queue.js';
+export {
+  LeaderElector,
+  leaseResource,
+  microTime,
+  JITTER_FACTOR,
+  type Lease,
+  type LeaseSpec,
+  type LeaderElectionConfig,
+  type LeaderElectionRecord,
+  type LeaderCallbacks,
+} from './leader-election.js';
+export { Backoff, sleep, jitter, type BackoffOptions } from './backoff.js';
+export { silentLogger, type Logger } from './logger.js';
+export {
+  objectKey,
+  splitObjectKey,
+  groupVersionString,
+  parseApiVersion,
+  type KubeObject,
+  type ObjectMeta,
+  type OwnerReference,
+  type ObjectList,
+  type ListMeta,
+  type WatchEvent,
+  type WatchEventType,
+  type ResourceRef,
+  type PropagationPolicy,
+  type Preconditions,
+} from './types.js';

@@ -1,0 +1,145 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client } from './client.js';
+import { LeaderElector, leaseResource, microTime, type Lease, type LeaderElectionConfig } from './leader-election.js';
+import { cleanupTestApi, eventually, startRelay, startTestApi, type TestApi } from './test-support.js';
+
+// Short periods keep the tests quick; the ratios are upstream's (15 s, 10 s, 2 s).
+const timing = { leaseDurationMs: 2000, renewDeadlineMs: 1500, retryPeriodMs: 250 };
+
+interface Candidate {
+  elector: LeaderElector;
+  controller: AbortController;
+  done: Promise<void>;
+  started: number[];
+  stopped: number[];
+  leaders: string[];
+}
+
+describe('leader election', () => {
+  let api: TestApi;
+  let n = 0;
+  before(async () => {
+    api = await startTestApi();
+  });
+  after(async () => {
+    await api.close();
+    await cleanupTestApi();
+  });
+
+  const leases = (client = api.client) => client.resource<Lease>(leaseResource('plat.io'));
+  const readLease = (name: string) => leases().namespace('plat-system').get(name);
+
+  function candidate(identity: string, name: string, extra: Partial<LeaderElectionConfig> = {}, client = api.client): Candidate {
+    const started: number[] = [];
+    const stopped: number[] = [];
+    const leaders: string[] = [];
+    const elector = new LeaderElector({
+      leases: leases(client),
+      namespace: 'plat-system',
+      name,
+      identity,
+      ...timing,
+      callbacks: {
+        onStartedLeading: () => void started.push(Date.now()),
+        onStoppedLeading: () => void stopped.push(Date.now()),
+        onNewLeader: (leader) => void leaders.push(leader),
+      },
+      ...extra,
+    });
+    const controller = new AbortController();
+    return { elector, controller, done: elector.run(controller.signal), started, stopped, leaders };
+  }
+
+  it('checks its periods as client-go does', () => {
+    const base = { leases: leases(), namespace: 'ns', name: 'x', identity: 'me', callbacks: { onStartedLeading() {}, onStoppedLeading() {} } };
+    assert.throws(() => new LeaderElector({ ...base, leaseDurationMs: 10_000, renewDeadlineMs: 10_000 }), /leaseDuration must be greater than renewDeadline/);
+    assert.throws(() => new LeaderElector({ ...base, renewDeadlineMs: 2_000, retryPeriodMs: 2_000 }), /renewDeadline must be greater than retryPeriod\*JitterFactor/);
+    assert.throws(() => new LeaderElector({ ...base, identity: '' }), /identity is empty/);
+  });
+
+  it('MicroTime: six fractional digits in UTC', () => {
+    assert.equal(microTime(Date.UTC(2024, 4, 1, 10, 0, 0, 123)), '2024-05-01T10:00:00.123000Z');
+  });
+
+  it('a lone candidate creates the lease and renews it', async () => {
+    const name = `lone-${n++}`;
+    const a = candidate('a', name);
+    await eventually('leading', () => a.started.length === 1);
+    const first = await readLease(name);
+    assert.equal(first.spec?.holderIdentity, 'a');
+    assert.equal(first.spec?.leaseDurationSeconds, 2);
+    assert.equal(first.spec?.leaseTransitions, 0);
+    assert.match(first.spec?.renewTime ?? '', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    await eventually('a renewal', async () => (await readLease(name)).spec?.renewTime !== first.spec?.renewTime, 3000);
+    const renewed = await readLease(name);
+    assert.equal(renewed.spec?.acquireTime, first.spec?.acquireTime, 'renewing keeps acquireTime');
+    assert.deepEqual(a.leaders, ['a']);
+    a.controller.abort();
+    await a.done;
+    assert.equal(a.stopped.length, 1);
+  });
+
+  it('of two candidates one leads; when it stops renewing the other takes over after the lease duration', async () => {
+    const name = `pair-${n++}`;
+    const a = candidate('a', name);
+    await eventually('a leading', () => a.started.length === 1);
+    const b = candidate('b', name);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    assert.equal(b.started.length, 0, 'b waits while a renews');
+    assert.deepEqual(b.leaders, ['a']);
+    // a stops without releasing, as a crashed process would.
+    const lastRenew = Date.now();
+    a.controller.abort();
+    await a.done;
+    await eventually('b leading', () => b.started.length === 1, 6000);
+    const waited = b.started[0]! - lastRenew;
+    // Expiry is judged on b's clock from when b saw the last renewal: at least the lease duration
+    // minus one renew period, at most the duration plus two jittered retry periods.
+    assert.ok(waited >= timing.leaseDurationMs - timing.retryPeriodMs, `took over after ${waited} ms`);
+    assert.ok(waited <= timing.leaseDurationMs + 2 * 2.2 * timing.retryPeriodMs + 300, `took over after ${waited} ms`);
+    const lease = await readLease(name);
+    assert.equal(lease.spec?.holderIdentity, 'b');
+    assert.equal(lease.spec?.leaseTransitions, 1);
+    b.controller.abort();
+    await b.done;
+  });
+
+  it('with releaseOnCancel the lease is given up and the other takes over at once', async () => {
+    const name = `release-${n++}`;
+    const a = candidate('a', name, { releaseOnCancel: true });
+    await eventually('a leading', () => a.started.length === 1);
+    const b = candidate('b', name);
+    await eventually('b sees a', () => b.leaders.includes('a'));
+    const released = Date.now();
+    a.controller.abort();
+    await a.done;
+    const lease = await readLease(name);
+    assert.equal(lease.spec?.holderIdentity, '');
+    assert.equal(lease.spec?.leaseDurationSeconds, 1);
+    await eventually('b leading', () => b.started.length === 1, 3000);
+    assert.ok(b.started[0]! - released < 2.2 * timing.retryPeriodMs + 300, `took over after ${b.started[0]! - released} ms`);
+    b.controller.abort();
+    await b.done;
+  });
+
+  it('a leader that cannot renew within the renew deadline stops leading', async () => {
+    const name = `cut-${n++}`;
+    const relay = await startRelay(Number(new URL(api.config.server).port));
+    const viaRelay = new Client({ ...api.config, server: `https://127.0.0.1:${relay.port}` });
+    try {
+      const a = candidate('a', name, {}, viaRelay);
+      await eventually('a leading', () => a.started.length === 1);
+      const cutAt = Date.now();
+      relay.cut(true);
+      await a.done;
+      const stoppedAfter = a.stopped[0]! - cutAt;
+      assert.ok(stoppedAfter <= timing.renewDeadlineMs + 2 * timing.retryPeriodMs + 500, `stopped after ${stoppedAfter} ms`);
+      // It gave up before its lease expired for the others.
+      assert.ok(stoppedAfter < timing.leaseDurationMs + timing.retryPeriodMs, `stopped after ${stoppedAfter} ms`);
+    } finally {
+      viaRelay.close();
+      await relay.close();
+    }
+  });
+});

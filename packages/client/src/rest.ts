@@ -1,0 +1,155 @@
+// HTTPS requests to one API server: JSON in and out, bearer-token or certificate authentication,
+// keep-alive connections, and every answer that is not 2xx turned into a StatusError.
+import { Agent, request as httpsRequest, type RequestOptions as HttpsRequestOptions } from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import { createGunzip } from 'node:zlib';
+import { StatusError, newGenericServerResponse, type Status } from '@plat/apimachinery';
+import type { ClientConfig } from './kubeconfig.js';
+
+export type QueryValue = string | number | boolean | undefined;
+
+export interface RestRequest {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  /** The path below the server's URL, such as /api/v1/namespaces. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  /** Abandon the request after this long (a network error); default 30 s, 0 for none. */
+  timeoutMs?: number;
+  contentType?: string;
+}
+
+/** The request failed before an HTTP answer arrived (refused, reset, timed out). */
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError';
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+export function queryString(query: Record<string, QueryValue> = {}): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== '') params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+function isStatus(value: unknown): value is Status {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'Status' && typeof (value as { code?: unknown }).code === 'number';
+}
+
+/** The error for a response that is not 2xx: its Status body, or a generic one for its code. */
+export function responseError(code: number, body: string): StatusError {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (isStatus(parsed)) return new StatusError(parsed);
+  } catch {
+    // Not JSON: a proxy's page, say.
+  }
+  return newGenericServerResponse(code);
+}
+
+export class RestClient {
+  private readonly url: URL;
+  private readonly agent: Agent;
+
+  constructor(readonly config: ClientConfig) {
+    this.url = new URL(config.server);
+    if (this.url.protocol !== 'https:') throw new Error(`server ${config.server}: only https is supported`);
+    this.agent = new Agent({
+      keepAlive: true,
+      maxSockets: 64,
+      ...(config.ca && { ca: config.ca }),
+      ...(config.cert && { cert: config.cert }),
+      ...(config.key && { key: config.key }),
+      rejectUnauthorized: !config.insecureSkipTLSVerify,
+      ...(config.tlsServerName && { servername: config.tlsServerName }),
+    });
+  }
+
+  private options(method: string, path: string, query: Record<string, QueryValue> | undefined, headers: Record<string, string>): HttpsRequestOptions {
+    const prefix = this.url.pathname.replace(/\/$/, '');
+    return {
+      protocol: 'https:',
+      hostname: this.url.hostname.replace(/^\[(.*)\]$/, '$1'),
+      port: this.url.port || 443,
+      method,
+      path: `${prefix}${path}${queryString(query)}`,
+      agent: this.agent,
+      headers: {
+        accept: 'application/json',
+        'user-agent': this.config.userAgent ?? 'plat-client',
+        ...(this.config.token && { authorization: `Bearer ${this.config.token}` }),
+        ...headers,
+      },
+    };
+  }
+
+  /** Sends a request and resolves with the response, whatever its code; the body is not read. */
+  private send(request: RestRequest, headers: Record<string, string>, stream: boolean): Promise<IncomingMessage> {
+    const method = request.method ?? 'GET';
+    const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+    const timeoutMs = request.timeoutMs ?? (stream ? 0 : DEFAULT_TIMEOUT_MS);
+    return new Promise((resolve, reject) => {
+      const req = httpsRequest(
+        this.options(method, request.path, request.query, {
+          ...headers,
+          ...(body !== undefined && { 'content-type': request.contentType ?? 'application/json', 'content-length': String(Buffer.byteLength(body)) }),
+        }),
+        (res) => {
+          // A stream outlives the request's deadline; a plain request's deadline covers its body too.
+          if (stream) req.setTimeout(0);
+          resolve(res);
+        },
+      );
+      if (timeoutMs > 0) {
+        req.setTimeout(timeoutMs, () => req.destroy(new NetworkError(`${method} ${request.path}: no answer within ${timeoutMs} ms`)));
+      }
+      req.on('error', (error) => reject(error instanceof NetworkError ? error : new NetworkError(`${method} ${request.path}: ${error.message}`, { cause: error })));
+      req.end(body);
+    });
+  }
+
+  /** The request's JSON answer; a StatusError for a non-2xx code, a NetworkError when there is none. */
+  async request<T>(request: RestRequest): Promise<T> {
+    const res = await this.send(request, { 'accept-encoding': 'gzip' }, false);
+    const body = await readBody(res).catch((error: Error) => {
+      throw new NetworkError(`${request.method ?? 'GET'} ${request.path}: ${error.message}`, { cause: error });
+    });
+    const code = res.statusCode ?? 0;
+    if (code < 200 || code > 299) throw responseError(code, body);
+    return (body ? JSON.parse(body) : undefined) as T;
+  }
+
+  /**
+   * A streaming GET (a watch): resolves once a 2xx answer's headers arrive, with the response to
+   * read; a StatusError for any other code.
+   */
+  async stream(request: RestRequest): Promise<IncomingMessage> {
+    const res = await this.send({ ...request, method: 'GET' }, {}, true);
+    const code = res.statusCode ?? 0;
+    if (code < 200 || code > 299) {
+      const body = await readBody(res).catch(() => '');
+      throw responseError(code, body);
+    }
+    return res;
+  }
+
+  /** Closes idle connections; requests under way finish. */
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+async function readBody(res: IncomingMessage): Promise<string> {
+  let source: NodeJS.ReadableStream = res;
+  if (res.headers['content-encoding'] === 'gzip') {
+    const gunzip = createGunzip();
+    res.on('error', (error) => gunzip.destroy(error));
+    source = res.pipe(gunzip);
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of source) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
