@@ -1,11 +1,57 @@
 // The plat-apiserver binary: flags -> config -> storage and server; signals -> graceful shutdown.
-import { createLogger, createServer, loadServingCert, loadTokenFile, type Logger, type UserInfo } from '@plat/apiserver';
+import { X509Certificate } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import {
+  createLogger,
+  createServer,
+  loadServingCert,
+  loadTokenFile,
+  parsePublicKeys,
+  parseSigningKey,
+  type Logger,
+  type ServiceAccountTokenOptions,
+  type UserInfo,
+} from '@plat/apiserver';
 import { createStorage } from '@plat/storage';
-import { builtinDefinitions, immortalNamespaces, systemNamespaceObjects } from '@plat/api';
+import { builtinDefinitions, builtinSubresourceDefinitions, immortalNamespaces, systemNamespaceObjects } from '@plat/api';
 import { FlagError, usage } from './flags.js';
 import { apiserverFlags, parseCommandLine, type ApiserverConfig } from './options.js';
 
 const PROGRAM = 'plat-apiserver';
+
+/** A file named by a flag, or an error that names the flag. */
+async function readFlagFile(flag: string, path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    throw new Error(`--${flag}: cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** --client-ca-file: PEM certificates, at least one. */
+async function loadClientCA(path: string): Promise<string> {
+  const pem = await readFlagFile('client-ca-file', path);
+  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
+  if (!blocks.length) throw new Error(`--client-ca-file: no PEM certificate in ${path}`);
+  for (const block of blocks) {
+    try {
+      new X509Certificate(block);
+    } catch (error) {
+      throw new Error(`--client-ca-file: ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return pem;
+}
+
+/** The service-account keys: the signing key, and the verification keys (default: the signing key's public half). */
+async function loadServiceAccountKeys(config: NonNullable<ApiserverConfig['serviceAccounts']>): Promise<ServiceAccountTokenOptions> {
+  const signingKey = config.signingKeyFile
+    ? parseSigningKey(await readFlagFile('service-account-signing-key-file', config.signingKeyFile), config.signingKeyFile)
+    : undefined;
+  const keys = [];
+  for (const file of config.keyFiles) keys.push(...parsePublicKeys(await readFlagFile('service-account-key-file', file), file));
+  return { issuers: config.issuers, keys: keys.length ? keys : [signingKey!], ...(signingKey && { signingKey }) };
+}
 
 async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
   let tokens: Map<string, UserInfo> | undefined;
@@ -14,6 +60,8 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
     for (const warning of file.warnings) logger.warn(warning);
     tokens = file.tokens;
   }
+  const clientCA = config.clientCAFile ? await loadClientCA(config.clientCAFile) : undefined;
+  const serviceAccountTokens = config.serviceAccounts ? await loadServiceAccountKeys(config.serviceAccounts) : undefined;
   const tls = await loadServingCert({
     tlsCertFile: config.tlsCertFile,
     tlsPrivateKeyFile: config.tlsPrivateKeyFile,
@@ -34,8 +82,9 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
     tls,
     bindAddress: config.bindAddress,
     port: config.port,
-    authentication: { ...(tokens ? { tokens } : {}), anonymous: config.anonymousAuth },
+    authentication: { ...(tokens ? { tokens } : {}), ...(clientCA && { clientCA }), anonymous: config.anonymousAuth },
     authorizationModes: config.authorizationModes,
+    ...(serviceAccountTokens && { serviceAccountTokens }),
     build: {
       gitCommit: process.env.PLAT_GIT_COMMIT,
       gitTreeState: process.env.PLAT_GIT_TREE_STATE,
@@ -46,6 +95,7 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     api: {
       definitions: builtinDefinitions,
+      subresourceDefinitions: builtinSubresourceDefinitions,
       domain: config.apiDomain,
       bootstrap: systemNamespaceObjects(config.apiDomain).map((object) => ({ group: '', version: 'v1', resource: 'namespaces', object })),
       immortalNamespaces: immortalNamespaces(config.apiDomain),

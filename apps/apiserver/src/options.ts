@@ -18,10 +18,6 @@ export function defaultCertDir(): string {
 
 /** Recognised so that using them gives a clear error rather than "unknown flag". */
 const notImplementedFlags = [
-  'client-ca-file',
-  'service-account-signing-key-file',
-  'service-account-key-file',
-  'service-account-issuer',
   'runtime-config',
   'audit-log-path',
   'max-requests-inflight',
@@ -47,15 +43,26 @@ export const apiserverFlags = {
   'tls-private-key-file': flag.string('File containing the default x509 private key matching --tls-cert-file.'),
   'token-auth-file': flag.string('If set, the file that will be used to secure the secure port of the API server via token authentication.'),
   'anonymous-auth': flag.bool('Enables anonymous requests to the secure port: requests that no other method rejects get the user system:anonymous.', true),
-  'authorization-mode': flag.list('Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny.', ['AlwaysAllow']),
+  'authorization-mode': flag.list(
+    'Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny,RBAC. Members of system:masters are always allowed.',
+    ['RBAC'],
+  ),
   'api-domain': flag.string('The domain of the built-in API groups and media types (k8s.io serves Kubernetes\' names).', 'plat.io'),
   'shutdown-delay-duration': flag.duration('Time to delay the termination: /readyz fails while the server keeps serving, so that load balancers stop sending requests.', 0),
   'shutdown-timeout': flag.duration('How long shutdown waits for requests in flight before closing their connections.', 30_000),
   'log-level': flag.enum('The lowest level of log lines written.', logLevels, 'info'),
-  'client-ca-file': notYet('Client certificate authentication.'),
-  'service-account-signing-key-file': notYet('Service account token signing key.'),
-  'service-account-key-file': notYet('Service account token verification keys.'),
-  'service-account-issuer': notYet('Service account token issuer.'),
+  'client-ca-file': flag.string(
+    'If set, any request presenting a client certificate signed by one of the authorities in the client-ca-file is authenticated with an identity corresponding to the CommonName of the client certificate, and its Organizations as groups.',
+  ),
+  'service-account-signing-key-file': flag.string(
+    'Path to the file that contains the current private key of the service account token issuer (PEM, RSA or EC). The issuer signs issued ID tokens with this key (the TokenRequest API).',
+  ),
+  'service-account-key-file': flag.list(
+    'File containing PEM-encoded public (or private) RSA or ECDSA keys, or certificates, used to verify service account tokens. May be given multiple times. Default: the public half of --service-account-signing-key-file.',
+  ),
+  'service-account-issuer': flag.list(
+    'Identifier of the service account token issuer: the "iss" claim of issued tokens, and the default audience. May be given multiple times: the first issues, all are accepted.',
+  ),
   'runtime-config': notYet('API groups to enable or disable.'),
   'feature-gates': flag.list('A set of key=value pairs that describe feature gates for alpha/experimental features. Known: APIResponseCompression=true|false (BETA - default=true).'),
   'audit-log-path': notYet('Audit log file.'),
@@ -75,6 +82,9 @@ export interface ApiserverConfig {
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
   tokenAuthFile?: string;
+  clientCAFile?: string;
+  /** Present when --service-account-issuer is given. */
+  serviceAccounts?: { issuers: string[]; keyFiles: string[]; signingKeyFile?: string };
   anonymousAuth: boolean;
   authorizationModes: AuthorizationMode[];
   apiDomain: string;
@@ -91,7 +101,6 @@ function checkAuthorizationModes(modes: string[]): AuthorizationMode[] {
   if (!modes.length) throw new FlagError('flag --authorization-mode: at least one authorization mode must be given');
   const seen = new Set<string>();
   for (const mode of modes) {
-    if (mode === 'RBAC') throw invalid('authorization-mode', mode, 'RBAC is not implemented yet (implemented: AlwaysAllow, AlwaysDeny)');
     if (!(authorizationModes as readonly string[]).includes(mode)) {
       throw invalid('authorization-mode', mode, `must be one of ${authorizationModes.join(', ')}`);
     }
@@ -99,6 +108,29 @@ function checkAuthorizationModes(modes: string[]): AuthorizationMode[] {
     seen.add(mode);
   }
   return modes as AuthorizationMode[];
+}
+
+/** Upstream's checks of --service-account-issuer, and that the service-account flags come together. */
+function serviceAccountConfig(values: ApiserverFlagValues): ApiserverConfig['serviceAccounts'] {
+  const issuers = values['service-account-issuer'];
+  const keyFiles = values['service-account-key-file'];
+  const signingKeyFile = values['service-account-signing-key-file'];
+  const seen = new Set<string>();
+  for (const issuer of issuers) {
+    if (!issuer) throw invalid('service-account-issuer', issuer, 'should not be an empty string');
+    if (issuer.includes(':') && !URL.canParse(issuer)) throw invalid('service-account-issuer', issuer, "contained a ':' but was not a valid URL");
+    if (seen.has(issuer)) throw invalid('service-account-issuer', issuer, 'is already specified');
+    seen.add(issuer);
+  }
+  if (!issuers.length) {
+    if (signingKeyFile) throw new FlagError('flag --service-account-signing-key-file requires --service-account-issuer');
+    if (keyFiles.length) throw new FlagError('flag --service-account-key-file requires --service-account-issuer');
+    return undefined;
+  }
+  if (!signingKeyFile && !keyFiles.length) {
+    throw new FlagError('flag --service-account-issuer requires --service-account-signing-key-file or --service-account-key-file');
+  }
+  return { issuers, keyFiles, ...(signingKeyFile && { signingKeyFile }) };
 }
 
 /** Checks what the flags mean together and makes the config; throws FlagError naming the flag. */
@@ -117,6 +149,7 @@ export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
   if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+$/.test(values['api-domain'])) {
     throw invalid('api-domain', values['api-domain'], 'must be a DNS domain such as plat.io');
   }
+  const serviceAccounts = serviceAccountConfig(values);
   return {
     storage: {
       backend: values['storage-backend'],
@@ -130,6 +163,8 @@ export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
     certDir: values['cert-dir'],
     ...(values['tls-cert-file'] ? { tlsCertFile: values['tls-cert-file'], tlsPrivateKeyFile: values['tls-private-key-file'] } : {}),
     ...(values['token-auth-file'] ? { tokenAuthFile: values['token-auth-file'] } : {}),
+    ...(values['client-ca-file'] ? { clientCAFile: values['client-ca-file'] } : {}),
+    ...(serviceAccounts && { serviceAccounts }),
     anonymousAuth: values['anonymous-auth'],
     authorizationModes: checkAuthorizationModes(values['authorization-mode']),
     apiDomain: values['api-domain'],

@@ -9,6 +9,13 @@ import { clusterRoleBindingDefinition } from './rbac/cluster-role-binding.js';
 import { clusterRoleDefinition } from './rbac/cluster-role.js';
 import { roleBindingDefinition } from './rbac/role-binding.js';
 import { roleDefinition } from './rbac/role.js';
+import { localSubjectAccessReviewDefinition } from './authorization/local-subject-access-review.js';
+import { selfSubjectAccessReviewDefinition } from './authorization/self-subject-access-review.js';
+import { selfSubjectRulesReviewDefinition } from './authorization/self-subject-rules-review.js';
+import { subjectAccessReviewDefinition } from './authorization/subject-access-review.js';
+import { selfSubjectReviewDefinition } from './authentication/self-subject-review.js';
+import { tokenRequestDefinition } from './authentication/token-request.js';
+import { tokenReviewDefinition } from './authentication/token-review.js';
 
 export * from './core/namespace.js';
 export * from './core/service-account.js';
@@ -19,6 +26,15 @@ export * from './rbac/role.js';
 export * from './rbac/cluster-role.js';
 export * from './rbac/role-binding.js';
 export * from './rbac/cluster-role-binding.js';
+export * from './authorization/access-review.js';
+export * from './authorization/subject-access-review.js';
+export * from './authorization/local-subject-access-review.js';
+export * from './authorization/self-subject-access-review.js';
+export * from './authorization/self-subject-rules-review.js';
+export * from './authentication/user-info.js';
+export * from './authentication/token-review.js';
+export * from './authentication/self-subject-review.js';
+export * from './authentication/token-request.js';
 export type { PolicyRule } from './common/policy-rule.js';
 export type { Subject } from './common/subject.js';
 export type { RoleRef } from './common/role-ref.js';
@@ -41,5 +57,14 @@ export const builtinDefinitions: readonly ResourceDefinition[] = [
   register(clusterRoleDefinition),
   register(roleBindingDefinition),
   register(clusterRoleBindingDefinition),
+  register(subjectAccessReviewDefinition),
+  register(localSubjectAccessReviewDefinition),
+  register(selfSubjectAccessReviewDefinition),
+  register(selfSubjectRulesReviewDefinition),
+  register(tokenReviewDefinition),
+  register(selfSubjectReviewDefinition),
 ];
+
+/** Kinds served as a subresource of another kind (virtual.subresourceOf says where): serviceaccounts/token. */
+export const builtinSubresourceDefinitions: readonly ResourceDefinition[] = [register(tokenRequestDefinition)];
 export { systemNamespaces, systemNamespaceObjects, immortalNamespaces, systemNamespacePrefix } from './system-namespaces.js';

@@ -107,6 +107,58 @@ const samples: Record<string, KubeObject> = {
     roleRef: { apiGroup: 'rbac.authorization.plat.io', kind: 'ClusterRole', name: 'admin' },
     subjects: [{ kind: 'Group', name: 'admins', apiGroup: 'rbac.authorization.plat.io' }],
   },
+  SubjectAccessReview: {
+    apiVersion: 'authorization.plat.io/v1',
+    kind: 'SubjectAccessReview',
+    metadata,
+    spec: {
+      resourceAttributes: { namespace: 'ns', verb: 'get', group: '', version: 'v1', resource: 'pods', subresource: 'log', name: 'p' },
+      user: 'alice',
+      groups: ['devs'],
+      extra: { scopes: ['a', 'b'] },
+      uid: 'u-1',
+    },
+    status: { allowed: false, denied: true, reason: 'no', evaluationError: 'e' },
+  },
+  LocalSubjectAccessReview: {
+    apiVersion: 'authorization.plat.io/v1',
+    kind: 'LocalSubjectAccessReview',
+    metadata,
+    spec: { resourceAttributes: { namespace: 'ns', verb: 'list', resource: 'roles' }, groups: ['devs'] },
+    status: { allowed: true },
+  },
+  SelfSubjectAccessReview: {
+    apiVersion: 'authorization.plat.io/v1',
+    kind: 'SelfSubjectAccessReview',
+    metadata,
+    spec: { nonResourceAttributes: { path: '/healthz', verb: 'get' } },
+    status: { allowed: true, reason: 'RBAC: allowed' },
+  },
+  SelfSubjectRulesReview: {
+    apiVersion: 'authorization.plat.io/v1',
+    kind: 'SelfSubjectRulesReview',
+    metadata,
+    spec: { namespace: 'ns' },
+    status: {
+      resourceRules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'], resourceNames: ['p'] }],
+      nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }],
+      incomplete: false,
+      evaluationError: 'e',
+    },
+  },
+  TokenReview: {
+    apiVersion: 'authentication.plat.io/v1',
+    kind: 'TokenReview',
+    metadata,
+    spec: { token: 't', audiences: ['api'] },
+    status: { authenticated: true, user: { username: 'alice', uid: 'u', groups: ['g'], extra: { k: ['v'] } }, audiences: ['api'], error: '' },
+  },
+  SelfSubjectReview: {
+    apiVersion: 'authentication.plat.io/v1',
+    kind: 'SelfSubjectReview',
+    metadata,
+    status: { userInfo: { username: 'alice', uid: 'u', groups: ['g'], extra: { k: ['v'] } } },
+  },
 };
 // JSON has no undefined: drop it as the wire would.
 const wire = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;

@@ -3,6 +3,8 @@
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import { authenticationFilter, type AuthenticationOptions } from './authentication.js';
+import { impersonationFilter } from './auth/impersonation.js';
+import { requestScopeFilter } from './auth/request-scope.js';
 import { authorizationFilter, type Authorizer } from './authorization.js';
 import type { Middleware, RequestState } from './context.js';
 import { errorHandler } from './error-handler.js';
@@ -17,6 +19,8 @@ export interface AppDependencies {
   authentication: AuthenticationOptions;
   authorizer: Authorizer;
   mux: PathMux;
+  /** --api-domain, for the API groups impersonation is authorized in; default plat.io. */
+  domain?: string;
   /** Whether a resource request names a resource this server serves (for metric labels). */
   isKnownResource?: (info: RequestInfo) => boolean;
 }
@@ -29,7 +33,7 @@ const requestInfoFilter: Middleware = (ctx, next) => {
 /** Client disconnects during a stream reach koa's error event; they are not server errors. */
 const ignoredErrorCodes = new Set(['ERR_STREAM_PREMATURE_CLOSE']);
 
-export function createApp({ logger, metrics, authentication, authorizer, mux, isKnownResource }: AppDependencies): Koa<RequestState> {
+export function createApp({ logger, metrics, authentication, authorizer, mux, domain, isKnownResource }: AppDependencies): Koa<RequestState> {
   const app = new Koa<RequestState>();
   // A listener here replaces koa's default, which prints to stderr.
   app.on('error', (error: NodeJS.ErrnoException) => {
@@ -41,6 +45,9 @@ export function createApp({ logger, metrics, authentication, authorizer, mux, is
   app.use(requestLogFilter(logger));
   app.use(errorHandler(logger));
   app.use(authenticationFilter(authentication));
+  app.use(impersonationFilter(authorizer, domain ?? 'plat.io'));
+  // From here on, code that runs for the request can tell who makes it (admission checks).
+  app.use(requestScopeFilter);
   // Rate and in-flight limits slot in here, between authentication and authorization.
   app.use(authorizationFilter(authorizer));
   app.use(mux.dispatch());

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { forbiddenMessage, newAuthorizer, unionAuthorizer, type AuthorizationAttributes, type Authorizer } from './authorization.js';
+import { forbiddenError, newAuthorizer, unionAuthorizer, type AuthorizationAttributes, type Authorizer } from './authorization.js';
 
 const base: AuthorizationAttributes = {
   user: { name: 'bob', uid: '', groups: ['system:authenticated'] },
@@ -15,27 +15,37 @@ const base: AuthorizationAttributes = {
   name: '',
 };
 
-const messages: { name: string; attributes: Partial<AuthorizationAttributes>; want: string }[] = [
-  { name: 'non-resource path', attributes: {}, want: 'User "bob" cannot get path "/healthz"' },
+const messages: { name: string; attributes: Partial<AuthorizationAttributes>; reason?: string; want: string; details: object }[] = [
+  { name: 'non-resource path', attributes: {}, want: 'forbidden: User "bob" cannot get path "/healthz"', details: {} },
   {
     name: 'namespaced resource',
     attributes: { isResourceRequest: true, verb: 'list', resource: 'pods', namespace: 'default', apiVersion: 'v1' },
-    want: 'User "bob" cannot list resource "pods" in API group "" in the namespace "default"',
+    want: 'pods is forbidden: User "bob" cannot list resource "pods" in API group "" in the namespace "default"',
+    details: { kind: 'pods' },
   },
   {
     name: 'cluster-scoped subresource',
     attributes: { isResourceRequest: true, verb: 'update', resource: 'namespaces', subresource: 'finalize', name: 'x' },
-    want: 'User "bob" cannot update resource "namespaces/finalize" in API group "" at the cluster scope',
+    want: 'namespaces "x" is forbidden: User "bob" cannot update resource "namespaces/finalize" in API group "" at the cluster scope',
+    details: { name: 'x', kind: 'namespaces' },
   },
   {
-    name: 'named group',
+    name: 'named group, with a reason',
     attributes: { isResourceRequest: true, verb: 'create', resource: 'roles', apiGroup: 'rbac.authorization.plat.io', namespace: 'ns' },
-    want: 'User "bob" cannot create resource "roles" in API group "rbac.authorization.plat.io" in the namespace "ns"',
+    reason: 'RBAC: role.rbac.authorization.plat.io "x" not found',
+    want: 'roles.rbac.authorization.plat.io is forbidden: User "bob" cannot create resource "roles" in API group "rbac.authorization.plat.io" in the namespace "ns": RBAC: role.rbac.authorization.plat.io "x" not found',
+    details: { group: 'rbac.authorization.plat.io', kind: 'roles' },
   },
 ];
 
-for (const { name, attributes, want } of messages) {
-  test(`forbidden message: ${name}`, () => assert.equal(forbiddenMessage({ ...base, ...attributes }), want));
+for (const { name, attributes, reason, want, details } of messages) {
+  test(`forbidden error: ${name}`, () => {
+    const error = forbiddenError({ ...base, ...attributes }, reason ?? '');
+    assert.equal(error.code, 403);
+    assert.equal(error.status.reason, 'Forbidden');
+    assert.equal(error.message, want);
+    assert.deepEqual(error.status.details, details);
+  });
 }
 
 const modes: { name: string; modes: Parameters<typeof newAuthorizer>[0]; groups?: string[]; want: string }[] = [
@@ -52,10 +62,23 @@ for (const { name, modes: m, groups, want } of modes) {
   });
 }
 
-test('authorizer: union joins the reasons when nobody decides', async () => {
-  const a: Authorizer = { authorize: () => ({ decision: 'NoOpinion', reason: 'a says no' }) };
+test('authorizer: RBAC needs the RBAC authorizer', () => {
+  assert.throws(() => newAuthorizer(['RBAC']), /needs the resource API/);
+});
+
+test('authorizer: union joins the reasons and evaluation errors when nobody decides', async () => {
+  const a: Authorizer = { authorize: () => ({ decision: 'NoOpinion', reason: 'a says no', evaluationError: 'broken' }) };
   const b: Authorizer = { authorize: async () => ({ decision: 'NoOpinion', reason: 'b says no' }) };
   const deny: Authorizer = { authorize: () => ({ decision: 'Deny', reason: 'denied' }) };
-  assert.deepEqual(await unionAuthorizer([a, b]).authorize(base), { decision: 'NoOpinion', reason: 'a says no\nb says no' });
+  assert.deepEqual(await unionAuthorizer([a, b]).authorize(base), { decision: 'NoOpinion', reason: 'a says no\nb says no', evaluationError: 'broken' });
   assert.deepEqual(await unionAuthorizer([a, deny, b]).authorize(base), { decision: 'Deny', reason: 'denied' });
+});
+
+test('authorizer: rules are the union of the modes that list them', async () => {
+  const rules = await newAuthorizer(['AlwaysDeny', 'AlwaysAllow']).rulesFor!(base.user, 'ns');
+  assert.deepEqual(rules, {
+    resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
+    nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+    incomplete: false,
+  });
 });

@@ -1,81 +1,143 @@
-// Authorization: an ordered union of authorizers decides each request. RBAC slots in as one more
-// mode in newAuthorizer.
-import { goQuote, newForbidden } from '@plat/apimachinery';
+// Authorization: an ordered union of authorizers decides each request, system:masters first as
+// upstream's privileged-group authorizer; a refusal is a 403 Status in upstream's words.
+import { StatusError, newForbidden } from '@plat/apimachinery';
+import { forbiddenMessage } from '@plat/auth';
 import type { Middleware } from './context.js';
 import type { RequestInfo } from './request-info.js';
 import { SYSTEM_PRIVILEGED_GROUP, type UserInfo } from './user.js';
 
-export type AuthorizationMode = 'AlwaysAllow' | 'AlwaysDeny';
-export const authorizationModes: readonly AuthorizationMode[] = ['AlwaysAllow', 'AlwaysDeny'];
+export type AuthorizationMode = 'AlwaysAllow' | 'AlwaysDeny' | 'RBAC';
+export const authorizationModes: readonly AuthorizationMode[] = ['AlwaysAllow', 'AlwaysDeny', 'RBAC'];
 
 export type Decision = 'Allow' | 'Deny' | 'NoOpinion';
 
 export interface AuthorizationResult {
   decision: Decision;
-  /** Why, for the Forbidden message and the logs; may be empty. */
+  /** Why, for the Forbidden message, the logs and access reviews; may be empty. */
   reason: string;
+  /** A problem met while deciding (an unresolvable roleRef): reported by reviews, never a failure. */
+  evaluationError?: string;
 }
 
 export interface AuthorizationAttributes extends Omit<RequestInfo, 'parts' | 'apiPrefix'> {
   user: UserInfo;
 }
 
-export interface Authorizer {
-  authorize(attributes: AuthorizationAttributes): AuthorizationResult | Promise<AuthorizationResult>;
+export interface ResourceRule {
+  verbs: string[];
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
 }
 
-export const alwaysAllow: Authorizer = { authorize: () => ({ decision: 'Allow', reason: '' }) };
-export const alwaysDeny: Authorizer = { authorize: () => ({ decision: 'NoOpinion', reason: 'Everything is forbidden.' }) };
+export interface NonResourceRule {
+  verbs: string[];
+  nonResourceURLs?: string[];
+}
+
+/** The rules a user has in a namespace, as a SelfSubjectRulesReview reports them (upstream's RuleResolver). */
+export interface RulesResult {
+  resourceRules: ResourceRule[];
+  nonResourceRules: NonResourceRule[];
+  incomplete: boolean;
+  evaluationError?: string;
+}
+
+export interface Authorizer {
+  authorize(attributes: AuthorizationAttributes): AuthorizationResult | Promise<AuthorizationResult>;
+  /** The rules that apply; absent when the authorizer lists none (the privileged-group authorizer). */
+  rulesFor?(user: UserInfo, namespace: string): RulesResult | Promise<RulesResult>;
+}
+
+export const alwaysAllow: Authorizer = {
+  authorize: () => ({ decision: 'Allow', reason: '' }),
+  rulesFor: () => ({
+    resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
+    nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+    incomplete: false,
+  }),
+};
+
+export const alwaysDeny: Authorizer = {
+  authorize: () => ({ decision: 'NoOpinion', reason: 'Everything is forbidden.' }),
+  rulesFor: () => ({ resourceRules: [], nonResourceRules: [], incomplete: false }),
+};
 
 const privilegedGroups: Authorizer = {
   authorize: ({ user }) =>
     user.groups.includes(SYSTEM_PRIVILEGED_GROUP) ? { decision: 'Allow', reason: '' } : { decision: 'NoOpinion', reason: '' },
 };
 
-/** The first Allow or Deny wins; with none, the reasons of all are joined. */
+/**
+ * The first Allow or Deny wins; with none, the reasons (and evaluation errors) of all are joined.
+ * Rules are those of every authorizer that lists them, incomplete if any says so.
+ */
 export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer {
   return {
     async authorize(attributes) {
       const reasons: string[] = [];
+      const errors: string[] = [];
       for (const authorizer of authorizers) {
         const result = await authorizer.authorize(attributes);
         if (result.decision !== 'NoOpinion') return result;
         if (result.reason) reasons.push(result.reason);
+        if (result.evaluationError) errors.push(result.evaluationError);
       }
-      return { decision: 'NoOpinion', reason: reasons.join('\n') };
+      return { decision: 'NoOpinion', reason: reasons.join('\n'), ...(errors.length && { evaluationError: errors.join('\n') }) };
+    },
+    async rulesFor(user, namespace) {
+      const union: RulesResult = { resourceRules: [], nonResourceRules: [], incomplete: false };
+      const errors: string[] = [];
+      for (const authorizer of authorizers) {
+        if (!authorizer.rulesFor) continue;
+        const rules = await authorizer.rulesFor(user, namespace);
+        union.resourceRules.push(...rules.resourceRules);
+        union.nonResourceRules.push(...rules.nonResourceRules);
+        union.incomplete ||= rules.incomplete;
+        if (rules.evaluationError) errors.push(rules.evaluationError);
+      }
+      if (errors.length) union.evaluationError = errors.length === 1 ? errors[0]! : `[${errors.join(', ')}]`;
+      return union;
     },
   };
 }
 
-const modeAuthorizers: Record<AuthorizationMode, Authorizer> = { AlwaysAllow: alwaysAllow, AlwaysDeny: alwaysDeny };
-
-/** The authorizer for --authorization-mode; system:masters is always allowed first, as upstream. */
-export function newAuthorizer(modes: readonly AuthorizationMode[]): Authorizer {
-  return unionAuthorizer([privilegedGroups, ...modes.map((mode) => modeAuthorizers[mode])]);
+/**
+ * The authorizer for --authorization-mode: system:masters is always allowed first, as upstream;
+ * the RBAC mode needs the RBAC authorizer, which reads the API's objects.
+ */
+export function newAuthorizer(modes: readonly AuthorizationMode[], options: { rbac?: Authorizer } = {}): Authorizer {
+  const byMode = (mode: AuthorizationMode): Authorizer => {
+    if (mode === 'AlwaysAllow') return alwaysAllow;
+    if (mode === 'AlwaysDeny') return alwaysDeny;
+    if (!options.rbac) throw new Error('the RBAC authorization mode needs the resource API');
+    return options.rbac;
+  };
+  return unionAuthorizer([privilegedGroups, ...modes.map(byMode)]);
 }
 
-/** Upstream's wording: `User "bob" cannot list resource "pods" in API group "" in the namespace "ns"`. */
-export function forbiddenMessage(a: AuthorizationAttributes): string {
-  const user = goQuote(a.user.name);
-  if (!a.isResourceRequest) return `User ${user} cannot ${a.verb} path ${goQuote(a.path)}`;
-  const resource = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
-  const what = `User ${user} cannot ${a.verb} resource ${goQuote(resource)} in API group ${goQuote(a.apiGroup)}`;
-  return a.namespace ? `${what} in the namespace ${goQuote(a.namespace)}` : `${what} at the cluster scope`;
+/**
+ * Upstream's 403 for a refused request: `pods is forbidden: User "bob" cannot list resource "pods"
+ * in API group "" in the namespace "ns"`, with the authorizers' reason after ": ".
+ */
+export function forbiddenError(attributes: AuthorizationAttributes, reason: string): StatusError {
+  const qualified = attributes.isResourceRequest ? { group: attributes.apiGroup, resource: attributes.resource } : { group: '', resource: '' };
+  const status = newForbidden(qualified, attributes.isResourceRequest ? attributes.name : '', '').status;
+  return new StatusError({ ...status, message: forbiddenMessage(attributes, reason) });
+}
+
+/** What a request asks to do, for the authorizer. */
+export function requestAttributes(info: RequestInfo, user: UserInfo): AuthorizationAttributes {
+  const { isResourceRequest, path, verb, apiGroup, apiVersion, namespace, resource, subresource, name } = info;
+  return { isResourceRequest, path, verb, apiGroup, apiVersion, namespace, resource, subresource, name, user };
 }
 
 export function authorizationFilter(authorizer: Authorizer): Middleware {
   return async (ctx, next) => {
-    const { isResourceRequest, path, verb, apiGroup, apiVersion, namespace, resource, subresource, name } = ctx.state.requestInfo;
-    const attributes: AuthorizationAttributes = {
-      ...{ isResourceRequest, path, verb, apiGroup, apiVersion, namespace, resource, subresource, name },
-      user: ctx.state.user,
-    };
+    const attributes = requestAttributes(ctx.state.requestInfo, ctx.state.user);
     // An authorizer that fails is a bug or an outage: the error handler answers 500 and logs it.
     const result = await authorizer.authorize(attributes);
-    if (result.decision !== 'Allow') {
-      const message = result.reason ? `${forbiddenMessage(attributes)}: ${result.reason}` : forbiddenMessage(attributes);
-      throw newForbidden({ group: attributes.apiGroup, resource: attributes.resource }, attributes.name, new Error(message));
-    }
+    if (result.decision !== 'Allow') throw forbiddenError(attributes, result.reason);
     await next();
   };
 }

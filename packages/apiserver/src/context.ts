@@ -6,8 +6,10 @@ import type { UserInfo } from './user.js';
 export interface RequestState {
   /** Set first, for every request. */
   requestInfo: RequestInfo;
-  /** Set by the authentication filter; handlers after it may rely on it. */
+  /** Set by the authentication filter (and replaced by impersonation); handlers after it may rely on it. */
   user: UserInfo;
+  /** The authenticated user when the request impersonates `user`, for logs and audit. */
+  impersonator?: UserInfo;
 }
 
 export type RequestContext = Koa.ParameterizedContext<RequestState>;

@@ -2,8 +2,22 @@
 export { createServer, type Server, type ServerOptions } from './server.js';
 export type { Handler, RequestContext, RequestState } from './context.js';
 export { createLogger, logLevels, type LogLevel, type Logger } from './logger.js';
-export { authorizationModes, type AuthorizationMode, type Authorizer, type AuthorizationAttributes, type AuthorizationResult } from './authorization.js';
-export type { AuthenticationOptions } from './authentication.js';
+export {
+  authorizationModes,
+  type AuthorizationMode,
+  type Authorizer,
+  type AuthorizationAttributes,
+  type AuthorizationResult,
+  type RulesResult,
+} from './authorization.js';
+export type { AuthenticationOptions, TokenAuthenticator, TokenAuthentication } from './authentication.js';
+export {
+  parsePublicKeys,
+  parseSigningKey,
+  keyId,
+  ServiceAccountKeyError,
+  type ServiceAccountTokenOptions,
+} from './auth/service-account-tokens.js';
 export { loadTokenFile, parseTokenFile, TokenFileError, type TokenFile } from './token-file.js';
 export type { UserInfo } from './user.js';
 export { loadServingCert, ensureSelfSignedCert, servingNames, type ServingCertificate, type SelfSignedCertificate } from './serving-cert.js';

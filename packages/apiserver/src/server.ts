@@ -5,17 +5,22 @@ import type { AddressInfo } from 'node:net';
 import type { ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import type { Storage } from '@plat/storage';
-import type { ResourceDefinition } from '@plat/registry';
+import { resolveResource, type AdmissionCheck, type KubeObject, type ResolvedResource, type ResourceDefinition } from '@plat/registry';
 import { namespaceLifecycle } from './admission/namespace-lifecycle.js';
+import { rbacEscalation } from './admission/rbac-escalation.js';
+import { rbacBootstrap } from './auth/bootstrap-policy.js';
+import { RbacAuthorizer } from './auth/rbac-authorizer.js';
+import { ServiceAccountTokens, type ServiceAccountTokenOptions } from './auth/service-account-tokens.js';
+import { virtualServices } from './auth/virtual-services.js';
 import { Bootstrapper, type BootstrapObject } from './resources/bootstrap.js';
 import { ResourceCatalog } from './resources/catalog.js';
 import { Discovery } from './resources/discovery.js';
 import { OpenAPI } from './openapi/handlers.js';
-import { resourceHandler } from './resources/dispatch.js';
+import { resourceHandler, virtualSubresourceKey } from './resources/dispatch.js';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import type { AuthenticationOptions } from './authentication.js';
-import { newAuthorizer, type AuthorizationMode } from './authorization.js';
+import { newAuthorizer, type AuthorizationMode, type Authorizer } from './authorization.js';
 import type { Handler, RequestState } from './context.js';
 import type { RequestInfo } from './request-info.js';
 import { ShutdownCheck, healthHandler, pingCheck, singleCheckHandler, storageCheck, type HealthCheck } from './health.js';
@@ -34,8 +39,10 @@ export interface ServerOptions {
   /** Default 6443; 0 picks a free port (listen() returns it). */
   port?: number;
   authentication?: AuthenticationOptions;
-  /** Tried in order; default ['AlwaysAllow']. */
+  /** Tried in order, after system:masters; default ['AlwaysAllow']. RBAC needs `api`. */
   authorizationModes?: AuthorizationMode[];
+  /** Service-account tokens: verified with these keys, and issued (TokenRequest) with a signing key. Needs `api`. */
+  serviceAccountTokens?: ServiceAccountTokenOptions;
   /** Build stamps for /version. */
   build?: Partial<Pick<VersionInfo, 'gitCommit' | 'gitTreeState' | 'buildDate'>>;
   /** How long the storage health check waits for an answer; default 2 s (upstream's etcd check). */
@@ -52,8 +59,10 @@ export interface ApiOptions {
   definitions: readonly ResourceDefinition[];
   /** --api-domain: group names such as rbac.authorization.<domain>. */
   domain: string;
-  /** Created at start-up when missing (the system namespaces). */
+  /** Created at start-up when missing (the system namespaces); with RBAC, the bootstrap policy too. */
   bootstrap?: readonly BootstrapObject[];
+  /** Kinds served as a subresource of another (virtual.subresourceOf): serviceaccounts/token. */
+  subresourceDefinitions?: readonly ResourceDefinition[];
   /** Namespaces that may not be deleted. */
   immortalNamespaces?: readonly string[];
   /** How often a watch that asked for bookmarks gets one; default 60 s. */
@@ -90,15 +99,27 @@ export function createServer(options: ServerOptions): Server {
   const shutdownCheck = new ShutdownCheck();
 
   const etcd = storageCheck(storage, options.storageHealthTimeoutMs ?? 2000);
+  const modes = options.authorizationModes ?? ['AlwaysAllow'];
   const served = options.api
-    ? serveApi(options.api, mux, logger, metrics, (res, end) => tracker.registerLongRunning(res, end), storage)
+    ? serveApi(options.api, mux, logger, metrics, (res, end) => tracker.registerLongRunning(res, end), storage, {
+        modes,
+        ...(options.serviceAccountTokens && { serviceAccountTokens: options.serviceAccountTokens }),
+        authentication: () => authentication,
+      })
     : undefined;
-  const bootstrapper = served?.bootstrapper;
+  if (options.serviceAccountTokens && !served) throw new Error('service-account tokens need the resource API');
+  const authentication: AuthenticationOptions = {
+    ...options.authentication,
+    ...(served?.tokens && {
+      tokenAuthenticators: [...(options.authentication?.tokenAuthenticators ?? []), served.tokens],
+      apiAudiences: served.tokens.apiAudiences,
+    }),
+  };
   // /livez leaves storage out: restarting a replica does not bring etcd back.
   const endpoints: Record<string, HealthCheck[]> = {
     healthz: [pingCheck, etcd],
     livez: [pingCheck],
-    readyz: [pingCheck, etcd, shutdownCheck, ...(bootstrapper ? [bootstrapper] : [])],
+    readyz: [pingCheck, etcd, shutdownCheck, ...(served?.checks ?? [])],
   };
   for (const [endpoint, checks] of Object.entries(endpoints)) {
     mux.handle(`/${endpoint}`, healthHandler(endpoint, checks, logger));
@@ -114,13 +135,23 @@ export function createServer(options: ServerOptions): Server {
     }),
     logger,
     metrics,
-    authentication: options.authentication ?? {},
-    authorizer: newAuthorizer(options.authorizationModes ?? ['AlwaysAllow']),
+    authentication,
+    authorizer: served?.authorizer ?? newAuthorizer(modes),
     mux,
+    ...(options.api && { domain: options.api.domain }),
   });
   const callback = app.callback();
   let stopping = false;
-  const httpServer: HttpsServer = createHttpsServer({ cert: options.tls.cert, key: options.tls.key, minVersion: 'TLSv1.2' }, (req, res) => {
+  // Client certificates are asked for, not required: one that does not verify against the client CA
+  // fails authentication (401), as upstream, rather than the handshake.
+  const clientCA = options.authentication?.clientCA;
+  const tlsOptions = {
+    cert: options.tls.cert,
+    key: options.tls.key,
+    minVersion: 'TLSv1.2' as const,
+    ...(clientCA && { ca: clientCA, requestCert: true, rejectUnauthorized: false }),
+  };
+  const httpServer: HttpsServer = createHttpsServer(tlsOptions, (req, res) => {
     tracker.track(res);
     // Requests that still arrive on open connections while stopping are served, then the
     // connection closes so that the client reconnects elsewhere.
@@ -151,7 +182,7 @@ export function createServer(options: ServerOptions): Server {
     // Whatever is still open now is idle keep-alive or past its deadline.
     httpServer.closeAllConnections();
     await closed;
-    bootstrapper?.stop();
+    served?.stop();
     await storage.close();
     logger.info('shutdown: complete');
   }
@@ -167,7 +198,7 @@ export function createServer(options: ServerOptions): Server {
         httpServer.listen(options.port ?? 6443, options.bindAddress ?? '0.0.0.0', () => {
           httpServer.off('error', reject);
           const { address, port } = httpServer.address() as AddressInfo;
-          bootstrapper?.start();
+          served?.start();
           resolve({ address, port });
         });
       });
@@ -179,6 +210,23 @@ export function createServer(options: ServerOptions): Server {
   };
 }
 
+interface ApiSecurity {
+  modes: readonly AuthorizationMode[];
+  serviceAccountTokens?: ServiceAccountTokenOptions;
+  /** The server's authentication settings, for TokenReview (read when a review comes). */
+  authentication: () => AuthenticationOptions;
+}
+
+interface ServedApi {
+  catalog: ResourceCatalog;
+  authorizer: Authorizer;
+  tokens: ServiceAccountTokens | undefined;
+  /** Readiness: bootstrap objects created, RBAC objects listed. */
+  checks: HealthCheck[];
+  start(): void;
+  stop(): void;
+}
+
 function serveApi(
   api: ApiOptions,
   mux: PathMux,
@@ -186,22 +234,57 @@ function serveApi(
   metrics: ServerMetrics,
   registerLongRunning: (res: ServerResponse, end: () => void) => () => void,
   storage: Storage,
-): { bootstrapper: Bootstrapper; catalog: ResourceCatalog } {
+  security: ApiSecurity,
+): ServedApi {
+  // Admission is fixed when the catalog is built; the escalation check needs the catalog's RBAC stores.
+  let escalation: AdmissionCheck | undefined;
   const catalog = new ResourceCatalog(api.definitions, {
     storage,
     domain: api.domain,
-    admission: (self) => [namespaceLifecycle(self, api.immortalNamespaces ?? [])],
+    admission: (self) => [namespaceLifecycle(self, api.immortalNamespaces ?? []), async (attributes) => escalation?.(attributes)],
   });
+  const policy = security.modes.includes('RBAC') ? rbacBootstrap(api.domain) : undefined;
+  const rbac = policy && new RbacAuthorizer(catalog, api.domain, logger, policy.seed);
+  const authorizer = newAuthorizer(security.modes, { ...(rbac && { rbac }) });
+  if (rbac) escalation = rbacEscalation(api.domain, authorizer, rbac.index);
+  const tokens = security.serviceAccountTokens && new ServiceAccountTokens(security.serviceAccountTokens, catalog, api.domain);
+
+  const subresources = new Map<string, ResolvedResource>();
+  for (const definition of api.subresourceDefinitions ?? []) {
+    const parent = definition.virtual?.subresourceOf;
+    if (!parent) throw new Error(`${definition.kind} is not a subresource (virtual.subresourceOf)`);
+    const resolved = resolveResource(definition as ResourceDefinition<KubeObject>, api.domain);
+    subresources.set(virtualSubresourceKey(parent.group, parent.version, parent.resource, parent.subresource), resolved);
+  }
+
   for (const [path, handler] of new Discovery(catalog, api.domain).handlers()) mux.handle(path, handler);
   for (const [path, handler] of new OpenAPI(catalog, api.domain).handlers()) mux.handle(path, handler);
   mux.handleResources(
-    resourceHandler(catalog, {
-      domain: api.domain,
-      registerLongRunning,
-      bookmarkIntervalMs: api.bookmarkIntervalMs ?? 60_000,
-      responseCompression: api.responseCompression ?? true,
-      metrics,
-    }),
+    resourceHandler(
+      catalog,
+      {
+        domain: api.domain,
+        registerLongRunning,
+        bookmarkIntervalMs: api.bookmarkIntervalMs ?? 60_000,
+        responseCompression: api.responseCompression ?? true,
+        metrics,
+      },
+      { services: virtualServices(authorizer, security.authentication, tokens), subresources },
+    ),
   );
-  return { bootstrapper: new Bootstrapper(catalog, api.bootstrap ?? [], logger), catalog };
+  const bootstrapper = new Bootstrapper(catalog, [...(api.bootstrap ?? []), ...(policy?.objects ?? [])], logger);
+  return {
+    catalog,
+    authorizer,
+    tokens,
+    checks: [bootstrapper, ...(rbac ? [rbac] : [])],
+    start() {
+      rbac?.start();
+      bootstrapper.start();
+    },
+    stop() {
+      bootstrapper.stop();
+      rbac?.stop();
+    },
+  };
 }

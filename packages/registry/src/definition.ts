@@ -119,4 +119,109 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   /** DELETE answers with the deleted object rather than a Status (ServiceAccount does). */
   deleteReturnsObject?: boolean;
   subresources?: Readonly<Record<string, SubresourceDefinition<T>>>;
+  /**
+   * A resource that is never stored (the access reviews, TokenReview, TokenRequest): it answers
+   * only create, by filling in the posted object. The server decodes and validates the body with
+   * the schema and strategy as for any create, then calls `virtual.create` instead of the store.
+   */
+  virtual?: VirtualResource<T>;
+}
+
+/** Who makes a request, as authentication found it (upstream's user.Info). */
+export interface RequestUser {
+  name: string;
+  uid?: string;
+  groups: string[];
+  extra?: Record<string, string[]>;
+}
+
+/** One question to the authorizer (upstream's authorizer.Attributes). */
+export interface AccessAttributes {
+  user: RequestUser;
+  verb: string;
+  namespace: string;
+  apiGroup: string;
+  apiVersion: string;
+  resource: string;
+  subresource: string;
+  name: string;
+  isResourceRequest: boolean;
+  /** The URL path of a non-resource request. */
+  path: string;
+}
+
+/** The authorizer's answer: allowed, denied, or no opinion (which refuses the request). */
+export interface AccessDecision {
+  decision: 'allow' | 'deny' | 'no-opinion';
+  reason: string;
+  /** A problem met while deciding (an unresolvable roleRef); a decision is still given. */
+  evaluationError?: string;
+}
+
+/** The rules a user has in a namespace, as a SelfSubjectRulesReview reports them. */
+export interface AccessRules {
+  resourceRules: { verbs: string[]; apiGroups?: string[]; resources?: string[]; resourceNames?: string[] }[];
+  nonResourceRules: { verbs: string[]; nonResourceURLs?: string[] }[];
+  incomplete: boolean;
+  evaluationError?: string;
+}
+
+/** What the server's token authenticators say of a bearer token (a TokenReview's status). */
+export interface TokenReviewOutcome {
+  authenticated: boolean;
+  user?: RequestUser;
+  audiences?: string[];
+  error?: string;
+}
+
+/** A service-account token to issue (the TokenRequest API). */
+export interface ServiceAccountTokenRequest {
+  namespace: string;
+  /** The service account. */
+  name: string;
+  /** Empty: the API server's own audiences. */
+  audiences: string[];
+  expirationSeconds: number;
+  boundObjectRef?: { kind?: string; apiVersion?: string; name?: string; uid?: string };
+}
+
+export interface IssuedServiceAccountToken {
+  token: string;
+  /** RFC 3339. */
+  expirationTimestamp: string;
+  /** The audiences the token was issued for (the request's, or the API server's when it named none). */
+  audiences: string[];
+  /** When the token was issued, RFC 3339. */
+  issuedAt: string;
+}
+
+/** What the server lends a virtual resource to answer with. */
+export interface VirtualServices {
+  authorize(attributes: AccessAttributes): Promise<AccessDecision>;
+  rulesFor(user: RequestUser, namespace: string): Promise<AccessRules>;
+  /** Authenticates a bearer token for the audiences (empty: the API server's). */
+  reviewToken(token: string, audiences: readonly string[]): Promise<TokenReviewOutcome>;
+  /** Signs a token for a service account; throws a StatusError (404 account, 400 bad binding, 503 no signing key). */
+  issueServiceAccountToken(request: ServiceAccountTokenRequest): Promise<IssuedServiceAccountToken>;
+}
+
+export interface VirtualContext extends StrategyContext {
+  /** The namespace of the request path ("" for cluster-scoped resources). */
+  namespace: string;
+  /** The parent object's name for a subresource (serviceaccounts/{name}/token); "" otherwise. */
+  name: string;
+  /** The requester (after impersonation). */
+  user: RequestUser;
+  dryRun: boolean;
+  services: VirtualServices;
+}
+
+export interface VirtualResource<T extends KubeObject> {
+  /**
+   * Served as a subresource of another resource rather than as a collection of its own: a POST to
+   * `<parent collection>/{name}/<subresource>` (TokenRequest is `serviceaccounts/{name}/token`).
+   */
+  subresourceOf?: { group: string; version: string; resource: string; subresource: string };
+  /** The object to answer with (201), given the posted object after defaulting and validation. */
+  create(object: T, context: VirtualContext): Promise<T>;
 }

@@ -1,10 +1,15 @@
 // Resource requests: from request info to the verb handler, with upstream's 404 and 405 answers.
-import { newGenericServerResponse, newMethodNotSupported, newNotAcceptable } from '@plat/apimachinery';
-import type { Verb } from '@plat/registry';
-import type { Handler } from '../context.js';
+import { newBadRequest, newGenericServerResponse, newInvalid, newMethodNotSupported, newNotAcceptable } from '@plat/apimachinery';
+import type { KubeObject, ResolvedResource, Verb, VirtualServices } from '@plat/registry';
+import type { Handler, RequestContext } from '../context.js';
+import type { RequestInfo } from '../request-info.js';
+import { decodeBody } from './body.js';
 import type { ResourceCatalog } from './catalog.js';
-import { negotiate } from './negotiation.js';
-import { protobufMediaType, resourceHasProtobuf } from './protobuf.js';
+import { negotiate, type Representation } from './negotiation.js';
+import { objectFromBody } from './object-input.js';
+import { protobufBodyOf, protobufMediaType, resourceHasProtobuf } from './protobuf.js';
+import { parseDryRun, parseFieldManager, parseFieldValidation, type Query } from './query.js';
+import { writeObject } from './respond.js';
 import { createObject } from './verbs/create.js';
 import { deleteCollection } from './verbs/delete-collection.js';
 import { deleteObject } from './verbs/delete.js';
@@ -26,7 +31,17 @@ const handlers: Partial<Record<Verb, (scope: VerbScope) => Promise<void>>> = {
   deletecollection: deleteCollection,
 };
 
-export function resourceHandler(catalog: ResourceCatalog, services: ServerServices): Handler {
+/** The resources that are never stored: what they may use, and those served as another's subresource. */
+export interface VirtualRouting {
+  services: VirtualServices;
+  /** By the parent's `group/version/resource/subresource` (`/v1/serviceaccounts/token`). */
+  subresources: ReadonlyMap<string, ResolvedResource>;
+}
+
+export const virtualSubresourceKey = (group: string, version: string, resource: string, subresource: string): string =>
+  `${group}/${version}/${resource}/${subresource}`;
+
+export function resourceHandler(catalog: ResourceCatalog, services: ServerServices, virtual?: VirtualRouting): Handler {
   return async (ctx) => {
     const info = ctx.state.requestInfo;
     const group = info.apiPrefix === 'api' ? '' : info.apiGroup;
@@ -36,9 +51,14 @@ export function resourceHandler(catalog: ResourceCatalog, services: ServerServic
     }
     const { resolved } = served;
     const definition = resolved.definition;
-    if (info.subresource && !definition.subresources?.[info.subresource]) throw newGenericServerResponse(404);
     const verb = info.verb as Verb;
     const query = newQuery(ctx);
+    if (info.subresource && !definition.subresources?.[info.subresource]) {
+      const sub = virtual?.subresources.get(virtualSubresourceKey(group, info.apiVersion, info.resource, info.subresource));
+      if (!sub || (resolved.namespaced && !info.namespace)) throw newGenericServerResponse(404);
+      if (verb !== 'create') throw newMethodNotSupported({ group, resource: `${info.resource}/${info.subresource}` }, verb);
+      return createVirtual(ctx, info, sub, query, services.domain, virtual!.services);
+    }
     // A watch is asked for with ?watch on a list, whatever the path form.
     const effectiveVerb: Verb = verb === 'list' && query.boolean('watch') ? 'watch' : verb;
     if (info.subresource && !['get', 'update', 'patch'].includes(effectiveVerb)) {
@@ -48,6 +68,10 @@ export function resourceHandler(catalog: ResourceCatalog, services: ServerServic
     // Only lists and watches span namespaces; one object is always addressed in its namespace.
     if (resolved.namespaced && !info.namespace && effectiveVerb !== 'list' && effectiveVerb !== 'watch') {
       throw newGenericServerResponse(404);
+    }
+    if (definition.virtual) {
+      if (!virtual) throw newGenericServerResponse(404);
+      return createVirtual(ctx, info, resolved, query, services.domain, virtual.services);
     }
     const handler = handlers[effectiveVerb];
     if (!handler) throw newMethodNotSupported(resolved.groupResource, effectiveVerb);
@@ -65,4 +89,56 @@ export function resourceHandler(catalog: ResourceCatalog, services: ServerServic
     const compress = services.responseCompression && (effectiveVerb === 'get' || effectiveVerb === 'list');
     await handler({ ctx, info, served, query, services, representation, compress });
   };
+}
+
+/**
+ * POST of a resource that is never stored: the body is decoded and checked as for any create
+ * (schema, fieldValidation, namespace, the kind's defaults and validation), then the kind's
+ * virtual.create fills it in, and the result is answered with 201.
+ */
+async function createVirtual(
+  ctx: RequestContext,
+  info: RequestInfo,
+  resolved: ResolvedResource,
+  query: Query,
+  domain: string,
+  services: VirtualServices,
+): Promise<void> {
+  const definition = resolved.definition;
+  const representation: Representation = negotiate(ctx.get('accept'), {
+    metaGroup: `meta.${domain}`,
+    ...(resourceHasProtobuf(resolved) && { protobuf: protobufMediaType(domain) }),
+    transforms: false,
+    partialKind: 'PartialObjectMetadata',
+  });
+  const dryRun = parseDryRun(query);
+  parseFieldManager(query, 'CreateOptions', domain);
+  const object: KubeObject = objectFromBody(ctx, await decodeBody(ctx, protobufBodyOf(resolved, domain)), resolved, parseFieldValidation(query));
+  // Upstream's EnsureObjectNamespaceMatchesRequestNamespace: empty takes the request's namespace;
+  // a cluster-scoped object has none.
+  const namespace = resolved.namespaced ? info.namespace : '';
+  const given = object.metadata.namespace;
+  if (given && namespace && given !== namespace) {
+    throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+  if (namespace) object.metadata.namespace = namespace;
+  else delete object.metadata.namespace;
+  object.apiVersion = resolved.apiVersion;
+  object.kind = resolved.kind;
+  const context = { domain };
+  definition.strategy.prepareForCreate?.(object, context);
+  definition.strategy.default?.(object, context);
+  const errors = definition.strategy.validate(object, context);
+  if (errors.length) throw newInvalid(resolved.groupKind, '', errors);
+  const result = await definition.virtual!.create(object, {
+    domain,
+    namespace,
+    name: info.subresource ? info.name : '',
+    user: ctx.state.user,
+    dryRun: !!dryRun,
+    services,
+  });
+  // In Go's field order: type, metadata, then the kind's own fields.
+  const { kind, apiVersion, metadata, ...fields } = result;
+  await writeObject(ctx, 201, { kind, apiVersion, metadata, ...fields }, { representation });
 }

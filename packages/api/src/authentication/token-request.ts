@@ -1,0 +1,112 @@
+// TokenRequest (authentication.{domain}/v1, the `token` subresource of a ServiceAccount, create only,
+// never stored): a signed, expiring token for the account, optionally bound to an object.
+import { invalid, newInvalid, newPath, type FieldError } from '@plat/apimachinery';
+import type { KubeObject, ResourceDefinition } from '@plat/registry';
+import { kindSchema } from '../common/object-meta-schema.js';
+import { atomicStringList, integerField, objectSchema, stringField, timeField } from '../common/schema.js';
+
+export interface BoundObjectReference {
+  kind?: string;
+  apiVersion?: string;
+  name?: string;
+  uid?: string;
+}
+
+export interface TokenRequest extends KubeObject {
+  spec: { audiences?: string[]; expirationSeconds?: number; boundObjectRef?: BoundObjectReference };
+  status?: { token: string; expirationTimestamp: string };
+}
+
+/** Upstream's bounds on a token's lifetime, and its default. */
+export const MIN_TOKEN_EXPIRATION_SECONDS = 10 * 60;
+export const MAX_TOKEN_EXPIRATION_SECONDS = 2 ** 32;
+export const DEFAULT_TOKEN_EXPIRATION_SECONDS = 60 * 60;
+
+function validateTokenRequest(request: TokenRequest): FieldError[] {
+  const errors: FieldError[] = [];
+  const path = newPath('spec', 'expirationSeconds');
+  const seconds = request.spec?.expirationSeconds ?? 0;
+  if (seconds < MIN_TOKEN_EXPIRATION_SECONDS) errors.push(invalid(path, seconds, 'may not specify a duration less than 10 minutes'));
+  if (seconds > MAX_TOKEN_EXPIRATION_SECONDS) errors.push(invalid(path, seconds, 'may not specify a duration larger than 2^32 seconds'));
+  return errors;
+}
+
+export const tokenRequestDefinition = {
+  group: 'authentication.{domain}',
+  version: 'v1',
+  kind: 'TokenRequest',
+  resource: 'tokenrequests',
+  singularName: 'tokenrequest',
+  namespaced: true,
+  verbs: ['create'],
+  schema: kindSchema(
+    'Requests a token for a given service account.',
+    {
+      spec: objectSchema(
+        'The parameters of the requested token.',
+        {
+          audiences: atomicStringList(
+            'The intended audiences of the token; a recipient must identify itself with one of them. Empty: the API server\u2019s audiences.',
+          ),
+          expirationSeconds: integerField('The requested lifetime of the token, at least 10 minutes; default one hour.', 'int64'),
+          boundObjectRef: objectSchema(
+            'An object the token is bound to: the token is invalid once the object is deleted.',
+            {
+              kind: stringField('Kind of the referent: Pod or Secret.'),
+              apiVersion: stringField('API version of the referent.'),
+              name: stringField('Name of the referent.'),
+              uid: stringField('UID of the referent.'),
+            },
+            { mapType: 'atomic' },
+          ),
+        },
+        { required: ['audiences'] },
+      ),
+      status: objectSchema(
+        'The result of the request.',
+        {
+          token: stringField('The opaque bearer token.'),
+          expirationTimestamp: timeField('When the token expires.'),
+        },
+        { required: ['token', 'expirationTimestamp'] },
+      ),
+    },
+    ['spec'],
+  ),
+  strategy: {
+    prepareForCreate(request) {
+      delete request.status;
+    },
+    default(request) {
+      request.spec ??= {};
+      request.spec.expirationSeconds ??= DEFAULT_TOKEN_EXPIRATION_SECONDS;
+    },
+    validate: validateTokenRequest,
+    validateUpdate: () => [],
+  },
+  allowCreateOnUpdate: false,
+  virtual: {
+    subresourceOf: { group: '', version: 'v1', resource: 'serviceaccounts', subresource: 'token' },
+    async create(request, { services, name, namespace, domain }) {
+      const given = request.metadata.name;
+      if (given && given !== name) {
+        const error = invalid(newPath('metadata', 'name'), given, 'must match the service account name if specified');
+        throw newInvalid({ group: `authentication.${domain}`, kind: 'TokenRequest' }, name, [error]);
+      }
+      const issued = await services.issueServiceAccountToken({
+        namespace,
+        name,
+        audiences: request.spec.audiences ?? [],
+        expirationSeconds: request.spec.expirationSeconds ?? DEFAULT_TOKEN_EXPIRATION_SECONDS,
+        ...(request.spec.boundObjectRef && { boundObjectRef: request.spec.boundObjectRef }),
+      });
+      return {
+        apiVersion: request.apiVersion,
+        kind: request.kind,
+        metadata: { name, namespace, creationTimestamp: issued.issuedAt },
+        spec: { ...request.spec, audiences: issued.audiences },
+        status: { token: issued.token, expirationTimestamp: issued.expirationTimestamp },
+      };
+    },
+  },
+} satisfies ResourceDefinition<TokenRequest>;

@@ -1,0 +1,63 @@
+// SubjectAccessReview (authorization.{domain}/v1, cluster-scoped, create only, never stored): may a
+// given user or group perform an action?
+import { newPath } from '@plat/apimachinery';
+import type { KubeObject, ResourceDefinition } from '@plat/registry';
+import { kindSchema } from '../common/object-meta-schema.js';
+import { objectSchema } from '../common/schema.js';
+import {
+  attributesFrom,
+  nonResourceAttributesSchema,
+  resourceAttributesSchema,
+  statusFrom,
+  subjectAccessReviewStatusSchema,
+  subjectSchemaFields,
+  userFromSpec,
+  validateEmptyMetadata,
+  validateSubjectAccessReviewSpec,
+  type SubjectAccessReviewSpec,
+  type SubjectAccessReviewStatus,
+} from './access-review.js';
+
+export interface SubjectAccessReview extends KubeObject {
+  spec: SubjectAccessReviewSpec;
+  status?: SubjectAccessReviewStatus;
+}
+
+export const subjectAccessReviewSpecSchema = objectSchema(
+  'A description of the access request: exactly one of resourceAttributes and nonResourceAttributes.',
+  {
+    resourceAttributes: resourceAttributesSchema,
+    nonResourceAttributes: nonResourceAttributesSchema,
+    ...subjectSchemaFields,
+  },
+);
+
+export const subjectAccessReviewDefinition = {
+  group: 'authorization.{domain}',
+  version: 'v1',
+  kind: 'SubjectAccessReview',
+  resource: 'subjectaccessreviews',
+  singularName: 'subjectaccessreview',
+  namespaced: false,
+  verbs: ['create'],
+  schema: kindSchema(
+    'Checks whether or not a user or group can perform an action.',
+    { spec: subjectAccessReviewSpecSchema, status: subjectAccessReviewStatusSchema },
+    ['spec'],
+  ),
+  strategy: {
+    validate: (review) => [
+      ...validateSubjectAccessReviewSpec(review.spec, newPath('spec')),
+      ...validateEmptyMetadata(review.metadata, newPath('metadata'), false),
+    ],
+    validateUpdate: () => [],
+  },
+  allowCreateOnUpdate: false,
+  virtual: {
+    async create(review, { services }) {
+      const decision = await services.authorize(attributesFrom(userFromSpec(review.spec), review.spec));
+      review.status = statusFrom(decision);
+      return review;
+    },
+  },
+} satisfies ResourceDefinition<SubjectAccessReview>;
