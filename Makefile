@@ -41,7 +41,7 @@ test: test-deps build check-boundaries
 	node --test $$(find packages apps test -path '*/node_modules' -prune -o -path '*/dist/*' -name '*.test.js' -print | sort)
 
 # Each benchmark prints JSON; `make bench BENCH=merge` runs one.
-BENCH ?= storage merge codec
+BENCH ?= storage merge codec authz
 bench: build
 	@for name in $(BENCH); do node --max-semi-space-size=64 bench/dist/$$name/$$name.bench.js || exit 1; done
 
