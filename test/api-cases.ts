@@ -64,9 +64,11 @@ export function runApiCases(title: string, start: () => Promise<ApiTarget>, stop
         assert.deepEqual(api.json.versions, ['v1']);
         const v1 = await call('/api/v1');
         const names = v1.json.resources.map((r: Json) => r.name);
-        for (const name of ['namespaces', 'namespaces/status', 'namespaces/finalize', 'serviceaccounts', 'limitranges']) {
+        for (const name of ['namespaces', 'namespaces/status', 'namespaces/finalize', 'serviceaccounts', 'serviceaccounts/token', 'limitranges']) {
           assert.ok(names.includes(name), `${name} in ${names}`);
         }
+        const token = v1.json.resources.find((r: Json) => r.name === 'serviceaccounts/token');
+        assert.deepEqual([token.group, token.kind, token.verbs], [`authentication.${target.domain}`, 'TokenRequest', ['create']]);
         const sa = v1.json.resources.find((r: Json) => r.name === 'serviceaccounts');
         assert.equal(sa.kind, 'ServiceAccount');
         assert.equal(sa.namespaced, true);

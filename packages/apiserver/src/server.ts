@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import type { Storage } from '@plat/storage';
-import { resolveResource, type AdmissionCheck, type KubeObject, type ResolvedResource, type ResourceDefinition } from '@plat/registry';
+import { resolveGroup, resolveResource, type AdmissionCheck, type KubeObject, type ResolvedResource, type ResourceDefinition } from '@plat/registry';
 import { namespaceLifecycle } from './admission/namespace-lifecycle.js';
 import { rbacEscalation } from './admission/rbac-escalation.js';
 import { rbacBootstrap } from './auth/bootstrap-policy.js';
@@ -14,7 +14,7 @@ import { ServiceAccountTokens, type ServiceAccountTokenOptions } from './auth/se
 import { virtualServices } from './auth/virtual-services.js';
 import { Bootstrapper, type BootstrapObject } from './resources/bootstrap.js';
 import { ResourceCatalog } from './resources/catalog.js';
-import { Discovery } from './resources/discovery.js';
+import { Discovery, type ForeignSubresource } from './resources/discovery.js';
 import { OpenAPI } from './openapi/handlers.js';
 import { resourceHandler, virtualSubresourceKey } from './resources/dispatch.js';
 import type { Logger } from 'pino';
@@ -250,14 +250,16 @@ function serveApi(
   const tokens = security.serviceAccountTokens && new ServiceAccountTokens(security.serviceAccountTokens, catalog, api.domain);
 
   const subresources = new Map<string, ResolvedResource>();
+  const foreign: ForeignSubresource[] = [];
   for (const definition of api.subresourceDefinitions ?? []) {
     const parent = definition.virtual?.subresourceOf;
     if (!parent) throw new Error(`${definition.kind} is not a subresource (virtual.subresourceOf)`);
     const resolved = resolveResource(definition as ResourceDefinition<KubeObject>, api.domain);
     subresources.set(virtualSubresourceKey(parent.group, parent.version, parent.resource, parent.subresource), resolved);
+    foreign.push({ parent: { ...parent, group: resolveGroup(parent.group, api.domain) }, subresource: parent.subresource, resolved, verbs: ['create'] });
   }
 
-  for (const [path, handler] of new Discovery(catalog, api.domain).handlers()) mux.handle(path, handler);
+  for (const [path, handler] of new Discovery(catalog, api.domain, foreign).handlers()) mux.handle(path, handler);
   for (const [path, handler] of new OpenAPI(catalog, api.domain).handlers()) mux.handle(path, handler);
   mux.handleResources(
     resourceHandler(

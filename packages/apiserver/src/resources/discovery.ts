@@ -1,6 +1,6 @@
 // Discovery (issue: /api, /apis, /apis/{group}, the group-version resource lists) and the
 // aggregated discovery document kubectl 1.28 asks for first, with the plain documents as fallback.
-import type { Verb } from '@plat/registry';
+import type { ResolvedResource, Verb } from '@plat/registry';
 import type { Handler, RequestContext } from '../context.js';
 import type { ResourceCatalog, ServedResource } from './catalog.js';
 import { parseAccept } from './negotiation.js';
@@ -12,7 +12,19 @@ const subresourceVerbs = (name: string): Verb[] => SUBRESOURCE_VERBS[name] ?? ['
 
 const groupVersion = (group: string, version: string): string => (group ? `${group}/${version}` : version);
 
-function apiResources(served: readonly ServedResource[]): unknown[] {
+/** A subresource served by a kind of another group (serviceaccounts/token is a TokenRequest). */
+export interface ForeignSubresource {
+  parent: { group: string; version: string; resource: string };
+  subresource: string;
+  resolved: ResolvedResource;
+  verbs: Verb[];
+}
+
+function foreignEntries(served: readonly ServedResource[], foreign: readonly ForeignSubresource[]): ForeignSubresource[] {
+  return foreign.filter(({ parent }) => served.some(({ resolved }) => resolved.group === parent.group && resolved.version === parent.version && resolved.resource === parent.resource));
+}
+
+function apiResources(served: readonly ServedResource[], foreign: readonly ForeignSubresource[] = []): unknown[] {
   const out: unknown[] = [];
   for (const { resolved } of served) {
     const { definition } = resolved;
@@ -35,14 +47,27 @@ function apiResources(served: readonly ServedResource[]): unknown[] {
       });
     }
   }
+  for (const { parent, subresource, resolved, verbs } of foreignEntries(served, foreign)) {
+    const owner = served.find(({ resolved: r }) => r.resource === parent.resource)!.resolved;
+    out.push({
+      name: `${parent.resource}/${subresource}`,
+      singularName: '',
+      namespaced: owner.namespaced,
+      group: resolved.group,
+      version: resolved.version,
+      kind: resolved.kind,
+      verbs,
+    });
+  }
   return out;
 }
 
-function discoveredResources(served: readonly ServedResource[]): unknown[] {
+function discoveredResources(served: readonly ServedResource[], foreign: readonly ForeignSubresource[] = []): unknown[] {
   return served.map(({ resolved }) => {
     const { definition } = resolved;
     const responseKind = { group: resolved.group, version: resolved.version, kind: resolved.kind };
     const subresources = Object.keys(definition.subresources ?? {});
+    const others = foreign.filter(({ parent }) => parent.group === resolved.group && parent.version === resolved.version && parent.resource === resolved.resource);
     return {
       resource: resolved.resource,
       responseKind,
@@ -51,8 +76,15 @@ function discoveredResources(served: readonly ServedResource[]): unknown[] {
       verbs: [...definition.verbs],
       ...(definition.shortNames?.length && { shortNames: [...definition.shortNames] }),
       ...(definition.categories?.length && { categories: [...definition.categories] }),
-      ...(subresources.length && {
-        subresources: subresources.map((subresource) => ({ subresource, responseKind, verbs: subresourceVerbs(subresource) })),
+      ...((subresources.length || others.length) && {
+        subresources: [
+          ...subresources.map((subresource) => ({ subresource, responseKind, verbs: subresourceVerbs(subresource) })),
+          ...others.map(({ subresource, resolved: r, verbs }) => ({
+            subresource,
+            responseKind: { group: r.group, version: r.version, kind: r.kind },
+            verbs,
+          })),
+        ],
       }),
     };
   });
@@ -64,6 +96,7 @@ export class Discovery {
   constructor(
     private readonly catalog: ResourceCatalog,
     domain: string,
+    private readonly foreign: readonly ForeignSubresource[] = [],
   ) {
     this.aggregatedGroup = `apidiscovery.${domain}`;
   }
@@ -96,7 +129,7 @@ export class Discovery {
       metadata: {},
       items: groups.map(([group, versions]) => ({
         metadata: { name: group, creationTimestamp: null },
-        versions: [...versions].map(([v, served]) => ({ version: v, resources: discoveredResources(served), freshness: 'Current' })),
+        versions: [...versions].map(([v, served]) => ({ version: v, resources: discoveredResources(served, this.foreign), freshness: 'Current' })),
       })),
     });
     ctx.set('Content-Type', `application/json;g=${this.aggregatedGroup};v=${version};as=APIGroupDiscoveryList`);
@@ -138,7 +171,7 @@ export class Discovery {
             kind: 'APIResourceList',
             apiVersion: 'v1',
             groupVersion: groupVersion(group, version),
-            resources: apiResources(served),
+            resources: apiResources(served, this.foreign),
           }),
         );
       }
