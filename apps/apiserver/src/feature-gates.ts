@@ -1,5 +1,5 @@
 // --feature-gates: `Name=true,Other=false` over the gates this server knows, with their defaults.
-import { FlagError } from './flags.js';
+import { FlagError } from '@plat/apimachinery';
 
 interface Gate {
   default: boolean;

@@ -14,7 +14,7 @@ import {
 } from '@plat/apiserver';
 import { createStorage } from '@plat/storage';
 import { builtinDefinitions, builtinSubresourceDefinitions, immortalNamespaces, systemNamespaceObjects } from '@plat/api';
-import { FlagError, usage } from './flags.js';
+import { FlagError, usage } from '@plat/apimachinery';
 import { apiserverFlags, parseCommandLine, type ApiserverConfig } from './options.js';
 
 const PROGRAM = 'plat-apiserver';

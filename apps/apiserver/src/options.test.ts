@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FlagError } from './flags.js';
+import { FlagError } from '@plat/apimachinery';
 import { defaultCertDir, parseCommandLine, type ApiserverConfig } from './options.js';
 
 const memory = ['--storage-backend=memory'];

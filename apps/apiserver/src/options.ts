@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { authorizationModes, logLevels, type AuthorizationMode, type LogLevel } from '@plat/apiserver';
-import { FlagError, flag, parseFlags, type FlagValues } from './flags.js';
+import { FlagError, flag, parseFlags, type FlagValues } from '@plat/apimachinery';
 import { parseFeatureGates, type FeatureGates } from './feature-gates.js';
 
 /**

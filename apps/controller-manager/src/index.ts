@@ -1,7 +1,7 @@
 // The controller-manager's parts, exported for tests and tools; the binary itself is main.ts.
 export { runControllers, type ControllersConfig } from './controller-manager.js';
 export { parseCommandLine, buildConfig, enabledControllers, controllerNames, controllerManagerFlags, type ControllerManagerConfig, type ControllerName } from './options.js';
-export { FlagError, parseFlags, usage } from './flags.js';
+export { FlagError, parseFlags, usage } from '@plat/apimachinery';
 export { aggregatedRules, sameRules, type ClusterRole, type PolicyRule } from './controllers/cluster-role-aggregation.js';
 export { ConditionUpdater, type Namespace, type NamespaceCondition } from './controllers/namespace.js';
 export { GarbageCollector, GraphNode, type Identity } from './controllers/garbage-collector.js';

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { pino, type Logger } from 'pino';
 import { Client, LeaderElector, leaseResource, type Lease } from '@plat/client';
 import { runControllers } from './controller-manager.js';
-import { FlagError, usage } from './flags.js';
+import { FlagError, usage } from '@plat/apimachinery';
 import { controllerManagerFlags, parseCommandLine, type ControllerManagerConfig } from './options.js';
 
 const PROGRAM = 'plat-controller-manager';

@@ -1,6 +1,6 @@
 // The controller-manager's flags (kube-controller-manager's names where there is one) and the
 // configuration they make.
-import { FlagError, flag, parseFlags, type FlagValues } from './flags.js';
+import { FlagError, flag, parseFlags, type FlagValues } from '@plat/apimachinery';
 import { leaseName, systemNamespace } from './names.js';
 
 export const controllerNames = [

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { aggregatedRules, sameRules, type ClusterRole } from './controllers/cluster-role-aggregation.js';
 import { ConditionUpdater } from './controllers/namespace.js';
-import { FlagError } from './flags.js';
+import { FlagError } from '@plat/apimachinery';
 import { enabledControllers, parseCommandLine } from './options.js';
 
 test('command line: defaults are upstream\'s', () => {

@@ -1,6 +1,6 @@
 // A small declarative command-line parser: `--name=value`, `--name value`, bool `--flag` and
 // `--flag=false`, comma-separated lists that accumulate when repeated.
-import { formatDuration, parseDuration } from '@plat/apimachinery';
+import { formatDuration, parseDuration } from './duration.js';
 
 /** A command-line mistake; its message is one line naming the flag. */
 export class FlagError extends Error {
