@@ -533,6 +533,30 @@ export function runApiCases(title: string, start: () => Promise<ApiTarget>, stop
         assert.equal(none.json.rows[0].object, undefined);
       });
 
+      it('every served kind answers a Table', async () => {
+        const ns = await namespace();
+        const collections = [
+          '/api/v1/namespaces',
+          `/api/v1/namespaces/${ns}/serviceaccounts`,
+          `/api/v1/namespaces/${ns}/limitranges`,
+          `/apis/coordination.${target.domain}/v1/namespaces/${ns}/leases`,
+          `${rbac}/namespaces/${ns}/roles`,
+          `${rbac}/namespaces/${ns}/rolebindings`,
+          `${rbac}/clusterroles`,
+          `${rbac}/clusterrolebindings`,
+        ];
+        for (const path of collections) {
+          const response = await call(path, { headers: { accept: table() } });
+          assert.equal(response.json.kind, 'Table', `${path}: ${response.body.slice(0, 200)}`);
+          assert.equal(response.json.columnDefinitions[0].name, 'Name', path);
+        }
+        const bindings = await call(`${rbac}/clusterrolebindings`, { headers: { accept: table() } });
+        assert.deepEqual(
+          bindings.json.columnDefinitions.map((c: Json) => c.name),
+          ['Name', 'Role', 'Age', 'Users', 'Groups', 'ServiceAccounts'],
+        );
+      });
+
       it('metadata-only objects and lists', async () => {
         const ns = await namespace();
         await call(roles(ns), { method: 'POST', body: role('meta', { metadata: { labels: { a: 'b' } } }) });
@@ -606,6 +630,12 @@ export function runApiCases(title: string, start: () => Promise<ApiTarget>, stop
           rawBody: body.subarray(4),
         });
         expectStatus({ ...missing, json: JSON.parse(missing.body) }, 400, 'BadRequest');
+        // An error answers in the negotiated representation too.
+        const notFound = await target.server.request(`${roles(ns)}/nothing`, { token: target.token, headers: { accept: protobuf } });
+        assert.equal(notFound.status, 404);
+        assert.equal(notFound.headers['content-type'], protobuf);
+        const status = decodeObject(notFound.bytes) as Json;
+        assert.deepEqual([status.kind, status.code, status.reason], ['Status', 404, 'NotFound']);
       });
 
       it('Protobuf watch: length-framed WatchEvents', async () => {

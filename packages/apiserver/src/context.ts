@@ -10,6 +10,8 @@ export interface RequestState {
   user: UserInfo;
   /** The authenticated user when the request impersonates `user`, for logs and audit. */
   impersonator?: UserInfo;
+  /** The Protobuf media type the client negotiated for this resource, so errors answer in it too. */
+  protobufErrors?: string;
 }
 
 export type RequestContext = Koa.ParameterizedContext<RequestState>;

@@ -87,6 +87,7 @@ export function resourceHandler(catalog: ResourceCatalog, services: ServerServic
       throw newNotAcceptable(['application/json', ...(resourceHasProtobuf(resolved) ? [protobufMediaType(services.domain)] : [])]);
     }
     const compress = services.responseCompression && (effectiveVerb === 'get' || effectiveVerb === 'list');
+    if (representation.type === 'protobuf') ctx.state.protobufErrors = representation.mediaType;
     await handler({ ctx, info, served, query, services, representation, compress });
   };
 }
