@@ -1,0 +1,29 @@
+#!/bin/sh
+# Renders /etc/haproxy/haproxy.cfg.template and runs haproxy in the foreground.
+#   HAPROXY_BIND   the listening address:port (default 0.0.0.0:6443)
+#   APISERVERS     space-separated host:port of the replicas (default the three of docker-compose.yml)
+set -eu
+bind="${HAPROXY_BIND:-0.0.0.0:6443}"
+servers="${APISERVERS:-apiserver-1:6443 apiserver-2:6443 apiserver-3:6443}"
+config=/tmp/haproxy.cfg
+awk -v bind="$bind" -v servers="$servers" '
+  index($0, "${SERVERS}") {
+    n = split(servers, list, " ")
+    for (i = 1; i <= n; i++) {
+      name = list[i]; sub(/:.*/, "", name)
+      # init-addr last,libc,none: start even while a replica cannot be resolved yet.
+      printf "    server %s %s check check-ssl verify none inter 1s fall 2 rise 2 resolvers docker init-addr last,libc,none\n", name, list[i]
+    }
+    next
+  }
+  { gsub(/\$\{BIND\}/, bind); print }
+  END {
+    # Docker'"'"'s embedded DNS: replicas that restart come back under a new address.
+    print ""
+    print "resolvers docker"
+    print "    nameserver dns 127.0.0.11:53"
+    print "    hold valid 5s"
+  }
+' /etc/haproxy/haproxy.cfg.template > "$config"
+haproxy -c -q -f "$config"
+exec haproxy -db -f "$config"

@@ -1,0 +1,295 @@
+// `make cluster`: a local cluster on loopback: etcd, redis, three apiserver replicas sharing one CA,
+// haproxy round-robin in front of them (TLS passed through, health-checked on /readyz) and two
+// leader-elected controller-managers, with one kubeconfig that points at the load balancer.
+// Everything is kept in one folder (--dir, default .cluster); the PIDs are in <dir>/pids, which
+// scripts/cluster-down.mjs reads to stop them. Every process listens on 127.0.0.1 only.
+//
+//   node scripts/cluster-up.mjs [--dir=.cluster] [--api-domain=plat.io] [--replicas=3]
+//                               [--controller-managers=2] [--lb-port=0 (a free port)]
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, closeSync, openSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, writeFile, appendFile } from 'node:fs/promises';
+import { createServer, connect } from 'node:net';
+import { request } from 'node:https';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureSelfSignedCert } from '@plat/apiserver';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const args = Object.fromEntries(
+  process.argv.slice(2).map((arg) => {
+    const [name, ...value] = arg.replace(/^--/, '').split('=');
+    return [name, value.join('=')];
+  }),
+);
+const dir = resolve(args.dir || '.cluster');
+const apiDomain = args['api-domain'] || process.env.API_DOMAIN || 'plat.io';
+const replicaCount = Number(args.replicas || 3);
+const managerCount = Number(args['controller-managers'] ?? 2);
+const HOST = '127.0.0.1';
+const START_TIMEOUT_MS = 60_000;
+
+const pidFile = join(dir, 'pids');
+const certDir = join(dir, 'certs');
+const tokenFile = join(dir, 'tokens.csv');
+const kubeconfig = join(dir, 'kubeconfig');
+const logDir = join(dir, 'logs');
+
+const log = (message) => process.stderr.write(`cluster: ${message}\n`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** A free loopback port (the kernel's choice; released before use). */
+function freePort() {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', fail);
+    server.listen(0, HOST, () => {
+      const { port } = server.address();
+      server.close(() => done(port));
+    });
+  });
+}
+
+/** Running: it exists and is not a zombie (an exited child not yet reaped). */
+const isAlive = (pid) => {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return true;
+  }
+};
+
+const started = [];
+/** Starts a process in its own process group, detached from this script, its output in logs/<name>.log. */
+async function launch(name, command, commandArgs) {
+  const out = openSync(join(logDir, `${name}.log`), 'a');
+  const child = spawn(command, commandArgs, { cwd: dir, stdio: ['ignore', out, out], detached: true });
+  closeSync(out);
+  await new Promise((done, fail) => {
+    child.once('spawn', done);
+    child.once('error', fail);
+  });
+  child.unref();
+  started.push({ name, pid: child.pid });
+  // One line per process: name, PID, and what its command line contains (cluster-down checks it before signalling).
+  // bin/plat-* exec node on apps/<app>/dist/main.js: that is what the process's command line shows.
+  const executable = command.split('/').pop();
+  const match = executable.startsWith('plat-') ? `${executable.slice('plat-'.length)}/dist/main.js` : executable;
+  await appendFile(pidFile, `${name} ${child.pid} ${match}\n`);
+  return child.pid;
+}
+
+/** The last lines of a process's log, for the error that says it failed. */
+async function logTail(name, lines = 15) {
+  const text = await readFile(join(logDir, `${name}.log`), 'utf8').catch(() => '');
+  const tail = text.trimEnd().split('\n').slice(-lines).map((line) => `  | ${line.slice(0, 400)}`);
+  return tail.length && text ? `; the end of ${name}.log:\n${tail.join('\n')}` : '';
+}
+
+async function until(what, pid, probe) {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    if (await probe().catch(() => false)) return;
+    if (!isAlive(pid)) throw new Error(`${what} exited; see ${logDir}${await logTail(what)}`);
+    if (Date.now() > deadline) throw new Error(`${what} was not ready within ${START_TIMEOUT_MS} ms; see ${logDir}${await logTail(what)}`);
+    await sleep(100);
+  }
+}
+
+const httpsStatus = (port, path, ca) =>
+  new Promise((done) => {
+    const req = request({ host: HOST, port, path, ca, agent: false, timeout: 2000 }, (res) => {
+      res.resume();
+      done(res.statusCode);
+    });
+    req.on('error', () => done(0));
+    req.on('timeout', () => req.destroy());
+    req.end();
+  });
+
+const redisPing = (port) =>
+  new Promise((done) => {
+    const socket = connect(port, HOST);
+    socket.setTimeout(1000, () => socket.destroy());
+    socket.on('error', () => done(false));
+    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (data) => {
+      done(data.toString().startsWith('+PONG'));
+      socket.destroy();
+    });
+    socket.on('close', () => done(false));
+  });
+
+async function main() {
+  if (existsSync(pidFile)) {
+    const running = (await readFile(pidFile, 'utf8')).split('\n').filter(Boolean).map((line) => Number(line.split(' ')[1])).filter(isAlive);
+    if (running.length > 0) throw new Error(`a cluster is already running from ${dir} (PIDs ${running.join(' ')}); run make cluster-down first`);
+  }
+  await mkdir(logDir, { recursive: true });
+  await mkdir(certDir, { recursive: true });
+  await writeFile(pidFile, '');
+
+  // etcd: one member with its own data folder.
+  const [etcdClient, etcdPeer] = [await freePort(), await freePort()];
+  const etcdEndpoint = `http://${HOST}:${etcdClient}`;
+  const etcdPid = await launch('etcd', 'etcd', [
+    '--name=plat',
+    `--data-dir=${join(dir, 'etcd')}`,
+    `--listen-client-urls=${etcdEndpoint}`,
+    `--advertise-client-urls=${etcdEndpoint}`,
+    `--listen-peer-urls=http://${HOST}:${etcdPeer}`,
+    `--initial-advertise-peer-urls=http://${HOST}:${etcdPeer}`,
+    `--initial-cluster=plat=http://${HOST}:${etcdPeer}`,
+    '--log-level=warn',
+  ]);
+  await until('etcd', etcdPid, async () => (await fetch(`${etcdEndpoint}/health`)).ok);
+  log(`etcd at ${etcdEndpoint} (data in ${join(dir, 'etcd')})`);
+
+  // redis: in memory only.
+  const redisPort = await freePort();
+  await mkdir(join(dir, 'redis'), { recursive: true });
+  const redisPid = await launch('redis', 'redis-server', [
+    '--bind', HOST, '--port', String(redisPort), '--save', '', '--appendonly', 'no', '--dir', join(dir, 'redis'), '--daemonize', 'no',
+  ]);
+  await until('redis', redisPid, () => redisPing(redisPort));
+  const redisUrl = `redis://${HOST}:${redisPort}`;
+  log(`redis at ${redisUrl}`);
+
+  // One admin token (system:masters), one CA and serving certificate in the shared folder: every
+  // replica finds them there and serves the same certificate, so one kubeconfig trusts them all.
+  if (!existsSync(tokenFile)) {
+    await writeFile(tokenFile, `${randomBytes(24).toString('base64url')},admin,admin-uid,"system:masters"\n`, { mode: 0o600 });
+  }
+  const token = (await readFile(tokenFile, 'utf8')).split(',')[0];
+  const { ca } = await ensureSelfSignedCert({ certDir, bindAddress: HOST });
+
+  // --redis-url is passed only once the binary implements it (its --help says so until then).
+  const help = await new Promise((done) => {
+    let text = '';
+    const child = spawn(join(ROOT, 'bin/plat-apiserver'), ['--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (d) => (text += d));
+    child.stderr.on('data', (d) => (text += d));
+    child.on('close', () => done(text));
+  });
+  const redisLine = help.split('\n').find((line) => line.trim().startsWith('--redis-url'));
+  const redisFlag = redisLine && !/not implemented/i.test(redisLine) ? [`--redis-url=${redisUrl}`] : [];
+
+  const replicas = [];
+  for (let i = 1; i <= replicaCount; i++) {
+    const port = await freePort();
+    const name = `apiserver-${i}`;
+    const pid = await launch(name, join(ROOT, 'bin/plat-apiserver'), [
+      `--etcd-servers=${etcdEndpoint}`,
+      `--bind-address=${HOST}`,
+      `--secure-port=${port}`,
+      `--cert-dir=${certDir}`,
+      `--token-auth-file=${tokenFile}`,
+      `--api-domain=${apiDomain}`,
+      ...redisFlag,
+    ]);
+    replicas.push({ name, port, pid, url: `https://${HOST}:${port}` });
+  }
+  for (const replica of replicas) {
+    await until(replica.name, replica.pid, async () => (await httpsStatus(replica.port, '/readyz', ca)) === 200);
+    log(`${replica.name} at ${replica.url}`);
+  }
+
+  // haproxy: TCP passthrough of TLS, round-robin, each replica health-checked on /readyz over TLS.
+  const lbPort = Number(args['lb-port']) || (await freePort());
+  const template = await readFile(join(ROOT, 'deploy/haproxy.cfg.template'), 'utf8');
+  const servers = replicas
+    .map((replica) => `    server ${replica.name} ${HOST}:${replica.port} check check-ssl verify none inter 1s fall 2 rise 2`)
+    .join('\n');
+  const haproxyCfg = join(dir, 'haproxy.cfg');
+  await writeFile(haproxyCfg, template.replaceAll('${BIND}', `${HOST}:${lbPort}`).replaceAll('${SERVERS}', servers));
+  const haproxyPid = await launch('haproxy', 'haproxy', ['-f', haproxyCfg]);
+  await until('haproxy', haproxyPid, async () => (await httpsStatus(lbPort, '/readyz', ca)) === 200);
+  const server = `https://${HOST}:${lbPort}`;
+  log(`haproxy at ${server}`);
+
+  await writeFile(
+    kubeconfig,
+    `apiVersion: v1
+kind: Config
+clusters:
+- name: plat-cluster
+  cluster:
+    server: ${server}
+    certificate-authority-data: ${Buffer.from(ca).toString('base64')}
+users:
+- name: admin
+  user:
+    token: ${token}
+contexts:
+- name: plat-cluster
+  context:
+    cluster: plat-cluster
+    user: admin
+current-context: plat-cluster
+`,
+    { mode: 0o600 },
+  );
+
+  const managers = [];
+  for (let i = 1; i <= managerCount; i++) {
+    const name = `controller-manager-${i}`;
+    const pid = await launch(name, join(ROOT, 'bin/plat-controller-manager'), [
+      `--kubeconfig=${kubeconfig}`,
+      '--leader-elect',
+      `--api-domain=${apiDomain}`,
+    ]);
+    managers.push({ name, pid });
+  }
+  await sleep(500);
+  for (const manager of managers) if (!isAlive(manager.pid)) throw new Error(`${manager.name} exited; see ${logDir}/${manager.name}.log`);
+
+  const state = {
+    dir,
+    apiDomain,
+    server,
+    lbPort,
+    kubeconfig,
+    caFile: join(certDir, 'ca.crt'),
+    tokenFile,
+    token,
+    etcd: { endpoint: etcdEndpoint, pid: etcdPid, dataDir: join(dir, 'etcd') },
+    redis: { url: redisUrl, pid: redisPid, passedToReplicas: redisFlag.length > 0 },
+    replicas,
+    haproxy: { pid: haproxyPid, config: haproxyCfg },
+    controllerManagers: managers,
+  };
+  await writeFile(join(dir, 'cluster.json'), `${JSON.stringify(state, null, 2)}\n`);
+  process.stderr.write(`
+A Plat cluster is running (state in ${dir}, logs in ${logDir}):
+  load balancer: ${server}  (haproxy over ${replicas.length} replicas)
+  etcd:          ${etcdEndpoint}
+  redis:         ${redisUrl}${redisFlag.length ? '' : ' (not passed to the replicas: --redis-url is not implemented yet)'}
+  kubeconfig:    ${kubeconfig}
+Try:
+  kubectl --kubeconfig ${kubeconfig} get namespaces
+Stop it with: make cluster-down${dir === resolve('.cluster') ? '' : ` CLUSTER_DIR=${dir}`}
+`);
+}
+
+try {
+  await main();
+} catch (error) {
+  log(`failed: ${error instanceof Error ? error.message : error}`);
+  for (const { pid } of started.reverse()) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  log(`stopped what had started; the state is left in ${dir} for its logs`);
+  process.exit(1);
+}

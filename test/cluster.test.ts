@@ -1,0 +1,261 @@
+// End to end over `make cluster`'s topology (scripts/cluster-up.mjs into a temporary folder): etcd,
+// redis, three replicas behind haproxy, two leader-elected controller-managers. A write through one
+// replica is seen in order by watches on the others; a replica killed under load through the load
+// balancer loses no acknowledged write, and the clients carry on.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { Agent } from 'node:https';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { startCluster, type Cluster } from './support/cluster.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+const LEASES = (namespace: string) => `/apis/coordination.plat.io/v1/namespaces/${namespace}/leases`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function eventually(what: string, probe: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+describe('make cluster: three replicas behind haproxy', { timeout: 420_000 }, () => {
+  let cluster: Cluster;
+
+  before(async () => {
+    cluster = await startCluster();
+  });
+  after(async () => {
+    await cluster?.stop();
+  });
+
+  it('serves through the load balancer, every replica is ready, and one controller-manager leads', async () => {
+    const { state } = cluster;
+    assert.equal(state.replicas.length, 3);
+    assert.equal((await cluster.request(state.lbPort, '/readyz')).status, 200);
+    for (const replica of state.replicas) assert.equal((await cluster.request(replica.port, '/readyz')).status, 200, replica.name);
+    const created = await cluster.request(state.lbPort, '/api/v1/namespaces', { method: 'POST', body: { metadata: { name: 'lb-smoke' } } });
+    assert.equal(created.status, 201, created.body);
+    // The controller-managers reach the API through the load balancer too: the leader Lease, and
+    // the default ServiceAccount of the new namespace.
+    await eventually('the leader lease', async () => {
+      const lease = await cluster.request(state.lbPort, `${LEASES('plat-system')}/plat-controller-manager`);
+      return lease.status === 200 && Boolean(lease.json().spec?.holderIdentity);
+    });
+    await eventually('the default ServiceAccount', async () => (await cluster.request(state.lbPort, '/api/v1/namespaces/lb-smoke/serviceaccounts/default')).status === 200);
+    const leading = await Promise.all(state.controllerManagers.map(async (manager) => (await cluster.logs(manager.name)).includes('"msg":"started leading"')));
+    assert.ok(leading.some(Boolean), 'a controller-manager leads');
+  });
+
+  it('a write through one replica is seen, in order, by watches on the other two', async () => {
+    const [first, second, third] = cluster.state.replicas as [(typeof cluster.state.replicas)[0], (typeof cluster.state.replicas)[0], (typeof cluster.state.replicas)[0]];
+    const ns = 'ordered';
+    assert.equal((await cluster.request(first.port, '/api/v1/namespaces', { method: 'POST', body: { metadata: { name: ns } } })).status, 201);
+    const list = await cluster.request(second.port, LEASES(ns));
+    assert.equal(list.status, 200, list.body);
+    const from = list.json().metadata.resourceVersion as string;
+    const watches = [await cluster.watch(second.port, `${LEASES(ns)}?watch=1&resourceVersion=${from}`), await cluster.watch(third.port, `${LEASES(ns)}?watch=1&resourceVersion=${from}`)];
+    try {
+      for (const watch of watches) assert.equal(watch.status, 200);
+      // Creates, updates and deletes through the first replica; each acknowledged write's type, name
+      // and resourceVersion is what the watches must deliver, in the same order.
+      const expected: Array<[string, string, string]> = [];
+      for (let i = 0; i < 20; i++) {
+        const response = await cluster.request(first.port, LEASES(ns), { method: 'POST', body: { metadata: { name: `l-${i}` }, spec: { holderIdentity: `h-${i}` } } });
+        assert.equal(response.status, 201, response.body);
+        expected.push(['ADDED', `l-${i}`, response.json().metadata.resourceVersion]);
+      }
+      for (let i = 0; i < 20; i += 3) {
+        const current = (await cluster.request(first.port, `${LEASES(ns)}/l-${i}`)).json();
+        current.spec.holderIdentity = `moved-${i}`;
+        const response = await cluster.request(first.port, `${LEASES(ns)}/l-${i}`, { method: 'PUT', body: current });
+        assert.equal(response.status, 200, response.body);
+        expected.push(['MODIFIED', `l-${i}`, response.json().metadata.resourceVersion]);
+      }
+      for (let i = 1; i < 20; i += 4) {
+        const response = await cluster.request(first.port, `${LEASES(ns)}/l-${i}`, { method: 'DELETE' });
+        assert.equal(response.status, 200, response.body);
+        // The DELETED event carries the object at its deletion revision: compared by name and order.
+        expected.push(['DELETED', `l-${i}`, '']);
+      }
+      for (const [index, watch] of watches.entries()) {
+        const seen: Array<[string, string, string]> = [];
+        while (seen.length < expected.length) {
+          const event = await watch.next(15_000);
+          assert.ok(event, `watch on replica ${index + 2} ended after ${seen.length} events`);
+          if (event.type === 'BOOKMARK') continue;
+          seen.push([event.type, event.object.metadata.name, event.type === 'DELETED' ? '' : event.object.metadata.resourceVersion]);
+        }
+        assert.deepEqual(seen, expected, `the watch on replica ${index + 2} saw the writes in order`);
+      }
+    } finally {
+      for (const watch of watches) watch.close();
+    }
+  });
+
+  it('a replica killed (SIGKILL) under load loses no acknowledged write, and clients through the load balancer carry on', async (t) => {
+    const { state } = cluster;
+    const lb = state.lbPort;
+    const ns = 'load';
+    assert.equal((await cluster.request(lb, '/api/v1/namespaces', { method: 'POST', body: { metadata: { name: ns } } })).status, 201);
+
+    const WORKERS = 8;
+    const MAX_PER_WORKER = 1_500; // bounded in count ...
+    const LOAD_MS = 12_000; // ... and in time
+    const KILL_AT_MS = 3_000;
+    // The dead replica is out of rotation after two failed checks a second apart; a loaded machine
+    // (several test files at once) gets some slack.
+    const SETTLE_MS = 5_000;
+    const victim = state.replicas[1]!;
+    const acknowledged = new Map<string, string>(); // name -> uid, for every 201
+    const failures: Array<{ at: number; error: string }> = [];
+    const successesAt: number[] = [];
+    const started = Date.now();
+    let killedAt = 0;
+
+    const killer = (async () => {
+      await sleep(KILL_AT_MS);
+      process.kill(victim.pid, 'SIGKILL');
+      killedAt = Date.now() - started;
+    })();
+    const worker = async (id: number): Promise<void> => {
+      // Keep-alive connections, as client libraries have: some of them are to the replica that dies.
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        for (let i = 0; i < MAX_PER_WORKER && Date.now() - started < LOAD_MS; i++) {
+          const name = `w${id}-${i}`;
+          try {
+            const response = await cluster.request(lb, LEASES(ns), { method: 'POST', body: { metadata: { name }, spec: { holderIdentity: name } }, agent, timeoutMs: 8_000 });
+            if (response.status === 201) {
+              acknowledged.set(name, response.json().metadata.uid);
+              successesAt.push(Date.now() - started);
+            } else {
+              failures.push({ at: Date.now() - started, error: `${response.status} ${response.body.slice(0, 200)}` });
+            }
+          } catch (error) {
+            failures.push({ at: Date.now() - started, error: String(error) });
+          }
+        }
+      } finally {
+        agent.destroy();
+      }
+    };
+    await Promise.all([killer, ...Array.from({ length: WORKERS }, (_, id) => worker(id))]);
+
+    t.diagnostic(`killed ${victim.name} at ${killedAt} ms; ${acknowledged.size} writes acknowledged, ${failures.length} failed: ${JSON.stringify(failures)}`);
+    assert.ok(killedAt > 0, 'the replica was killed during the load');
+    assert.ok(successesAt.some((at) => at < killedAt), 'writes succeeded before the kill');
+    // Clients carry on: writes are acknowledged after the kill, and once the dead replica is out of
+    // rotation none fails. Failures at the kill are the requests then in flight to the dead replica
+    // (never acknowledged); each worker has at most one in flight.
+    const lateSuccesses = successesAt.filter((at) => at > killedAt + SETTLE_MS).length;
+    assert.ok(lateSuccesses >= WORKERS, `only ${lateSuccesses} writes succeeded after the kill; failures: ${JSON.stringify(failures)}`);
+    const late = failures.filter((failure) => failure.at > killedAt + SETTLE_MS);
+    assert.deepEqual(late, [], 'no request fails once the dead replica is out of rotation');
+    assert.ok(failures.length <= WORKERS * 2, `too many failures around the kill: ${JSON.stringify(failures)}`);
+
+    // No acknowledged write is lost: every 201 is there, with the same uid, through the load
+    // balancer and through each surviving replica.
+    const survivors = state.replicas.filter((replica) => replica !== victim).map((replica) => replica.port);
+    for (const port of [lb, ...survivors]) {
+      const list = await cluster.request(port, LEASES(ns), { timeoutMs: 30_000 });
+      assert.equal(list.status, 200, list.body);
+      const stored = new Map<string, string>(list.json().items.map((item: { metadata: { name: string; uid: string } }) => [item.metadata.name, item.metadata.uid]));
+      const lost = [...acknowledged].filter(([name, uid]) => stored.get(name) !== uid).map(([name]) => name);
+      assert.deepEqual(lost, [], `acknowledged writes missing through port ${port}`);
+    }
+    assert.ok(acknowledged.size > 50, `only ${acknowledged.size} writes were acknowledged`);
+
+    // And later clients, on new connections, are served by the survivors.
+    for (let i = 0; i < 12; i++) {
+      const response = await cluster.request(lb, `${LEASES(ns)}/${[...acknowledged.keys()][i]}`);
+      assert.equal(response.status, 200, response.body);
+    }
+  });
+});
+
+// helm is not installable here: the chart is checked without rendering it.
+describe('helm/plat', () => {
+  const chart = join(ROOT, 'helm/plat');
+  const templates = readdirSync(join(chart, 'templates')).sort();
+  const text = (file: string) => readFileSync(join(chart, 'templates', file), 'utf8');
+  const values = parse(readFileSync(join(chart, 'values.yaml'), 'utf8')) as Record<string, unknown>;
+  const readme = readFileSync(join(chart, 'README.md'), 'utf8');
+
+  /** Dotted paths of values.yaml, down to scalars, lists and empty maps. */
+  const leaves = (node: unknown, prefix = ''): string[] =>
+    node !== null && typeof node === 'object' && !Array.isArray(node) && Object.keys(node).length > 0
+      ? Object.entries(node).flatMap(([key, child]) => leaves(child, prefix ? `${prefix}.${key}` : key))
+      : [prefix];
+
+  it('Chart.yaml and values.yaml parse', () => {
+    const meta = parse(readFileSync(join(chart, 'Chart.yaml'), 'utf8'));
+    assert.equal(meta.apiVersion, 'v2');
+    assert.equal(meta.name, 'plat');
+    assert.equal(typeof values, 'object');
+    assert.equal((values.apiserver as { replicas: number }).replicas, 3);
+  });
+
+  it('every template references only values that exist in values.yaml', () => {
+    const missing: string[] = [];
+    for (const file of templates) {
+      for (const match of text(file).matchAll(/\.Values((?:\.[A-Za-z_][A-Za-z0-9_]*)+)/g)) {
+        let node: unknown = values;
+        for (const key of match[1]!.slice(1).split('.')) {
+          if (node === null || typeof node !== 'object' || !(key in node)) {
+            missing.push(`${file}: .Values${match[1]}`);
+            break;
+          }
+          node = (node as Record<string, unknown>)[key];
+        }
+      }
+    }
+    assert.deepEqual(missing, []);
+  });
+
+  it('every template closes the blocks it opens', () => {
+    for (const file of templates) {
+      const actions = [...text(file).matchAll(/\{\{-?\s*(if|range|with|define|block|else|end)\b/g)].map((m) => m[1]);
+      const opened = actions.filter((action) => action !== 'end' && action !== 'else').length;
+      assert.equal(opened, actions.filter((action) => action === 'end').length, file);
+    }
+  });
+
+  it('has the Deployments, Service, PodDisruptionBudget, Secrets and optional ServiceMonitor, with the probes and anti-affinity', () => {
+    const kinds = templates.flatMap((file) => [...text(file).matchAll(/^kind: (\w+)/gm)].map((m) => m[1]));
+    for (const kind of ['Deployment', 'Service', 'PodDisruptionBudget', 'Secret', 'ServiceMonitor', 'ConfigMap']) assert.ok(kinds.includes(kind), kind);
+    const apiserver = text('apiserver-deployment.yaml');
+    assert.match(apiserver, /readinessProbe:\s+httpGet:\s+path: \/readyz/);
+    assert.match(apiserver, /livenessProbe:\s+httpGet:\s+path: \/livez/);
+    assert.match(apiserver, /podAntiAffinity:/);
+    assert.match(apiserver, /replicas: \{\{ \.Values\.apiserver\.replicas \}\}/);
+    assert.match(text('servicemonitor.yaml'), /if \.Values\.serviceMonitor\.enabled/);
+  });
+
+  it('its README documents every value and every template', () => {
+    const undocumented = leaves(values).filter((path) => !readme.includes(`\`${path}\``));
+    assert.deepEqual(undocumented, [], 'values missing from helm/plat/README.md');
+    assert.deepEqual(templates.filter((file) => !readme.includes(file)), [], 'templates missing from helm/plat/README.md');
+  });
+});
+
+describe('docker-compose.yml and deploy/', () => {
+  it('has the make cluster topology: etcd, redis, three replicas, haproxy, two controller-managers', () => {
+    const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, { build?: { dockerfile: string }; command?: string[] }> };
+    assert.deepEqual(Object.keys(compose.services).sort(), [
+      'apiserver-1', 'apiserver-2', 'apiserver-3', 'certs', 'controller-manager-1', 'controller-manager-2', 'etcd', 'haproxy', 'redis',
+    ]);
+    for (const name of ['apiserver-1', 'haproxy', 'controller-manager-2']) assert.equal(compose.services[name]!.build?.dockerfile, 'deploy/Dockerfile', name);
+    assert.ok(compose.services['apiserver-2']!.command!.includes('--etcd-servers=http://etcd:2379'));
+  });
+
+  it('the haproxy template passes TLS through, round-robin, health-checked on /readyz', () => {
+    const template = readFileSync(join(ROOT, 'deploy/haproxy.cfg.template'), 'utf8');
+    for (const line of ['mode tcp', 'balance roundrobin', 'option httpchk', 'uri /readyz', '${BIND}', '${SERVERS}']) assert.ok(template.includes(line), line);
+  });
+});
