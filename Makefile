@@ -4,13 +4,14 @@ SHELL := /bin/bash
 RUN_DIR ?= .run
 PORT ?= 6443
 API_DOMAIN ?= plat.io
+CLUSTER_DIR ?= .cluster
 BINARIES := plat-apiserver plat-agent plat-controller-manager
 
 node_modules/.installed: package.json package-lock.json $(wildcard */*/package.json) test/package.json bench/package.json
 	npm ci --no-audit --no-fund
 	@touch $@
 
-.PHONY: install build run test test-deps check-boundaries bench clean
+.PHONY: install build run test test-deps check-boundaries bench clean cluster cluster-down
 install: node_modules/.installed
 
 build: install
@@ -26,9 +27,19 @@ build: install
 run: build
 	node scripts/run-local.mjs --dir=$(RUN_DIR) --port=$(PORT) --api-domain=$(API_DOMAIN)
 
-# etcd and redis come from Debian's packages when they are missing.
+# A local cluster on loopback (scripts/cluster-up.mjs): etcd, redis, three replicas behind haproxy,
+# two leader-elected controller-managers; state, logs, PIDs and the kubeconfig in $(CLUSTER_DIR).
+cluster: test-deps build
+	node scripts/cluster-up.mjs --dir=$(CLUSTER_DIR) --api-domain=$(API_DOMAIN)
+
+# Stops what `make cluster` started, by PID, and removes $(CLUSTER_DIR).
+cluster-down:
+	node scripts/cluster-down.mjs --dir=$(CLUSTER_DIR)
+
+# etcd, redis and haproxy come from Debian's packages when they are missing.
 test-deps:
 	@missing=(); command -v etcd >/dev/null || missing+=(etcd-server); command -v redis-server >/dev/null || missing+=(redis-server); \
+	command -v haproxy >/dev/null || missing+=(haproxy); command -v promtool >/dev/null || missing+=(prometheus); \
 	if [ $${#missing[@]} -gt 0 ]; then \
 	  echo "installing $${missing[*]}"; SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends "$${missing[@]}"; \
@@ -41,7 +52,7 @@ test: test-deps build check-boundaries
 	node --test $$(find packages apps test -path '*/node_modules' -prune -o -path '*/dist/*' -name '*.test.js' -print | sort)
 
 # Each benchmark prints JSON; `make bench BENCH=merge` runs one.
-BENCH ?= storage merge codec authz
+BENCH ?= storage merge codec authz api
 bench: build
 	@for name in $(BENCH); do node --max-semi-space-size=64 bench/dist/$$name/$$name.bench.js || exit 1; done
 

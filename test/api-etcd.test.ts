@@ -17,6 +17,8 @@ runApiCases(
       `--token-auth-file=${tokens.file}`,
       '--api-domain=k8s.io',
       '--etcd-compaction-interval=0',
+      // IPAddress is alpha, off by default.
+      '--runtime-config=networking.k8s.io/v1alpha1',
     ]);
     return { server, token: tokens.token, domain: 'k8s.io' };
   },

@@ -88,7 +88,13 @@ async function freePort(): Promise<number> {
 const flagErrors: { name: string; args: string[]; mentions: string; code: number }[] = [
   { name: 'unknown flag', args: ['--foo'], mentions: '--foo', code: 2 },
   { name: 'bad port', args: ['--secure-port=abc'], mentions: '--secure-port', code: 2 },
-  { name: 'a not-implemented flag', args: ['--storage-backend=memory', '--audit-log-path=/tmp/audit.log'], mentions: 'not implemented yet', code: 2 },
+  { name: 'a bad --runtime-config value', args: ['--storage-backend=memory', '--runtime-config=api/all=maybe'], mentions: '--runtime-config', code: 2 },
+  {
+    name: 'an unknown API in --runtime-config',
+    args: ['--storage-backend=memory', '--secure-port=0', '--bind-address=127.0.0.1', '--runtime-config=nosuch.plat.io/v1'],
+    mentions: 'unknown API "nosuch.plat.io/v1"',
+    code: 1,
+  },
   { name: 'an unreadable client CA file', args: ['--storage-backend=memory', '--secure-port=0', '--bind-address=127.0.0.1', '--client-ca-file=/nonexistent/ca.crt'], mentions: '--client-ca-file', code: 1 },
 ];
 

@@ -12,7 +12,7 @@ import {
   type ServiceAccountTokenOptions,
   type UserInfo,
 } from '@plat/apiserver';
-import { createStorage } from '@plat/storage';
+import { CachedStorage, createStorage } from '@plat/storage';
 import { builtinDefinitions, builtinSubresourceDefinitions, immortalNamespaces, systemNamespaceObjects } from '@plat/api';
 import { FlagError, usage } from '@plat/apimachinery';
 import { apiserverFlags, parseCommandLine, type ApiserverConfig } from './options.js';
@@ -72,10 +72,13 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
   logger.info({ certificate: tls.source }, 'serving certificate');
 
   // Connecting is lazy: with etcd down the server still starts, and /readyz reports it until it is back.
-  const storage = createStorage({
+  const backing = createStorage({
     ...config.storage,
     onBackgroundError: (err, what) => logger.error({ err, what }, 'storage background task failed'),
   });
+  const storage = config.watchCache
+    ? new CachedStorage(backing, { onError: (err, what) => logger.warn({ err, what }, 'watch cache') })
+    : backing;
   const server = createServer({
     storage,
     logger,
@@ -93,6 +96,8 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
     storageHealthTimeoutMs: config.storageHealthTimeoutMs,
     shutdownDelayMs: config.shutdownDelayMs,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
+    limits: config.limits,
+    ...(config.auditLogPath && { auditLogPath: config.auditLogPath }),
     api: {
       definitions: builtinDefinitions,
       subresourceDefinitions: builtinSubresourceDefinitions,
@@ -100,6 +105,7 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
       bootstrap: systemNamespaceObjects(config.apiDomain).map((object) => ({ group: '', version: 'v1', resource: 'namespaces', object })),
       immortalNamespaces: immortalNamespaces(config.apiDomain),
       responseCompression: config.featureGates.APIResponseCompression,
+      runtimeConfig: config.runtimeConfig,
     },
   });
 

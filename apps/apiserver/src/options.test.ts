@@ -15,6 +15,7 @@ test('options: defaults', () => {
   assert.deepEqual(config(['--etcd-servers=http://127.0.0.1:2379']), {
     storage: { backend: 'etcd3', etcdServers: ['http://127.0.0.1:2379'], prefix: '/registry', compactionIntervalMs: 300_000 },
     storageHealthTimeoutMs: 2000,
+    watchCache: true,
     bindAddress: '0.0.0.0',
     port: 6443,
     certDir: defaultCertDir(),
@@ -25,6 +26,8 @@ test('options: defaults', () => {
     shutdownTimeoutMs: 30_000,
     logLevel: 'info',
     featureGates: { APIResponseCompression: true },
+    limits: { maxRequestsInflight: 400, maxMutatingRequestsInflight: 200 },
+    runtimeConfig: [],
   });
 });
 
@@ -37,6 +40,7 @@ const ok: { name: string; argv: string[]; want: Partial<ApiserverConfig> }[] = [
   },
   { name: 'port 0 and a bind address', argv: [...memory, '--secure-port=0', '--bind-address=127.0.0.1'], want: { port: 0, bindAddress: '127.0.0.1' } },
   { name: 'IPv6 bind address', argv: [...memory, '--bind-address=::1'], want: { bindAddress: '::1' } },
+  { name: 'watch cache off', argv: [...memory, '--watch-cache=false'], want: { watchCache: false } },
   { name: 'anonymous auth off', argv: [...memory, '--anonymous-auth=false'], want: { anonymousAuth: false } },
   { name: 'authorization modes in order', argv: [...memory, '--authorization-mode=AlwaysDeny,AlwaysAllow'], want: { authorizationModes: ['AlwaysDeny', 'AlwaysAllow'] } },
   { name: 'RBAC with another mode', argv: [...memory, '--authorization-mode=RBAC,AlwaysDeny'], want: { authorizationModes: ['RBAC', 'AlwaysDeny'] } },
@@ -57,7 +61,25 @@ const ok: { name: string; argv: string[]; want: Partial<ApiserverConfig> }[] = [
   { name: 'api domain', argv: [...memory, '--api-domain=k8s.io'], want: { apiDomain: 'k8s.io' } },
   { name: 'shutdown durations', argv: [...memory, '--shutdown-delay-duration=10s', '--shutdown-timeout=1m'], want: { shutdownDelayMs: 10_000, shutdownTimeoutMs: 60_000 } },
   { name: 'log level', argv: [...memory, '--log-level=debug'], want: { logLevel: 'debug' } },
-  { name: 'a not-implemented flag with an empty value is accepted', argv: [...memory, '--runtime-config='], want: {} },
+  { name: 'runtime-config empty', argv: [...memory, '--runtime-config='], want: { runtimeConfig: [] } },
+  {
+    name: 'runtime-config: omitted value means true',
+    argv: [...memory, '--runtime-config=api/alpha,networking.k8s.io/v1alpha1=false', '--runtime-config=v1/namespaces=true'],
+    want: {
+      runtimeConfig: [
+        { key: 'api/alpha', enabled: true },
+        { key: 'networking.k8s.io/v1alpha1', enabled: false },
+        { key: 'v1/namespaces', enabled: true },
+      ],
+    },
+  },
+  { name: 'audit log path', argv: [...memory, '--audit-log-path=/var/log/plat/audit.log'], want: { auditLogPath: '/var/log/plat/audit.log' } },
+  { name: 'in-flight limits by default', argv: memory, want: { limits: { maxRequestsInflight: 400, maxMutatingRequestsInflight: 200 } } },
+  {
+    name: 'in-flight limits and per-user rates through Redis',
+    argv: [...memory, '--max-requests-inflight=10', '--max-mutating-requests-inflight=0', '--redis-url=redis://127.0.0.1:6379', '--per-user-qps=5'],
+    want: { limits: { maxRequestsInflight: 10, maxMutatingRequestsInflight: 0, userRate: { qps: 5, burst: 200, redisUrl: 'redis://127.0.0.1:6379' } } },
+  },
   { name: 'feature gates', argv: [...memory, '--feature-gates=APIResponseCompression=false'], want: { featureGates: { APIResponseCompression: false } } },
 ];
 
@@ -108,14 +130,13 @@ const bad: { name: string; argv: string[]; message: string }[] = [
     argv: [...memory, '--feature-gates=APIResponseCompression=yes'],
     message: 'invalid value "APIResponseCompression=yes" for flag --feature-gates: invalid value of APIResponseCompression=yes, err: must be true or false',
   },
+  { name: 'redis URL without the scheme', argv: [...memory, '--redis-url=localhost:6379'], message: 'invalid value "localhost:6379" for flag --redis-url: must be a redis:// or rediss:// URL' },
   { name: 'bad duration', argv: [...memory, '--shutdown-delay-duration=soon'], message: 'invalid value "soon" for flag --shutdown-delay-duration: must be a duration such as 30s, 5m or 1h30m' },
-  ...[
-    'runtime-config',
-    'audit-log-path',
-    'max-requests-inflight',
-    'max-mutating-requests-inflight',
-    'redis-url',
-  ].map((name) => ({ name: `--${name} is recognised but not implemented`, argv: [...memory, `--${name}=x`], message: `flag --${name} is not implemented yet` })),
+  {
+    name: 'runtime-config with a value that is no bool',
+    argv: [...memory, '--runtime-config=api/all=off'],
+    message: 'invalid value "api/all=off" for flag --runtime-config: invalid value "off" of api/all: must be true or false',
+  },
 ];
 
 for (const { name, argv, message } of bad) {

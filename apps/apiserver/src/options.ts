@@ -2,7 +2,7 @@
 import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { authorizationModes, logLevels, type AuthorizationMode, type LogLevel } from '@plat/apiserver';
+import { authorizationModes, logLevels, parseRuntimeConfig, type AuthorizationMode, type LogLevel, type RuntimeConfigEntry } from '@plat/apiserver';
 import { FlagError, flag, parseFlags, type FlagValues } from '@plat/apimachinery';
 import { parseFeatureGates, type FeatureGates } from './feature-gates.js';
 
@@ -16,23 +16,13 @@ export function defaultCertDir(): string {
   return runtimeDir ? join(runtimeDir, 'plat') : join(tmpdir(), `plat-${process.getuid?.() ?? 'user'}`);
 }
 
-/** Recognised so that using them gives a clear error rather than "unknown flag". */
-const notImplementedFlags = [
-  'runtime-config',
-  'audit-log-path',
-  'max-requests-inflight',
-  'max-mutating-requests-inflight',
-  'redis-url',
-] as const;
-
-const notYet = (what: string) => flag.string(`${what} Not implemented yet: giving a value is an error.`);
-
 export const apiserverFlags = {
   'storage-backend': flag.enum('The storage backend for persistence.', ['etcd3', 'memory'] as const, 'etcd3'),
   'etcd-servers': flag.list('List of etcd servers to connect with (scheme://ip:port), comma separated. Required with --storage-backend=etcd3.'),
   'etcd-prefix': flag.string('The prefix to prepend to all resource paths in etcd.', '/registry'),
   'etcd-compaction-interval': flag.duration('The interval of compaction requests. If 0, the compaction request from apiserver is disabled.', 5 * 60_000),
   'etcd-healthcheck-timeout': flag.duration('The timeout to use when checking etcd health.', 2000),
+  'watch-cache': flag.bool('Enable watch caching in the apiserver: watches and current lists are served from memory, one etcd watch per resource.', true),
   'secure-port': flag.int('The port on which to serve HTTPS; 0 picks a free port.', 6443, 0, 65535),
   'bind-address': flag.string('The IP address on which to listen for the --secure-port port.', '0.0.0.0'),
   'cert-dir': flag.string(
@@ -63,19 +53,39 @@ export const apiserverFlags = {
   'service-account-issuer': flag.list(
     'Identifier of the service account token issuer: the "iss" claim of issued tokens, and the default audience. May be given multiple times: the first issues, all are accepted.',
   ),
-  'runtime-config': notYet('API groups to enable or disable.'),
+  'runtime-config': flag.list(
+    'A set of key=value pairs that enable or disable built-in APIs: api/all, api/ga, api/beta, api/alpha, <group>/<version> (the core group: v1) or <group>/<version>/<resource>, =true or =false (no value means true); the most specific wins. Groups may be named in the k8s.io form. By default GA and beta versions are served and alpha versions are not.',
+  ),
   'feature-gates': flag.list('A set of key=value pairs that describe feature gates for alpha/experimental features. Known: APIResponseCompression=true|false (BETA - default=true).'),
-  'audit-log-path': notYet('Audit log file.'),
-  'max-requests-inflight': notYet('Limit of non-mutating requests in flight.'),
-  'max-mutating-requests-inflight': notYet('Limit of mutating requests in flight.'),
-  'redis-url': notYet('Redis for cluster-wide rate limits.'),
-} satisfies Record<(typeof notImplementedFlags)[number], unknown> & Record<string, unknown>;
+  'audit-log-path': flag.string(
+    'If set, all requests coming to the apiserver will be logged to this file, one JSON line (an audit Event at level Metadata, stage ResponseComplete) per request. Empty: no audit log.',
+  ),
+  'max-requests-inflight': flag.int(
+    'The maximum number of non-mutating requests in flight on this replica at a given time; over it, requests are rejected (429). Watches are exempt. 0 means no limit.',
+    400,
+    0,
+    1_000_000,
+  ),
+  'max-mutating-requests-inflight': flag.int(
+    'The maximum number of mutating requests in flight on this replica at a given time; over it, requests are rejected (429). 0 means no limit.',
+    200,
+    0,
+    1_000_000,
+  ),
+  'redis-url': flag.string(
+    'redis://host:port[/db]: per-user request rates (--per-user-qps, --per-user-burst) shared by every replica through this Redis. While it is unreachable each replica applies the same rates alone. Empty: no per-user rates.',
+  ),
+  'per-user-qps': flag.int('With --redis-url: the sustained requests per second one user may make over all replicas (members of system:masters are exempt).', 100, 1, 1_000_000),
+  'per-user-burst': flag.int('With --redis-url: the requests one user may make at once above --per-user-qps.', 200, 1, 1_000_000),
+} satisfies Record<string, unknown>;
 
 export type ApiserverFlagValues = FlagValues<typeof apiserverFlags>;
 
 export interface ApiserverConfig {
   storage: { backend: 'etcd3' | 'memory'; etcdServers: string[]; prefix: string; compactionIntervalMs: number };
   storageHealthTimeoutMs: number;
+  /** Serve watches and current lists from the watch cache (--watch-cache). */
+  watchCache: boolean;
   bindAddress: string;
   port: number;
   certDir: string;
@@ -92,6 +102,10 @@ export interface ApiserverConfig {
   shutdownTimeoutMs: number;
   logLevel: LogLevel;
   featureGates: FeatureGates;
+  auditLogPath?: string;
+  /** --runtime-config, checked for syntax (the server checks the names). */
+  runtimeConfig: RuntimeConfigEntry[];
+  limits: { maxRequestsInflight: number; maxMutatingRequestsInflight: number; userRate?: { qps: number; burst: number; redisUrl: string } };
 }
 
 const invalid = (name: string, value: string, reason: string): FlagError =>
@@ -133,11 +147,16 @@ function serviceAccountConfig(values: ApiserverFlagValues): ApiserverConfig['ser
   return { issuers, keyFiles, ...(signingKeyFile && { signingKeyFile }) };
 }
 
+function runtimeConfig(items: string[]): RuntimeConfigEntry[] {
+  try {
+    return parseRuntimeConfig(items);
+  } catch (error) {
+    throw new FlagError(`invalid value ${JSON.stringify(items.join(','))} for flag --runtime-config: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 /** Checks what the flags mean together and makes the config; throws FlagError naming the flag. */
 export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
-  for (const name of notImplementedFlags) {
-    if (values[name]) throw new FlagError(`flag --${name} is not implemented yet`);
-  }
   if (values['storage-backend'] === 'etcd3' && !values['etcd-servers'].length) {
     throw new FlagError('flag --etcd-servers must be specified when --storage-backend is etcd3');
   }
@@ -150,6 +169,7 @@ export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
     throw invalid('api-domain', values['api-domain'], 'must be a DNS domain such as plat.io');
   }
   const serviceAccounts = serviceAccountConfig(values);
+  if (values['redis-url'] && !/^rediss?:\/\//.test(values['redis-url'])) throw invalid('redis-url', values['redis-url'], 'must be a redis:// or rediss:// URL');
   return {
     storage: {
       backend: values['storage-backend'],
@@ -158,6 +178,7 @@ export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
       compactionIntervalMs: values['etcd-compaction-interval'],
     },
     storageHealthTimeoutMs: values['etcd-healthcheck-timeout'],
+    watchCache: values['watch-cache'],
     bindAddress: values['bind-address'],
     port: values['secure-port'],
     certDir: values['cert-dir'],
@@ -172,6 +193,13 @@ export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
     shutdownTimeoutMs: values['shutdown-timeout'],
     logLevel: values['log-level'],
     featureGates: parseFeatureGates(values['feature-gates']),
+    ...(values['audit-log-path'] && { auditLogPath: values['audit-log-path'] }),
+    runtimeConfig: runtimeConfig(values['runtime-config']),
+    limits: {
+      maxRequestsInflight: values['max-requests-inflight'],
+      maxMutatingRequestsInflight: values['max-mutating-requests-inflight'],
+      ...(values['redis-url'] && { userRate: { qps: values['per-user-qps'], burst: values['per-user-burst'], redisUrl: values['redis-url'] } }),
+    },
   };
 }
 

@@ -8,6 +8,7 @@ import { requestScopeFilter } from './auth/request-scope.js';
 import { authorizationFilter, type Authorizer } from './authorization.js';
 import type { Middleware, RequestState } from './context.js';
 import { errorHandler } from './error-handler.js';
+import { inflightFilter, userRateFilter, type LimitOptions, type UserRateLimiter } from './limits.js';
 import { metricsFilter, type ServerMetrics } from './metrics.js';
 import type { PathMux } from './mux.js';
 import { newRequestInfo, type RequestInfo } from './request-info.js';
@@ -23,6 +24,12 @@ export interface AppDependencies {
   domain?: string;
   /** Whether a resource request names a resource this server serves (for metric labels). */
   isKnownResource?: (info: RequestInfo) => boolean;
+  /** In-flight limits; absent: none. */
+  limits?: LimitOptions;
+  /** Per-user request rates; absent: none. */
+  userRateLimiter?: UserRateLimiter;
+  /** Filters run first of all, in order (audit). */
+  outerFilters?: readonly Middleware[];
 }
 
 const requestInfoFilter: Middleware = (ctx, next) => {
@@ -33,13 +40,25 @@ const requestInfoFilter: Middleware = (ctx, next) => {
 /** Client disconnects during a stream reach koa's error event; they are not server errors. */
 const ignoredErrorCodes = new Set(['ERR_STREAM_PREMATURE_CLOSE']);
 
-export function createApp({ logger, metrics, authentication, authorizer, mux, domain, isKnownResource }: AppDependencies): Koa<RequestState> {
+export function createApp({
+  logger,
+  metrics,
+  authentication,
+  authorizer,
+  mux,
+  domain,
+  isKnownResource,
+  limits,
+  userRateLimiter,
+  outerFilters,
+}: AppDependencies): Koa<RequestState> {
   const app = new Koa<RequestState>();
   // A listener here replaces koa's default, which prints to stderr.
   app.on('error', (error: NodeJS.ErrnoException) => {
     if (!ignoredErrorCodes.has(error.code ?? '')) logger.error({ err: error }, 'unhandled error while serving a request');
   });
   app.use(requestInfoFilter);
+  for (const filter of outerFilters ?? []) app.use(filter);
   // Outside the error handler, so that they see the final status of every request.
   app.use(metricsFilter(metrics, isKnownResource ?? (() => false)));
   app.use(requestLogFilter(logger));
@@ -48,8 +67,10 @@ export function createApp({ logger, metrics, authentication, authorizer, mux, do
   app.use(impersonationFilter(authorizer, domain ?? 'plat.io'));
   // From here on, code that runs for the request can tell who makes it (admission checks).
   app.use(requestScopeFilter);
-  // Rate and in-flight limits slot in here, between authentication and authorization.
-  app.use(authorizationFilter(authorizer));
+  // Limits come after authentication (per-user rates need the user), before authorization.
+  app.use(inflightFilter(limits ?? { maxRequestsInflight: 0, maxMutatingRequestsInflight: 0 }, metrics));
+  if (userRateLimiter) app.use(userRateFilter(userRateLimiter, metrics));
+  app.use(authorizationFilter(authorizer, domain ?? 'plat.io'));
   app.use(mux.dispatch());
   return app;
 }

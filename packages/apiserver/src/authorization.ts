@@ -132,11 +132,17 @@ export function requestAttributes(info: RequestInfo, user: UserInfo): Authorizat
   return { isResourceRequest, path, verb, apiGroup, apiVersion, namespace, resource, subresource, name, user };
 }
 
-export function authorizationFilter(authorizer: Authorizer): Middleware {
+export function authorizationFilter(authorizer: Authorizer, domain = 'plat.io'): Middleware {
   return async (ctx, next) => {
     const attributes = requestAttributes(ctx.state.requestInfo, ctx.state.user);
     // An authorizer that fails is a bug or an outage: the error handler answers 500 and logs it.
     const result = await authorizer.authorize(attributes);
+    // Upstream's audit annotations of the decision.
+    const annotations = ctx.state.auditAnnotations;
+    if (annotations) {
+      annotations[`authorization.${domain}/decision`] = result.decision === 'Allow' ? 'allow' : 'forbid';
+      if (result.reason) annotations[`authorization.${domain}/reason`] = result.reason;
+    }
     if (result.decision !== 'Allow') throw forbiddenError(attributes, result.reason);
     await next();
   };

@@ -10,6 +10,8 @@ export interface RequestState {
   user: UserInfo;
   /** The authenticated user when the request impersonates `user`, for logs and audit. */
   impersonator?: UserInfo;
+  /** Annotations of the request's audit event; set by the audit filter when auditing is on. */
+  auditAnnotations?: Record<string, string>;
   /** The Protobuf media type the client negotiated for this resource, so errors answer in it too. */
   protobufErrors?: string;
 }

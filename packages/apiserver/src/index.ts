@@ -23,3 +23,6 @@ export type { UserInfo } from './user.js';
 export { loadServingCert, ensureSelfSignedCert, servingNames, type ServingCertificate, type SelfSignedCertificate } from './serving-cert.js';
 export type { RequestInfo } from './request-info.js';
 export { versionInfo, type VersionInfo } from './version.js';
+export { TOO_MANY_REQUESTS_MESSAGE, type LimitOptions, type UserRateOptions } from './limits.js';
+export { AuditFileLog, type AuditEvent, type AuditSink } from './audit.js';
+export { parseRuntimeConfig, type RuntimeConfigEntry } from './runtime-config.js';

@@ -24,7 +24,11 @@ import { newAuthorizer, type AuthorizationMode, type Authorizer } from './author
 import type { Handler, RequestState } from './context.js';
 import type { RequestInfo } from './request-info.js';
 import { ShutdownCheck, healthHandler, pingCheck, singleCheckHandler, storageCheck, type HealthCheck } from './health.js';
+import { newUserRateLimiter, type LimitOptions } from './limits.js';
+import { AuditFileLog, auditFilter, type AuditSink } from './audit.js';
 import { ServerMetrics } from './metrics.js';
+import { ObjectCounter, timedStorage } from './storage-metrics.js';
+import { apiEnablement, type RuntimeConfigEntry } from './runtime-config.js';
 import { PathMux } from './mux.js';
 import { RequestTracker } from './request-tracker.js';
 import type { ServingCertificate } from './serving-cert.js';
@@ -53,6 +57,12 @@ export interface ServerOptions {
   shutdownTimeoutMs?: number;
   /** The resource API; absent: only the non-resource endpoints are served. */
   api?: ApiOptions;
+  /** In-flight limits and per-user rates; absent: none. */
+  limits?: LimitOptions;
+  /** --audit-log-path: the file audit events are appended to; absent: no audit log. */
+  auditLogPath?: string;
+  /** Instead of auditLogPath: where audit events go (tests). */
+  auditSink?: AuditSink;
 }
 
 export interface ApiOptions {
@@ -69,6 +79,10 @@ export interface ApiOptions {
   bookmarkIntervalMs?: number;
   /** APIResponseCompression (default true): gzip large get and list responses. */
   responseCompression?: boolean;
+  /** How often apiserver_storage_objects is counted; default 60 s (upstream's). */
+  objectCountIntervalMs?: number;
+  /** --runtime-config, parsed: the versions and resources served. Default: all but alpha versions. */
+  runtimeConfig?: readonly RuntimeConfigEntry[];
 }
 
 export interface Server {
@@ -92,8 +106,10 @@ const STREAM_END_GRACE_MS = 5000;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function createServer(options: ServerOptions): Server {
-  const { storage, logger } = options;
+  const { logger } = options;
   const metrics = new ServerMetrics();
+  // Every storage call the server makes is timed (etcd_request_duration_seconds).
+  const storage = timedStorage(options.storage, metrics);
   const mux = new PathMux();
   const tracker = new RequestTracker();
   const shutdownCheck = new ShutdownCheck();
@@ -128,7 +144,12 @@ export function createServer(options: ServerOptions): Server {
   mux.handle('/version', versionHandler(versionInfo(options.build)));
   mux.handle('/metrics', metrics.handler());
 
+  const audit: AuditSink | undefined = options.auditSink ?? (options.auditLogPath ? new AuditFileLog(options.auditLogPath, logger) : undefined);
+  const userRateLimiter = options.limits?.userRate && newUserRateLimiter(options.limits.userRate, logger, metrics);
   const app = createApp({
+    ...(options.limits && { limits: options.limits }),
+    ...(userRateLimiter && { userRateLimiter }),
+    ...(audit && { outerFilters: [auditFilter(audit, options.api?.domain ?? 'plat.io')] }),
     ...(served && {
       isKnownResource: (info: RequestInfo) =>
         !!served.catalog.find(info.apiPrefix === 'api' ? '' : info.apiGroup, info.apiVersion, info.resource),
@@ -182,7 +203,10 @@ export function createServer(options: ServerOptions): Server {
     // Whatever is still open now is idle keep-alive or past its deadline.
     httpServer.closeAllConnections();
     await closed;
+    // Every response has closed, so every audit event has been handed to the log: flush it.
+    await audit?.close();
     served?.stop();
+    await userRateLimiter?.close?.();
     await storage.close();
     logger.info('shutdown: complete');
   }
@@ -236,9 +260,23 @@ function serveApi(
   storage: Storage,
   security: ApiSecurity,
 ): ServedApi {
+  // Versions and resources turned off by --runtime-config are not in the catalog: discovery,
+  // OpenAPI and dispatch (404) all follow from it.
+  const enabled = apiEnablement(api.runtimeConfig ?? [], api.definitions, api.domain);
+  const definitions = api.definitions.filter((definition) => enabled(resolveGroup(definition.group, api.domain), definition.version, definition.resource));
+  const required = [
+    { group: '', version: 'v1', resource: 'namespaces' },
+    ...(security.modes.includes('RBAC')
+      ? ['roles', 'rolebindings', 'clusterroles', 'clusterrolebindings'].map((resource) => ({ group: `rbac.authorization.${api.domain}`, version: 'v1', resource }))
+      : []),
+  ];
+  for (const { group, version, resource } of required) {
+    const defined = api.definitions.some((d) => resolveGroup(d.group, api.domain) === group && d.version === version && d.resource === resource);
+    if (defined && !enabled(group, version, resource)) throw new Error(`--runtime-config: ${group ? `${group}/` : ''}${version}/${resource} cannot be disabled: the server needs it`);
+  }
   // Admission is fixed when the catalog is built; the escalation check needs the catalog's RBAC stores.
   let escalation: AdmissionCheck | undefined;
-  const catalog = new ResourceCatalog(api.definitions, {
+  const catalog = new ResourceCatalog(definitions, {
     storage,
     domain: api.domain,
     admission: (self) => [namespaceLifecycle(self, api.immortalNamespaces ?? []), async (attributes) => escalation?.(attributes)],
@@ -275,6 +313,16 @@ function serveApi(
     ),
   );
   const bootstrapper = new Bootstrapper(catalog, [...(api.bootstrap ?? []), ...(policy?.objects ?? [])], logger);
+  const stored = [...catalog.groups.values()].flatMap((versions) => [...versions.values()].flat()).filter((served) => !served.resolved.definition.virtual);
+  // One count per resource, not per version: versions of a group share their objects.
+  const counted = new Map(stored.map(({ resolved }) => [resolved.prefix(''), resolved.group ? `${resolved.resource}.${resolved.group}` : resolved.resource]));
+  const objectCounter = new ObjectCounter(
+    storage,
+    [...counted].map(([prefix, name]) => ({ prefix, name })),
+    metrics,
+    logger,
+    api.objectCountIntervalMs ?? 60_000,
+  );
   return {
     catalog,
     authorizer,
@@ -283,8 +331,10 @@ function serveApi(
     start() {
       rbac?.start();
       bootstrapper.start();
+      objectCounter.start();
     },
     stop() {
+      objectCounter.stop();
       bootstrapper.stop();
       rbac?.stop();
     },

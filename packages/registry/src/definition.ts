@@ -125,6 +125,11 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
    * the schema and strategy as for any create, then calls `virtual.create` instead of the store.
    */
   virtual?: VirtualResource<T>;
+  /**
+   * This version of the resource is deprecated: requests get a `Warning: 299` header (`warning`,
+   * or one naming `removedRelease`), an audit annotation and apiserver_requested_deprecated_apis.
+   */
+  deprecated?: { removedRelease?: string; warning?: string };
 }
 
 /** Who makes a request, as authentication found it (upstream's user.Info). */

@@ -4,3 +4,4 @@ export * from './errors.js';
 export { createStorage, type StorageConfig, type StorageBackendName } from './factory.js';
 export { objectKey, type KeyParts } from './keys.js';
 export { EventQueue, type EventQueueOptions } from './event-queue.js';
+export { CachedStorage, cachePrefix, type CachedStorageOptions, type WatchCacheStats } from './cache/cached-storage.js';

@@ -50,6 +50,8 @@ export interface ListResult<T extends StoredObject = StoredObject> {
   continue: string;
   /** Items left after this chunk, when known (never with a filter, never on the last chunk). */
   remainingItemCount?: number;
+  /** The storage key of each item, parallel to `items`, when the backend reports them. */
+  keys?: string[];
 }
 
 /**
@@ -79,6 +81,8 @@ export interface WatchEvent<T extends StoredObject = StoredObject> {
   /** The state before this event (MODIFIED and DELETED). */
   previous?: T;
   revision: number;
+  /** The storage key of the object, when the backend knows it (KVStorage always sets it). */
+  key?: string;
 }
 
 export interface WatchOptions {
@@ -89,6 +93,11 @@ export interface WatchOptions {
   revision?: number;
   /** Watch every key below `key` (a prefix) rather than one key. */
   recursive?: boolean;
+  /**
+   * Called with a revision R, in order with the events, once every event up to R has been yielded
+   * (a progress notification, as asked for with `Watch.requestProgress`).
+   */
+  onProgress?: (revision: number) => void;
 }
 
 /**
@@ -98,6 +107,11 @@ export interface WatchOptions {
 export interface Watch<T extends StoredObject = StoredObject> extends AsyncIterable<WatchEvent<T>> {
   /** Stops the watch; a pending iteration ends normally. Safe to call more than once. */
   stop(): void;
+  /**
+   * Asks the backend to report progress: `WatchOptions.onProgress` is then called with the
+   * store's revision once the watch has delivered everything up to it. Backends may ignore this.
+   */
+  requestProgress?(): void;
 }
 
 export interface Storage {

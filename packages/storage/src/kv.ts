@@ -43,6 +43,8 @@ export interface KVEvent {
 export interface WatchSink {
   push(event: KVEvent): void;
   fail(error: unknown): void;
+  /** Every event up to `revision` has been pushed (a progress notification). */
+  progress?(revision: number): void;
 }
 
 export interface WatchHandle {
@@ -50,6 +52,8 @@ export interface WatchHandle {
   /** Asks the backend to stop sending for a while (the consumer is behind). */
   pause(): void;
   resume(): void;
+  /** Asks for a progress notification (`WatchSink.progress`); backends may ignore it. */
+  requestProgress?(): void;
 }
 
 export interface KV {

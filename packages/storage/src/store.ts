@@ -20,6 +20,11 @@ import { decodeContinue, encodeContinue } from './continue-token.js';
 import { checkPreconditions } from './preconditions.js';
 import { EventQueue } from './event-queue.js';
 
+/** A progress notification in a watch's queue. */
+interface ProgressMark {
+  progress: number;
+}
+
 /** Largest page read from the backend when a filter makes it read past `limit`. */
 const MAX_FILTERED_PAGE = 10_000;
 
@@ -55,6 +60,7 @@ export class KVStorage implements Storage {
     const filter = options.filter;
     let pageSize = limit;
     const items: T[] = [];
+    const keys: string[] = [];
     let lastKey = '';
     for (;;) {
       const page = await this.kv.range({ start, end, revision, limit: pageSize });
@@ -65,18 +71,19 @@ export class KVStorage implements Storage {
         if (filter && !filter(object)) continue;
         if (limit > 0 && items.length === limit) {
           // One matching item beyond the limit: there is more to read.
-          return { items, revision, continue: encodeContinue(revision, keyEnd(lastKey), fullPrefix) };
+          return { items, keys, revision, continue: encodeContinue(revision, keyEnd(lastKey), fullPrefix) };
         }
         items.push(object);
+        keys.push(kv.key.slice(this.prefix.length));
         lastKey = kv.key;
       }
       const more = page.remaining > 0;
       if (limit > 0 && items.length === limit && more) {
         const remainingItemCount = filter ? undefined : page.remaining;
         const token = encodeContinue(revision, keyEnd(lastKey), fullPrefix);
-        return { items, revision, continue: token, ...(remainingItemCount !== undefined && { remainingItemCount }) };
+        return { items, keys, revision, continue: token, ...(remainingItemCount !== undefined && { remainingItemCount }) };
       }
-      if (!more) return { items, revision, continue: '' };
+      if (!more) return { items, keys, revision, continue: '' };
       start = keyEnd(page.kvs[page.kvs.length - 1]!.key);
       if (pageSize > 0) pageSize = Math.min(pageSize * 2, MAX_FILTERED_PAGE);
     }
@@ -119,11 +126,14 @@ export class KVStorage implements Storage {
   async watch<T extends StoredObject>(key: string, options: WatchOptions = {}): Promise<Watch<T>> {
     const fullKey = this.prefix + key;
     let handle: WatchHandle | undefined;
-    const queue = new EventQueue<WatchEvent<T>>({
+    // Progress notifications travel in the queue, so that they reach the consumer after the events
+    // they follow.
+    const queue = new EventQueue<WatchEvent<T> | ProgressMark>({
       onPause: () => handle?.pause(),
       onResume: () => handle?.resume(),
     });
     const end = options.recursive ? prefixEnd(fullKey) : keyEnd(fullKey);
+    const onProgress = options.onProgress;
     handle = await this.kv.watch(fullKey, end, options.revision ?? 0, {
       push: (event) => {
         try {
@@ -134,12 +144,23 @@ export class KVStorage implements Storage {
         }
       },
       fail: (error) => queue.fail(error),
+      ...(onProgress && { progress: (revision: number) => queue.push({ progress: revision }) }),
     });
     const stop = (): void => {
       handle?.stop();
       queue.discard();
     };
-    return { [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](), stop };
+    async function* events(): AsyncGenerator<WatchEvent<T>> {
+      for await (const item of queue) {
+        if ('progress' in item) onProgress?.(item.progress);
+        else yield item;
+      }
+    }
+    return {
+      [Symbol.asyncIterator]: () => events(),
+      stop,
+      ...(handle.requestProgress && { requestProgress: () => handle?.requestProgress?.() }),
+    };
   }
 
   private toWatchEvent<T extends StoredObject>(event: KVEvent): WatchEvent<T> {
@@ -149,14 +170,14 @@ export class KVStorage implements Storage {
     if (event.type === 'put') {
       const object = decodeObject<T>(event.kv.value, revision, key);
       const type = event.kv.createRevision === revision ? 'ADDED' : 'MODIFIED';
-      return previous ? { type, object, previous, revision } : { type, object, revision };
+      return previous ? { type, object, previous, revision, key } : { type, object, revision, key };
     }
     if (!event.previous) {
       throw new StorageError('InvalidObject', `delete event for ${key} at revision ${revision} lacks the previous object`, key);
     }
     // A deleted object is reported as it last was, at the revision of its deletion.
     const object = decodeObject<T>(event.previous.value, revision, key);
-    return { type: 'DELETED', object, previous: previous!, revision };
+    return { type: 'DELETED', object, previous: previous!, revision, key };
   }
 
   currentRevision(): Promise<number> {

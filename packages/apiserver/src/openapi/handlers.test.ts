@@ -28,7 +28,8 @@ async function getRaw(port: number, path: string, headers: Record<string, string
 describe('OpenAPI endpoints', () => {
   let server: TestServer;
   before(async () => {
-    server = await startServer({ api: { definitions: builtinDefinitions, domain: 'k8s.io' } });
+    // IPAddress (alpha) is off unless --runtime-config turns it on.
+    server = await startServer({ api: { definitions: builtinDefinitions, domain: 'k8s.io', runtimeConfig: [{ key: 'api/alpha', enabled: true }] } });
   });
   after(() => server.server.shutdown());
 

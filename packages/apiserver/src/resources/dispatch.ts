@@ -4,6 +4,7 @@ import type { KubeObject, ResolvedResource, Verb, VirtualServices } from '@plat/
 import type { Handler, RequestContext } from '../context.js';
 import type { RequestInfo } from '../request-info.js';
 import { decodeBody } from './body.js';
+import { markDeprecated } from './deprecation.js';
 import type { ResourceCatalog } from './catalog.js';
 import { negotiate, type Representation } from './negotiation.js';
 import { objectFromBody } from './object-input.js';
@@ -51,6 +52,7 @@ export function resourceHandler(catalog: ResourceCatalog, services: ServerServic
     }
     const { resolved } = served;
     const definition = resolved.definition;
+    if (definition.deprecated) markDeprecated(ctx, resolved, info.subresource, services.domain, services.metrics);
     const verb = info.verb as Verb;
     const query = newQuery(ctx);
     if (info.subresource && !definition.subresources?.[info.subresource]) {

@@ -21,7 +21,25 @@ export class EtcdKV implements KV {
   /** The first revision asked of the most recently opened watch stream. */
   lastWatchStreamStart = 0;
 
+  private progressRequestsSafe: Promise<boolean> | undefined;
+
   constructor(readonly client: Etcd3) {}
+
+  /**
+   * Whether etcd answers a progress request only once the watch has sent every earlier event:
+   * before 3.4.25 and 3.5.8 it answers at once with its current revision (etcd-io/etcd#15220),
+   * which would let a watch cache believe it has seen writes it has not.
+   */
+  private progressRequestsAreSafe(): Promise<boolean> {
+    this.progressRequestsSafe ??= this.client.maintenance.status().then(
+      (status) => progressRequestsSafeIn(status.version),
+      () => {
+        this.progressRequestsSafe = undefined;
+        return false;
+      },
+    );
+    return this.progressRequestsSafe;
+  }
 
   private async call<T>(revision: number, request: () => Promise<T>): Promise<T> {
     try {
@@ -84,7 +102,9 @@ export class EtcdKV implements KV {
   async watch(start: string, end: string, afterRevision: number, sink: WatchSink): Promise<WatchHandle> {
     // "From now" is pinned to a revision before returning, so that no later write can be missed.
     const after = afterRevision > 0 ? afterRevision : await this.currentRevision();
+    const progressRequests = sink.progress ? await this.progressRequestsAreSafe() : false;
     const watch = new EtcdWatch(this.client, start, end, after, sink, {
+      progressRequests,
       onStreamOpened: (startRevision) => {
         this.watchStreamsOpened++;
         this.lastWatchStreamStart = startRevision;
@@ -129,4 +149,13 @@ export class EtcdKV implements KV {
     for (const watch of this.watches) watch.stop();
     this.client.close();
   }
+}
+
+/** etcd versions whose progress requests wait for the watch to be synced (3.4.25+, 3.5.8+, 3.6+). */
+export function progressRequestsSafeIn(version: string): boolean {
+  const [major = 0, minor = 0, patch = 0] = version.split('.').map((part) => Number.parseInt(part, 10) || 0);
+  if (major !== 3) return major > 3;
+  if (minor === 4) return patch >= 25;
+  if (minor === 5) return patch >= 8;
+  return minor > 5;
 }

@@ -42,8 +42,14 @@ export class EtcdWatch implements WatchHandle {
     private readonly endKey: string,
     private lastRevision: number,
     private readonly sink: WatchSink,
-    private readonly hooks: { onStreamOpened: (startRevision: number) => void; onStop: () => void },
-  ) {}
+    private readonly hooks: { onStreamOpened: (startRevision: number) => void; onStop: () => void; progressRequests?: boolean },
+  ) {
+    // Only where etcd answers it after the events it follows (see EtcdKV.progressRequestsAreSafe).
+    if (hooks.progressRequests) this.requestProgress = () => this.stream?.write({ progress_request: {} });
+  }
+
+  /** etcd answers on this stream with a progress notification once the watcher is synced. */
+  readonly requestProgress?: () => void;
 
   start(): void {
     void this.connect();
@@ -95,7 +101,10 @@ export class EtcdWatch implements WatchHandle {
     if (response.created) this.retryMs = MIN_RETRY_MS;
     if (response.events.length === 0) {
       // A progress notification: every event up to the header's revision has been sent.
-      if (!response.created) this.lastRevision = Math.max(this.lastRevision, Number(response.header.revision));
+      if (!response.created) {
+        this.lastRevision = Math.max(this.lastRevision, Number(response.header.revision));
+        if (this.hooks.progressRequests) this.sink.progress?.(this.lastRevision);
+      }
       return;
     }
     for (const event of response.events) {

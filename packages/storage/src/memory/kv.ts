@@ -116,7 +116,15 @@ export class MemoryKV implements KV {
 
   async watch(start: string, end: string, afterRevision: number, sink: WatchSink): Promise<WatchHandle> {
     const watcher: Watcher = { start, end, sink };
-    const handle: WatchHandle = { stop: () => this.watchers.delete(watcher), pause() {}, resume() {} };
+    const handle: WatchHandle = {
+      stop: () => this.watchers.delete(watcher),
+      pause() {},
+      resume() {},
+      // Writes reach every watcher synchronously, so everything up to the current revision is pushed.
+      requestProgress: () => {
+        if (this.watchers.has(watcher)) sink.progress?.(this.revision);
+      },
+    };
     if (afterRevision > 0 && afterRevision + 1 < this.compacted) {
       sink.fail(gone(afterRevision, this.compacted));
       return handle;

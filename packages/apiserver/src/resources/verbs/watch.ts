@@ -1,6 +1,6 @@
 // GET with watch: a chunked stream of JSON watch events (conventions 4.7 and 6), ended by
 // timeoutSeconds, by the client going away, or by graceful shutdown.
-import { once } from 'node:events';
+import type { ServerResponse } from 'node:http';
 import { startWatch, type ApiWatchEvent, type KubeObject } from '@plat/registry';
 import { parseIncludeObject, toTable } from '../table.js';
 import { encodeWatchEvent } from '@plat/protobuf';
@@ -38,7 +38,10 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
   res.on('close', stop);
   try {
     for await (const event of watch) {
-      if (!res.write(encode.event(event))) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+      const frame = encode.event(event);
+      services.metrics.watchEvents.inc(watcherLabels);
+      services.metrics.watchEventSizes.observe(watcherLabels, typeof frame === 'string' ? Buffer.byteLength(frame) : frame.byteLength);
+      if (!res.write(frame)) await drainedOrClosed(res);
       if (res.destroyed) break;
     }
   } finally {
@@ -76,4 +79,17 @@ function eventEncoder(scope: VerbScope): { contentType: string; event: (event: A
       return `${JSON.stringify({ type: event.type, object: table })}\n`;
     },
   };
+}
+
+/** Waits for the client to take what was written, or to go away; leaves no listener behind. */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }

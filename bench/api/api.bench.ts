@@ -1,0 +1,343 @@
+// bench/api: one plat-apiserver replica on etcd, driven over HTTPS.
+// - creates/s and gets/s at 64 concurrent clients, beside the same operations made directly with
+//   etcd3 in the same run (the ratio is what to compare across machines);
+// - a 10,000-object list served from the watch cache (p50, p99, and the replica's memory), beside
+//   the same list from a replica started with --watch-cache=false;
+// - fan-out: 1,000 watchers on the replica while 200 objects/s are written: delivered events/s and
+//   the p99 delivery latency (write sent -> event parsed by the watcher).
+// Prints JSON. The clients run in this process, on the same machine as the replica and etcd.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Agent, request } from 'node:https';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Etcd3 } from 'etcd3';
+import { startEtcd } from '@plat/storage/testing';
+
+const MAIN = fileURLToPath(new URL('../../../apps/apiserver/dist/main.js', import.meta.url));
+const OPERATIONS = Number(process.env.BENCH_OPERATIONS ?? 4000);
+const IN_FLIGHT = 64;
+const LIST_OBJECTS = Number(process.env.BENCH_LIST_OBJECTS ?? 10_000);
+const LIST_RUNS = Number(process.env.BENCH_LIST_RUNS ?? 30);
+const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 1000);
+const WRITE_RATE = Number(process.env.BENCH_WRITE_RATE ?? 200);
+const WRITE_SECONDS = Number(process.env.BENCH_WRITE_SECONDS ?? 10);
+
+/**
+ * An object of about the size of bench/storage's (~600 bytes of JSON): a ServiceAccount (the
+ * simplest kind served) padded with an annotation.
+ */
+const serviceAccount = (namespace: string, name: string, annotations: Record<string, string> = {}) => ({
+  apiVersion: 'v1',
+  kind: 'ServiceAccount',
+  metadata: { name, namespace, labels: { app: 'bench', tier: 'api' }, annotations: { payload: 'x'.repeat(400), ...annotations } },
+});
+
+interface Replica {
+  pid: number;
+  port: number;
+  ca: string;
+  stop(): Promise<void>;
+}
+
+async function startReplica(args: string[]): Promise<Replica> {
+  const certDir = await mkdtemp(join(tmpdir(), 'plat-bench-certs-'));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--max-semi-space-size=64', MAIN, '--bind-address=127.0.0.1', '--secure-port=0', `--cert-dir=${certDir}`, ...args],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output = (output + chunk).slice(-100_000)));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output = (output + chunk).slice(-100_000)));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const port = await new Promise<number>((resolve, reject) => {
+    const deadline = Date.now() + 20_000;
+    const poll = (): void => {
+      const line = output.split('\n').find((text) => text.includes('"msg":"serving"'));
+      if (line) return resolve((JSON.parse(line) as { port: number }).port);
+      if (child.exitCode !== null || Date.now() > deadline) return reject(new Error(`apiserver did not start:\n${output}`));
+      setTimeout(poll, 25);
+    };
+    poll();
+  });
+  const ca = await readFile(join(certDir, 'ca.crt'), 'utf8');
+  return {
+    pid: child.pid!,
+    port,
+    ca,
+    async stop() {
+      if (child.exitCode === null) process.kill(child.pid!, 'SIGTERM');
+      await exited;
+      await rm(certDir, { recursive: true, force: true });
+    },
+  };
+}
+
+class Client {
+  private readonly agent: Agent;
+  constructor(
+    private readonly replica: Replica,
+    private readonly token: string,
+  ) {
+    this.agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT, ca: replica.ca });
+  }
+
+  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: string }> {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    return new Promise((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: this.replica.port,
+          path,
+          method,
+          agent: this.agent,
+          headers: { authorization: `Bearer ${this.token}`, ...(payload && { 'content-type': 'application/json' }) },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
+  async ok(method: string, path: string, body?: unknown): Promise<string> {
+    const response = await this.call(method, path, body);
+    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${response.body.slice(0, 300)}`);
+    return response.body;
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+async function measure(count: number, inFlight: number, op: (index: number) => Promise<unknown>): Promise<number> {
+  let next = 0;
+  const started = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < count) await op(next++);
+    }),
+  );
+  return Math.round(count / (Number(process.hrtime.bigint() - started) / 1e9));
+}
+
+const percentile = (sorted: number[], p: number): number =>
+  Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]! * 10) / 10;
+
+async function rssMiB(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kib = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kib / 1024);
+}
+
+async function createMany(client: Client, namespace: string, count: number, name: (i: number) => string): Promise<void> {
+  await measure(count, IN_FLIGHT, (i) => client.ok('POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, serviceAccount(namespace, name(i))));
+}
+
+async function listLatencies(client: Client, path: string): Promise<{ p50: number; p99: number; items: number }> {
+  const times: number[] = [];
+  let items = 0;
+  for (let i = 0; i < LIST_RUNS; i++) {
+    const started = process.hrtime.bigint();
+    const body = await client.ok('GET', path);
+    times.push(Number(process.hrtime.bigint() - started) / 1e6);
+    if (i === 0) items = (JSON.parse(body) as { items: unknown[] }).items.length;
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99), items };
+}
+
+/** First and last arrival of each written object's event over all watchers, by write index. */
+const arrivals = new Map<number, { first: number; last: number }>();
+
+/** A watch whose events carry `sentAt` in their data; records delivery latencies. */
+function openWatch(replica: Replica, token: string, path: string, latencies: number[], onEvent: () => void): Promise<() => void> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port: replica.port, path, ca: replica.ca, agent: false, headers: { authorization: `Bearer ${token}` } },
+      (res) => {
+        if (res.statusCode !== 200) return reject(new Error(`watch ${path}: ${res.statusCode}`));
+        let buffer = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => {
+          buffer += chunk;
+          let newline: number;
+          while ((newline = buffer.indexOf('\n')) >= 0) {
+            const line = buffer.slice(0, newline);
+            buffer = buffer.slice(newline + 1);
+            const sentAt = /"sentAt":"(\d+(?:\.\d+)?)"/.exec(line)?.[1];
+            const now = performance.timeOrigin + performance.now();
+            if (sentAt) latencies.push(now - Number(sentAt));
+            const index = Number(/"name":"fan-(\d+)"/.exec(line)?.[1] ?? -1);
+            if (index >= 0) {
+              const seen = arrivals.get(index);
+              if (seen) seen.last = now;
+              else arrivals.set(index, { first: now, last: now });
+            }
+            onEvent();
+          }
+        });
+        res.on('error', () => {});
+        resolve(() => req.destroy());
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function main(): Promise<void> {
+  const etcd = await startEtcd();
+  const tokenDir = await mkdtemp(join(tmpdir(), 'plat-bench-tokens-'));
+  const token = `bench-admin-${process.pid}`;
+  const tokenFile = join(tokenDir, 'tokens.csv');
+  await writeFile(tokenFile, `${token},admin,admin-uid,"system:masters"\n`);
+  const common = [`--etcd-servers=${etcd.endpoint}`, `--token-auth-file=${tokenFile}`, '--etcd-compaction-interval=0'];
+  const replica = await startReplica(common);
+  const client = new Client(replica, token);
+  const raw = new Etcd3({ hosts: etcd.endpoint, grpcOptions: { 'grpc.max_receive_message_length': -1 } });
+  const uncached: { replica?: Replica; client?: Client } = {};
+  try {
+    for (const namespace of ['bench', 'list', 'fan']) {
+      await client.ok('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
+    }
+    // Warm up: connections, the JIT, the caches.
+    await createMany(client, 'bench', 500, (i) => `warm-${i}`);
+
+    // 1. creates and gets at 64 in flight, through the API and with raw etcd3.
+    const apiCreates = await measure(OPERATIONS, IN_FLIGHT, (i) =>
+      client.ok('POST', '/api/v1/namespaces/bench/serviceaccounts', serviceAccount('bench', `cm-${i}`)),
+    );
+    const apiGets = await measure(OPERATIONS, IN_FLIGHT, (i) => client.ok('GET', `/api/v1/namespaces/bench/serviceaccounts/cm-${i}`));
+    const rawKey = (i: number): Buffer => Buffer.from(`/raw/core/serviceaccounts/bench/cm-${i}`);
+    const rawCreates = await measure(OPERATIONS, IN_FLIGHT, async (i) => {
+      const key = rawKey(i);
+      const response = await raw.kv.txn({
+        compare: [{ key, target: 'Mod', result: 'Equal', mod_revision: 0 }],
+        success: [{ request_put: { key, value: Buffer.from(JSON.stringify(serviceAccount('bench', `cm-${i}`))) } }],
+        failure: [],
+      });
+      if (!response.succeeded) throw new Error('raw create found the key taken');
+    });
+    const rawGets = await measure(OPERATIONS, IN_FLIGHT, async (i) => {
+      const response = await raw.kv.range({ key: rawKey(i) });
+      if (!response.kvs[0]) throw new Error('raw get found nothing');
+      JSON.parse(response.kvs[0].value.toString());
+    });
+
+    // 2. a 10,000-object list from the cache.
+    const rssBefore = await rssMiB(replica.pid);
+    await createMany(client, 'list', LIST_OBJECTS, (i) => `item-${i}`);
+    const consistent = await listLatencies(client, '/api/v1/namespaces/list/serviceaccounts');
+    const rv0 = await listLatencies(client, '/api/v1/namespaces/list/serviceaccounts?resourceVersion=0');
+    const rssAfter = await rssMiB(replica.pid);
+    if (consistent.items !== LIST_OBJECTS) throw new Error(`listed ${consistent.items} objects, not ${LIST_OBJECTS}`);
+    uncached.replica = await startReplica([...common, '--watch-cache=false']);
+    uncached.client = new Client(uncached.replica, token);
+    const fromEtcd = await listLatencies(uncached.client, '/api/v1/namespaces/list/serviceaccounts');
+    uncached.client.close();
+    await uncached.replica.stop();
+    uncached.replica = undefined;
+
+    // 3. fan-out: WATCHERS watchers while WRITE_RATE objects/s are written for WRITE_SECONDS.
+    const start = JSON.parse(await client.ok('GET', '/api/v1/namespaces/fan/serviceaccounts?limit=1')) as { metadata: { resourceVersion: string } };
+    const latencies: number[] = [];
+    let delivered = 0;
+    const closers: (() => void)[] = [];
+    const path = `/api/v1/namespaces/fan/serviceaccounts?watch=1&resourceVersion=${start.metadata.resourceVersion}`;
+    for (let i = 0; i < WATCHERS; i += 50) {
+      closers.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(50, WATCHERS - i) }, () => openWatch(replica, token, path, latencies, () => delivered++)),
+        )),
+      );
+    }
+    const writes = WRITE_RATE * WRITE_SECONDS;
+    const expected = writes * WATCHERS;
+    const writeStarted = performance.now();
+    const pending: Promise<unknown>[] = [];
+    const createLatencies: number[] = [];
+    for (let i = 0; i < writes; i++) {
+      const due = writeStarted + (i * 1000) / WRITE_RATE;
+      const wait = due - performance.now();
+      if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+      const sentAt = String(performance.timeOrigin + performance.now());
+      pending.push(
+        client
+          .ok('POST', '/api/v1/namespaces/fan/serviceaccounts', serviceAccount('fan', `fan-${i}`, { sentAt }))
+          .then(() => createLatencies.push(performance.timeOrigin + performance.now() - Number(sentAt))),
+      );
+    }
+    await Promise.all(pending);
+    const writeSeconds = (performance.now() - writeStarted) / 1000;
+    const deadline = performance.now() + 30_000;
+    while (delivered < expected && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    const deliverySeconds = (performance.now() - writeStarted) / 1000;
+    const fanOutRss = await rssMiB(replica.pid);
+    for (const close of closers) close();
+    latencies.sort((a, b) => a - b);
+    createLatencies.sort((a, b) => a - b);
+    const spreads = [...arrivals.values()].map(({ first, last }) => last - first).sort((a, b) => a - b);
+
+    const round = (value: number): number => Math.round(value * 100) / 100;
+    const result = {
+      benchmark: 'api',
+      replica: 'one plat-apiserver process on etcd, watch cache on; clients in the benchmark process on the same machine',
+      concurrent: {
+        operations: OPERATIONS,
+        inFlight: IN_FLIGHT,
+        unit: 'operations/s',
+        api: { create: apiCreates, get: apiGets },
+        rawEtcd3: { create: rawCreates, get: rawGets },
+        ratio: { create: round(apiCreates / rawCreates), get: round(apiGets / rawGets) },
+      },
+      list: {
+        objects: LIST_OBJECTS,
+        runs: LIST_RUNS,
+        unit: 'ms',
+        consistentFromCache: { p50: consistent.p50, p99: consistent.p99 },
+        resourceVersion0FromCache: { p50: rv0.p50, p99: rv0.p99 },
+        fromEtcdWithoutCache: { p50: fromEtcd.p50, p99: fromEtcd.p99 },
+        replicaRssMiB: { before: rssBefore, afterListObjects: rssAfter },
+      },
+      fanOut: {
+        watchers: WATCHERS,
+        writesPerSecond: WRITE_RATE,
+        writes,
+        writeSeconds: round(writeSeconds),
+        eventsExpected: expected,
+        eventsDelivered: delivered,
+        deliveredEventsPerSecond: Math.round(delivered / deliverySeconds),
+        /** From sending the create to a watcher parsing its event (the create's own latency included). */
+        latencyMs: {
+          p50: percentile(latencies, 50),
+          p99: percentile(latencies, 99),
+          max: percentile(latencies, 100),
+        },
+        /** The creates' own latency (sent -> response) under this load. */
+        createLatencyMs: { p50: percentile(createLatencies, 50), p99: percentile(createLatencies, 99) },
+        /** Per event, from the first watcher's receipt to the last's: the fan-out itself. */
+        fanOutSpreadMs: { p50: percentile(spreads, 50), p99: percentile(spreads, 99) },
+        replicaRssMiB: fanOutRss,
+      },
+    };
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } finally {
+    client.close();
+    uncached.client?.close();
+    await uncached.replica?.stop();
+    raw.close();
+    await replica.stop();
+    await etcd.stop();
+    await rm(tokenDir, { recursive: true, force: true });
+  }
+}
+
+await main();

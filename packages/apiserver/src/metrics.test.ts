@@ -1,0 +1,54 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { startApiServer } from './api-test-support.js';
+
+const promtool = spawnSync('promtool', ['--version']).status === 0;
+
+const sample = (metrics: string, name: string, labels: string): number | undefined => {
+  const line = metrics.split('\n').find((text) => text.startsWith(`${name}{${labels}} `));
+  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+};
+
+test('metrics: requests, watches, storage calls and stored objects under upstream names and labels', async () => {
+  const { server, send, get } = await startApiServer({}, { objectCountIntervalMs: 50 });
+  try {
+    const watch = send('GET', '/api/v1/namespaces?watch=1&timeoutSeconds=1');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal((await send('POST', '/api/v1/namespaces', { metadata: { name: 'measured' } })).status, 201);
+    assert.equal((await send('GET', '/api/v1/namespaces/measured')).status, 200);
+    const during = (await get('/metrics')).body;
+    assert.equal(sample(during, 'apiserver_longrunning_requests', '') ?? Number(/^apiserver_longrunning_requests (\d+)/m.exec(during)?.[1]), 1);
+    const watched = await watch;
+    assert.equal(watched.status, 200);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const metrics = (await get('/metrics')).body;
+    const request = 'verb="POST",dry_run="",group="",version="v1",resource="namespaces",subresource="",scope="cluster",component="apiserver"';
+    assert.equal(sample(metrics, 'apiserver_request_total', `${request},code="201"`), 1);
+    assert.ok(metrics.includes(`apiserver_request_duration_seconds_count{${request}} 1`));
+    assert.ok(metrics.includes('apiserver_request_total{verb="WATCH",dry_run="",group="",version="v1",resource="namespaces",subresource="",scope="cluster",component="apiserver",code="200"} 1'));
+    assert.ok((sample(metrics, 'apiserver_watch_events_total', 'group="",version="v1",kind="Namespace"') ?? 0) >= 1);
+    assert.ok((sample(metrics, 'apiserver_watch_events_sizes_count', 'group="",version="v1",kind="Namespace"') ?? 0) >= 1);
+    assert.equal(sample(metrics, 'etcd_request_duration_seconds_count', 'operation="create",type="namespaces"'), 1);
+    assert.ok((sample(metrics, 'etcd_request_duration_seconds_count', 'operation="get",type="namespaces"') ?? 0) >= 1);
+    assert.ok((sample(metrics, 'apiserver_storage_objects', 'resource="namespaces"') ?? 0) >= 1);
+    assert.equal(sample(metrics, 'apiserver_current_inflight_requests', 'request_kind="mutating"'), 0);
+    assert.match(metrics, /^apiserver_longrunning_requests 0$/m);
+  } finally {
+    await server.shutdown();
+  }
+});
+
+test('metrics: promtool check metrics passes on /metrics', { skip: !promtool && 'promtool is not installed (Debian package prometheus)' }, async () => {
+  const { server, send, get } = await startApiServer();
+  try {
+    await send('POST', '/api/v1/namespaces', { metadata: { name: 'linted' } });
+    await send('GET', '/api/v1/namespaces?watch=1&timeoutSeconds=1');
+    const metrics = (await get('/metrics')).body;
+    const result = spawnSync('promtool', ['check', 'metrics'], { input: metrics, encoding: 'utf8' });
+    // promtool exits 1 on lint problems and 3 on unparseable input; lint problems are listed one a line.
+    assert.equal(result.status, 0, `${result.stdout}${result.stderr}`);
+  } finally {
+    await server.shutdown();
+  }
+});

@@ -1,0 +1,31 @@
+// Requests of a deprecated API version or resource: upstream's Warning header, audit annotations
+// and the apiserver_requested_deprecated_apis gauge.
+import type { ResolvedResource } from '@plat/registry';
+import type { RequestContext } from '../context.js';
+import type { ServerMetrics } from '../metrics.js';
+
+/** Upstream's default text: "<group>/<version> <Kind> is deprecated in v<x>+, unavailable in v<removed>+". */
+export function deprecationWarning(resolved: ResolvedResource): string {
+  const deprecated = resolved.definition.deprecated;
+  if (deprecated?.warning) return deprecated.warning;
+  const removed = deprecated?.removedRelease ? `, unavailable in v${deprecated.removedRelease}+` : '';
+  return `${resolved.apiVersion} ${resolved.kind} is deprecated${removed}`;
+}
+
+/** A Warning header value: code 299, agent "-", the text quoted as an HTTP quoted-string. */
+export const warningHeader = (text: string): string => `299 - "${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+
+export function markDeprecated(ctx: RequestContext, resolved: ResolvedResource, subresource: string, domain: string, metrics: ServerMetrics): void {
+  const deprecated = resolved.definition.deprecated;
+  if (!deprecated) return;
+  ctx.append('Warning', warningHeader(deprecationWarning(resolved)));
+  const annotations = ctx.state.auditAnnotations;
+  if (annotations) {
+    annotations[`${domain}/deprecated`] = 'true';
+    if (deprecated.removedRelease) annotations[`${domain}/removed-release`] = deprecated.removedRelease;
+  }
+  metrics.requestedDeprecatedApis.set(
+    { group: resolved.group, version: resolved.version, resource: resolved.resource, subresource, removed_release: deprecated.removedRelease ?? '' },
+    1,
+  );
+}

@@ -1,0 +1,121 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { runStorageConformance } from '../testing/conformance.js';
+import { MemoryStorage } from '../memory/store.js';
+import { CachedStorage } from './cached-storage.js';
+import type { StoredObject, Watch, WatchEvent } from '../interface.js';
+
+runStorageConformance({ name: 'watch cache over memory', newStore: async () => new CachedStorage(new MemoryStorage()) });
+
+interface Item extends StoredObject {
+  metadata: { name: string; namespace?: string; resourceVersion?: string };
+  n?: number;
+}
+
+const item = (namespace: string, name: string, n = 0): Item => ({ metadata: { name, namespace }, n });
+
+async function collect(watch: Watch, count: number, timeoutMs = 10_000): Promise<WatchEvent[]> {
+  const events: WatchEvent[] = [];
+  const timer = setTimeout(() => watch.stop(), timeoutMs);
+  for await (const event of watch) {
+    events.push(event);
+    if (events.length === count) break;
+  }
+  clearTimeout(timer);
+  return events;
+}
+
+describe('watch cache (memory backend)', () => {
+  it('a list from the cache equals a list from the store after 1,000 random writes', async () => {
+    const inner = new MemoryStorage();
+    const store = new CachedStorage(inner);
+    try {
+      // Start the cache first, so that every write reaches it through the inner watch.
+      await store.list('/apps/things/');
+      let seed = 42;
+      const random = (n: number): number => {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        return seed % n;
+      };
+      for (let i = 0; i < 1000; i++) {
+        const namespace = `ns${random(3)}`;
+        const name = `t${random(60)}`;
+        const key = `/apps/things/${namespace}/${name}`;
+        const action = random(3);
+        if (action === 0) await store.create(key, item(namespace, name, i)).catch(() => {});
+        else if (action === 1) {
+          await store
+            .guaranteedUpdate<Item>(key, (current) => ({ ...current!, n: i }))
+            .catch(() => {});
+        } else await store.delete(key).catch(() => {});
+        // Interleave writes to another resource, which the cache must not wait on forever.
+        if (i % 100 === 0) await store.create(`/core/other/x${i}`, item('', `x${i}`));
+      }
+      for (const prefix of ['/apps/things/', '/apps/things/ns1/']) {
+        const cached = await store.list<Item>(prefix);
+        const direct = await inner.list<Item>(prefix);
+        assert.deepEqual(cached.items, direct.items);
+        assert.equal(cached.revision, direct.revision);
+      }
+      const even = (object: StoredObject): boolean => ((object as Item).n ?? 0) % 2 === 0;
+      assert.deepEqual((await store.list('/apps/things/', { filter: even })).items, (await inner.list('/apps/things/', { filter: even })).items);
+      assert.ok(store.listsFromCache >= 3, `lists from cache: ${store.listsFromCache}`);
+      assert.equal(store.listsFromStore, 0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a slow watcher is ended without delaying a fast one', async () => {
+    const store = new CachedStorage(new MemoryStorage(), { watcherBufferSize: 50 });
+    try {
+      const start = await store.currentRevision();
+      await store.list('/apps/things/');
+      const slow = await store.watch('/apps/things/', { recursive: true, revision: start });
+      const fast = await store.watch('/apps/things/', { recursive: true, revision: start });
+      const fastEvents = collect(fast, 200);
+      for (let i = 0; i < 200; i++) await store.create(`/apps/things/ns/t${i}`, item('ns', `t${i}`));
+      const received = await fastEvents;
+      assert.equal(received.length, 200);
+      assert.deepEqual(
+        received.map((event) => event.object.metadata?.name),
+        Array.from({ length: 200 }, (_, i) => `t${i}`),
+      );
+      // The slow one got its buffer's worth and then its iteration ended, without an error.
+      const slowEvents = await collect(slow, 1000, 2000);
+      assert.equal(slowEvents.length, 50);
+      const stats = await store.stats();
+      assert.equal(stats[0]!.watchers, 0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('serves watches from a past revision inside the window, and Gone beyond it', async () => {
+    const store = new CachedStorage(new MemoryStorage(), { maxHistoryEvents: 10 });
+    try {
+      await store.list('/apps/things/');
+      const revisions: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const created = await store.create(`/apps/things/ns/t${i}`, item('ns', `t${i}`));
+        revisions.push(Number(created.metadata.resourceVersion));
+      }
+      // Inside the window: from the cache.
+      const recent = await store.watch('/apps/things/', { recursive: true, revision: revisions[14]! });
+      const events = await collect(recent, 5);
+      assert.deepEqual(
+        events.map((event) => event.revision),
+        revisions.slice(15),
+      );
+      const [stats] = await store.stats();
+      assert.equal(stats!.events, 10);
+      assert.equal(stats!.oldestRevision, revisions[9]);
+      // Older than the window, after compaction: Gone, as the store says.
+      await store.compact(await store.currentRevision());
+      const old = await store.watch('/apps/things/', { recursive: true, revision: revisions[2]! });
+      await assert.rejects(collect(old, 1), (error: Error) => /compacted/.test(error.message));
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -1,0 +1,187 @@
+// The watch cache as a Storage decorator: per resource (`/<group>/<resource>/`), one inner watch
+// feeds an in-memory copy from which every watch and every current, unpaged list is served.
+// Writes, gets, paged lists and reads at a given revision go to the inner store.
+//
+// Objects served from the cache are shared between callers: they must not be mutated.
+import type {
+  DeleteOptions,
+  GetOptions,
+  ListOptions,
+  ListResult,
+  Storage,
+  StoredObject,
+  UpdateFunction,
+  UpdateOptions,
+  Watch,
+  WatchOptions,
+} from '../interface.js';
+import { ResourceCache } from './resource-cache.js';
+
+export interface CachedStorageOptions {
+  /** Events younger than this are kept for watches from past revisions. Default 5 minutes. */
+  historyWindowMs?: number;
+  /** The most events kept per resource, however young. Default 100,000. */
+  maxHistoryEvents?: number;
+  /** Events a watcher may leave unread before it is ended. Default 10,000. */
+  watcherBufferSize?: number;
+  /** How long a current list waits for the cache to reach the store's revision. Default 3 s. */
+  consistentReadTimeoutMs?: number;
+  /** Page size of the list that fills a cache. Default 10,000. */
+  listPageSize?: number;
+  /** Where failures of the inner watches are reported. */
+  onError?: (error: unknown, what: string) => void;
+}
+
+export interface WatchCacheStats {
+  prefix: string;
+  ready: boolean;
+  revision: number;
+  oldestRevision: number;
+  objects: number;
+  events: number;
+  watchers: number;
+  innerWatches: number;
+  rebuilds: number;
+}
+
+/** The cache prefix of a key: `/<group>/<resource>/`, or undefined for a shorter key. */
+export function cachePrefix(key: string): string | undefined {
+  const second = key.indexOf('/', 1);
+  if (!key.startsWith('/') || second < 0) return undefined;
+  const third = key.indexOf('/', second + 1);
+  if (third < 0) return undefined;
+  return key.slice(0, third + 1);
+}
+
+export class CachedStorage implements Storage {
+  private readonly caches = new Map<string, Promise<ResourceCache | undefined>>();
+  private readonly settings: ConstructorParameters<typeof ResourceCache>[2];
+  private readonly consistentReadTimeoutMs: number;
+  private closed = false;
+  /** Current lists served from the cache, and those that fell back to the inner store. */
+  listsFromCache = 0;
+  listsFromStore = 0;
+
+  constructor(
+    readonly inner: Storage,
+    options: CachedStorageOptions = {},
+  ) {
+    this.settings = {
+      historyWindowMs: options.historyWindowMs ?? 5 * 60 * 1000,
+      maxHistoryEvents: options.maxHistoryEvents ?? 100_000,
+      watcherBufferSize: options.watcherBufferSize ?? 10_000,
+      listPageSize: options.listPageSize ?? 10_000,
+      onError: options.onError ?? (() => {}),
+    };
+    this.consistentReadTimeoutMs = options.consistentReadTimeoutMs ?? 3000;
+  }
+
+  /** The resource's cache, started on first use; undefined when it cannot be started. */
+  private cacheFor(key: string): Promise<ResourceCache | undefined> {
+    const prefix = cachePrefix(key);
+    if (prefix === undefined || this.closed) return Promise.resolve(undefined);
+    let cache = this.caches.get(prefix);
+    if (!cache) {
+      const created = new ResourceCache(this.inner, prefix, this.settings);
+      cache = created.start().then(
+        () => created,
+        (error: unknown) => {
+          // Try again on the next request.
+          this.caches.delete(prefix);
+          created.stop();
+          this.settings.onError(error, `watch cache ${prefix}: start`);
+          return undefined;
+        },
+      );
+      this.caches.set(prefix, cache);
+    }
+    return cache;
+  }
+
+  create<T extends StoredObject>(key: string, object: T): Promise<T> {
+    return this.inner.create(key, object);
+  }
+
+  get<T extends StoredObject>(key: string, options?: GetOptions): Promise<T> {
+    return this.inner.get(key, options);
+  }
+
+  async list<T extends StoredObject>(prefix: string, options: ListOptions = {}): Promise<ListResult<T>> {
+    // Paged, continued and exact-revision lists keep the inner store's tokens and history.
+    if (options.continue || (options.limit ?? 0) > 0 || (options.revision ?? 0) > 0) {
+      return this.inner.list(prefix, options);
+    }
+    const cache = await this.cacheFor(prefix);
+    if (cache) {
+      // A consistent read: the cache must have seen everything the store had when asked.
+      const revision = await this.inner.currentRevision();
+      if (await cache.waitFor(revision, this.consistentReadTimeoutMs)) {
+        this.listsFromCache++;
+        const result = cache.list(prefix, options.filter);
+        return { items: result.items as T[], keys: result.keys, revision: result.revision, continue: '' };
+      }
+    }
+    this.listsFromStore++;
+    return this.inner.list(prefix, options);
+  }
+
+  guaranteedUpdate<T extends StoredObject>(key: string, update: UpdateFunction<T>, options?: UpdateOptions): Promise<T> {
+    return this.inner.guaranteedUpdate(key, update, options);
+  }
+
+  delete<T extends StoredObject>(key: string, options?: DeleteOptions<T>): Promise<T> {
+    return this.inner.delete(key, options);
+  }
+
+  async watch<T extends StoredObject>(key: string, options: WatchOptions = {}): Promise<Watch<T>> {
+    // A watch that asks for progress notifications is one the cache cannot give: pass it through.
+    if (options.onProgress) return this.inner.watch(key, options);
+    const cache = await this.cacheFor(key);
+    if (cache) {
+      // "From now" is pinned to the store's revision, so that no write made before it is seen.
+      const after = options.revision || (await this.inner.currentRevision());
+      const watch = cache.watch(key, options.recursive ?? false, after);
+      if (watch) return watch as Watch<T>;
+    }
+    // Not cached, or older than the window: the inner store serves it (or answers Gone).
+    return this.inner.watch(key, options);
+  }
+
+  currentRevision(): Promise<number> {
+    return this.inner.currentRevision();
+  }
+
+  compact(revision: number): Promise<void> {
+    return this.inner.compact(revision);
+  }
+
+  checkHealth(): Promise<void> {
+    return this.inner.checkHealth();
+  }
+
+  /** One entry per resource cache. */
+  async stats(): Promise<WatchCacheStats[]> {
+    const caches = await Promise.all(this.caches.values());
+    return caches
+      .filter((cache): cache is ResourceCache => cache !== undefined)
+      .map((cache) => ({
+        prefix: cache.prefix,
+        ready: cache.ready,
+        revision: cache.revision,
+        oldestRevision: cache.oldestRevision,
+        objects: cache.size,
+        events: cache.historyLength,
+        watchers: cache.watcherCount,
+        innerWatches: cache.innerWatches,
+        rebuilds: cache.rebuilds,
+      }));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const caches = await Promise.all(this.caches.values());
+    for (const cache of caches) cache?.stop();
+    this.caches.clear();
+    await this.inner.close();
+  }
+}
