@@ -60,7 +60,7 @@ function eventEncoder(scope: VerbScope): { contentType: string; event: (event: A
     // Length-framed WatchEvents, as upstream's Protobuf watch stream.
     return { contentType: `${representation.mediaType};stream=watch`, event: (event) => encodeWatchEvent(event.type, event.object as object) };
   }
-  if (representation.type !== 'table') return { contentType: 'application/json', event: (event) => `${JSON.stringify(event)}\n` };
+  if (representation.type !== 'table') return { contentType: 'application/json', event: jsonEventLine };
   const metaGroup = `meta.${services.domain}`;
   const includeObject = parseIncludeObject(query.string('includeObject'));
   let first = true;
@@ -92,4 +92,20 @@ function drainedOrClosed(res: ServerResponse): Promise<void> {
     res.on('drain', done);
     res.on('close', done);
   });
+}
+
+/**
+ * Watchers of one resource receive the same object for the same event (the watch cache shares
+ * them), so each object is serialized once however many watchers it goes to.
+ */
+const serialized = new WeakMap<object, string>();
+
+function jsonEventLine(event: ApiWatchEvent): string {
+  const object = event.object as object;
+  let body = serialized.get(object);
+  if (body === undefined) {
+    body = JSON.stringify(object);
+    serialized.set(object, body);
+  }
+  return `{"type":${JSON.stringify(event.type)},"object":${body}}\n`;
 }
