@@ -24,7 +24,10 @@ export interface RequestOptions {
   body?: unknown;
   /** Sent as it is, instead of `body` as JSON. */
   rawBody?: string | Uint8Array;
-  headers?: Record<string, string>;
+  /** Headers; a list is sent as one header line per value (Impersonate-Group). */
+  headers?: Record<string, string | string[]>;
+  /** Client certificate and key (PEM). */
+  cert?: { cert: string; key: string };
 }
 
 export interface WatchStream {
@@ -100,6 +103,7 @@ export async function startApiserver(args: string[]): Promise<ApiserverProcess> 
             method: options.method ?? 'GET',
             ca,
             agent: false,
+            ...(options.cert && { cert: options.cert.cert, key: options.cert.key }),
             headers: {
               ...(options.token && { authorization: `Bearer ${options.token}` }),
               ...(body !== undefined && { 'content-type': 'application/json' }),

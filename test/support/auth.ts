@@ -4,11 +4,10 @@
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { ApiserverProcess, Response } from './apiserver-process.js';
+import type { ApiserverProcess, RequestOptions, Response } from './apiserver-process.js';
 
 const run = promisify(execFile);
 
@@ -77,47 +76,11 @@ export async function authFiles(users: readonly TestUser[]): Promise<AuthFiles> 
   };
 }
 
-export interface AuthRequest {
-  method?: string;
-  token?: string;
-  body?: unknown;
-  /** Client certificate and key (PEM). */
-  cert?: { cert: string; key: string };
-  /** Headers; a list is sent as one header line per value (Impersonate-Group). */
-  headers?: Record<string, string | string[]>;
-}
+export type AuthRequest = RequestOptions;
 
-/** A request with what apiserver-process' request cannot send: a client certificate, repeated headers. */
+/** A request as apiserver-process' request sends it (client certificates and repeated headers included). */
 export function authRequest(server: ApiserverProcess, path: string, options: AuthRequest = {}): Promise<Response> {
-  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: server.port,
-        path,
-        method: options.method ?? 'GET',
-        ca: server.ca,
-        agent: false,
-        ...(options.cert && { cert: options.cert.cert, key: options.cert.key }),
-        headers: {
-          ...(options.token && { authorization: `Bearer ${options.token}` }),
-          ...(body !== undefined && { 'content-type': 'application/json' }),
-          ...options.headers,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const bytes = Buffer.concat(chunks);
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: bytes.toString('utf8'), bytes });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+  return server.request(path, options);
 }
 
 /** The Status message of a failed response, for assertions. */
