@@ -1,39 +1,7 @@
 // The shapes the client reads and writes: objects, lists, watch events, and the coordinates of a resource.
-import type { Status } from '@plat/apimachinery';
+import type { KubeObject, ObjectMeta, Status } from '@plat/apimachinery';
 
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
-
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  finalizers?: string[];
-  ownerReferences?: OwnerReference[];
-  managedFields?: unknown[];
-}
-
-/** Any API object: typed fields of its own kind beside apiVersion, kind and metadata. */
-export interface KubeObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata: ObjectMeta;
-  [field: string]: unknown;
-}
+export type { KubeObject, ObjectMeta, OwnerReference } from '@plat/apimachinery';
 
 export interface ListMeta {
   resourceVersion?: string;

@@ -1,40 +1,9 @@
 // What a kind hands to the generic store: a declarative definition and a strategy of paired hooks.
 // The store owns the pipeline (decode checks, metadata, defaulting, validation, storage); a kind
 // only says what is particular to it. Kinds live in packages/api, one file each.
-import type { FieldError } from '@plat/apimachinery';
+import type { FieldError, KubeObject } from '@plat/apimachinery';
 
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
-
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  finalizers?: string[];
-  ownerReferences?: OwnerReference[];
-  managedFields?: unknown[];
-}
-
-export interface KubeObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata: ObjectMeta;
-  [field: string]: unknown;
-}
+export type { KubeObject, ObjectMeta, OwnerReference } from '@plat/apimachinery';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
