@@ -2,3 +2,4 @@
 export { runStorageConformance, type ConformanceOptions } from './conformance.js';
 export { startEtcd, type EtcdProcess } from './etcd-process.js';
 export { freePort } from './free-port.js';
+export { startThrottledProxy, type ThrottledProxy } from './throttled-proxy.js';
