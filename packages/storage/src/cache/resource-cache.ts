@@ -2,6 +2,7 @@
 // window of recent events, from which watches and current lists are served.
 import type { ListResult, Storage, StoredObject, Watch, WatchEvent } from '../interface.js';
 import { EventQueue } from '../event-queue.js';
+import { firstIndex } from '../sorted.js';
 
 export interface ResourceCacheSettings {
   /** Events younger than this are always kept (unless `maxHistoryEvents` is reached). */
@@ -35,17 +36,6 @@ class CacheWatcher {
   }
 }
 
-/** Index of the first element of a sorted array for which `isAfter` holds. */
-function firstIndex<T>(sorted: readonly T[], isAfter: (item: T) => boolean, from = 0): number {
-  let low = from;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (isAfter(sorted[middle]!)) high = middle;
-    else low = middle + 1;
-  }
-  return low;
-}
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
 

@@ -2,6 +2,7 @@
 // every key's history of versions, an event log for watches from past revisions, and compaction.
 import type { CompareResult, KV, KVEvent, KeyValue, RangeRequest, RangeResult, WatchHandle, WatchSink } from '../kv.js';
 import { gone, tooLargeResourceVersion } from '../errors.js';
+import { firstIndex } from '../sorted.js';
 
 interface Version {
   modRevision: number;
@@ -16,17 +17,6 @@ interface Watcher {
   sink: WatchSink;
 }
 
-/** Index of the first element of a sorted array for which `isAfter` holds. */
-function firstIndex<T>(sorted: readonly T[], isAfter: (item: T) => boolean): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (isAfter(sorted[middle]!)) high = middle;
-    else low = middle + 1;
-  }
-  return low;
-}
 
 const toKeyValue = (key: string, version: Version): KeyValue | null =>
   version.value === null
