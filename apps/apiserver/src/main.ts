@@ -14,7 +14,7 @@ import {
 } from '@plat/apiserver';
 import { CachedStorage, createStorage } from '@plat/storage';
 import { builtinDefinitions, builtinSubresourceDefinitions, immortalNamespaces, systemNamespaceObjects } from '@plat/api';
-import { FlagError, usage } from '@plat/apimachinery';
+import { commandLineOrExit } from '@plat/apimachinery';
 import { apiserverFlags, parseCommandLine, type ApiserverConfig } from './options.js';
 
 const PROGRAM = 'plat-apiserver';
@@ -134,20 +134,10 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
 }
 
 function main(): void {
-  let parsed: ReturnType<typeof parseCommandLine>;
-  try {
-    parsed = parseCommandLine(process.argv.slice(2));
-  } catch (error) {
-    if (!(error instanceof FlagError)) throw error;
-    process.stderr.write(`Error: ${error.message}\n`);
-    process.exit(2);
-  }
-  if (parsed.help) {
-    process.stdout.write(usage(PROGRAM, apiserverFlags));
-    return;
-  }
-  const logger = createLogger({ level: parsed.config.logLevel });
-  run(parsed.config, logger).catch((err: unknown) => {
+  const config = commandLineOrExit(parseCommandLine, PROGRAM, apiserverFlags);
+  if (!config) return;
+  const logger = createLogger({ level: config.logLevel });
+  run(config, logger).catch((err: unknown) => {
     logger.error({ err }, 'startup failed');
     process.stderr.write(`Error: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { pino, type Logger } from 'pino';
 import { Client, LeaderElector, leaseResource, type Lease } from '@plat/client';
 import { runControllers } from './controller-manager.js';
-import { FlagError, usage } from '@plat/apimachinery';
+import { commandLineOrExit } from '@plat/apimachinery';
 import { controllerManagerFlags, parseCommandLine, type ControllerManagerConfig } from './options.js';
 
 const PROGRAM = 'plat-controller-manager';
@@ -67,20 +67,10 @@ async function run(config: ControllerManagerConfig, logger: Logger): Promise<voi
 }
 
 function main(): void {
-  let parsed: ReturnType<typeof parseCommandLine>;
-  try {
-    parsed = parseCommandLine(process.argv.slice(2));
-  } catch (error) {
-    if (!(error instanceof FlagError)) throw error;
-    process.stderr.write(`Error: ${error.message}\n`);
-    process.exit(2);
-  }
-  if (parsed.help) {
-    process.stdout.write(usage(PROGRAM, controllerManagerFlags));
-    return;
-  }
-  const logger = pino({ level: parsed.config.logLevel, base: { pid: process.pid } });
-  run(parsed.config, logger).catch((err: unknown) => {
+  const config = commandLineOrExit(parseCommandLine, PROGRAM, controllerManagerFlags);
+  if (!config) return;
+  const logger = pino({ level: config.logLevel, base: { pid: process.pid } });
+  run(config, logger).catch((err: unknown) => {
     logger.error({ err }, 'startup failed');
     process.stderr.write(`Error: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);

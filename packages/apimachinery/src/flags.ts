@@ -151,3 +151,28 @@ export function usage(program: string, specs: FlagSpecs): string {
   });
   return `Usage: ${program} [flags]\n\nFlags:\n${lines.join('\n')}\n`;
 }
+
+/**
+ * A binary's command line: the parsed result, or undefined after printing --help. A FlagError is
+ * printed as one `Error:` line and the process exits 2.
+ */
+export function commandLineOrExit<C>(
+  parse: (argv: readonly string[]) => { config: C; help: false } | { help: true },
+  program: string,
+  specs: FlagSpecs,
+  argv: readonly string[] = process.argv.slice(2),
+): C | undefined {
+  let parsed: { config: C; help: false } | { help: true };
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    if (!(error instanceof FlagError)) throw error;
+    process.stderr.write(`Error: ${error.message}\n`);
+    process.exit(2);
+  }
+  if (parsed.help) {
+    process.stdout.write(usage(program, specs));
+    return undefined;
+  }
+  return parsed.config;
+}

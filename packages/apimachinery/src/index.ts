@@ -32,5 +32,5 @@ export { labelSelectorFromObject, type LabelSelectorObject } from './labels/from
 export { validateLabelSelectorObject } from './labels/validate-object.js';
 export { FieldSelector, parseFieldSelector, type FieldRequirement } from './fields/selector.js';
 export { Quantity, QuantityError, parseQuantity, type QuantityFormat } from './quantity.js';
-export { FlagError, flag, parseFlags, usage, type FlagDef, type FlagSpecs, type FlagValues, type ParsedFlags } from './flags.js';
+export { FlagError, commandLineOrExit, flag, parseFlags, usage, type FlagDef, type FlagSpecs, type FlagValues, type ParsedFlags } from './flags.js';
 export type { KubeObject, ObjectMeta, OwnerReference } from './object.js';

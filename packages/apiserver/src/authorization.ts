@@ -1,7 +1,7 @@
 // Authorization: an ordered union of authorizers decides each request, system:masters first as
 // upstream's privileged-group authorizer; a refusal is a 403 Status in upstream's words.
 import { StatusError, newForbidden } from '@plat/apimachinery';
-import { forbiddenMessage } from '@plat/auth';
+import { forbiddenMessage, type NonResourceRule, type ResourceRule } from '@plat/auth';
 import type { Middleware } from './context.js';
 import type { RequestInfo } from './request-info.js';
 import { SYSTEM_PRIVILEGED_GROUP, type UserInfo } from './user.js';
@@ -21,18 +21,6 @@ export interface AuthorizationResult {
 
 export interface AuthorizationAttributes extends Omit<RequestInfo, 'parts' | 'apiPrefix'> {
   user: UserInfo;
-}
-
-export interface ResourceRule {
-  verbs: string[];
-  apiGroups?: string[];
-  resources?: string[];
-  resourceNames?: string[];
-}
-
-export interface NonResourceRule {
-  verbs: string[];
-  nonResourceURLs?: string[];
 }
 
 /** The rules a user has in a namespace, as a SelfSubjectRulesReview reports them (upstream's RuleResolver). */

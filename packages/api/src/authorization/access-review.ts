@@ -152,3 +152,15 @@ export function statusFrom(decision: AccessDecision): SubjectAccessReviewStatus 
   if (decision.evaluationError) status.evaluationError = decision.evaluationError;
   return status;
 }
+
+/**
+ * The virtual create of SubjectAccessReview and LocalSubjectAccessReview: the spec's user asks
+ * the authorizer, and the review comes back with its status filled.
+ */
+export async function answerSubjectAccessReview<T extends { spec: SubjectAccessReviewSpec; status?: SubjectAccessReviewStatus }>(
+  review: T,
+  authorize: (attributes: AccessAttributes) => Promise<AccessDecision>,
+): Promise<T> {
+  review.status = statusFrom(await authorize(attributesFrom(userFromSpec(review.spec), review.spec)));
+  return review;
+}

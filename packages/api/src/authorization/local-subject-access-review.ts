@@ -4,10 +4,8 @@ import { invalid, newPath } from '@plat/apimachinery';
 import type { KubeObject, ResourceDefinition } from '@plat/registry';
 import { kindSchema } from '../common/object-meta-schema.js';
 import {
-  attributesFrom,
-  statusFrom,
+  answerSubjectAccessReview,
   subjectAccessReviewStatusSchema,
-  userFromSpec,
   validateEmptyMetadata,
   validateSubjectAccessReviewSpec,
   type SubjectAccessReviewSpec,
@@ -58,10 +56,6 @@ export const localSubjectAccessReviewDefinition = {
   },
   allowCreateOnUpdate: false,
   virtual: {
-    async create(review, { services }) {
-      const decision = await services.authorize(attributesFrom(userFromSpec(review.spec), review.spec));
-      review.status = statusFrom(decision);
-      return review;
-    },
+    create: (review, { services }) => answerSubjectAccessReview(review, (attributes) => services.authorize(attributes)),
   },
 } satisfies ResourceDefinition<LocalSubjectAccessReview>;

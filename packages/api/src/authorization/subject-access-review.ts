@@ -5,13 +5,11 @@ import type { KubeObject, ResourceDefinition } from '@plat/registry';
 import { kindSchema } from '../common/object-meta-schema.js';
 import { objectSchema } from '../common/schema.js';
 import {
-  attributesFrom,
+  answerSubjectAccessReview,
   nonResourceAttributesSchema,
   resourceAttributesSchema,
-  statusFrom,
   subjectAccessReviewStatusSchema,
   subjectSchemaFields,
-  userFromSpec,
   validateEmptyMetadata,
   validateSubjectAccessReviewSpec,
   type SubjectAccessReviewSpec,
@@ -54,10 +52,6 @@ export const subjectAccessReviewDefinition = {
   },
   allowCreateOnUpdate: false,
   virtual: {
-    async create(review, { services }) {
-      const decision = await services.authorize(attributesFrom(userFromSpec(review.spec), review.spec));
-      review.status = statusFrom(decision);
-      return review;
-    },
+    create: (review, { services }) => answerSubjectAccessReview(review, (attributes) => services.authorize(attributes)),
   },
 } satisfies ResourceDefinition<SubjectAccessReview>;
