@@ -652,6 +652,37 @@ export function runApiCases(title: string, start: () => Promise<ApiTarget>, stop
         assert.equal(events[0].object.metadata.name, 'framed');
       });
 
+      it('Protobuf: a Lease and a LeaseList, MicroTimes to the microsecond', async () => {
+        const ns = await namespace();
+        const protobuf = target.domain === 'k8s.io' ? 'application/vnd.kubernetes.protobuf' : `application/vnd.${target.domain.split('.')[0]}.protobuf`;
+        const leases = `/apis/coordination.${target.domain}/v1/namespaces/${ns}/leases`;
+        const spec = { holderIdentity: 'node-a', leaseDurationSeconds: 40, acquireTime: '2024-05-01T10:00:00.000001Z', renewTime: '2024-05-01T10:00:39.654321Z', leaseTransitions: 0 };
+        const created = await call(leases, { method: 'POST', body: { apiVersion: `coordination.${target.domain}/v1`, kind: 'Lease', metadata: { name: 'holder' }, spec } });
+        assert.equal(created.status, 201, created.body);
+        const got = await target.server.request(`${leases}/holder`, { token: target.token, headers: { accept: protobuf } });
+        assert.equal(got.status, 200);
+        assert.equal(got.headers['content-type'], protobuf);
+        assert.deepEqual([...got.bytes.subarray(0, 4)], [...PROTOBUF_PREFIX]);
+        const lease = decodeObject(got.bytes) as Json;
+        assert.deepEqual([lease.apiVersion, lease.kind, lease.metadata.name], [`coordination.${target.domain}/v1`, 'Lease', 'holder']);
+        assert.deepEqual(lease.spec, spec);
+        assert.deepEqual(lease.metadata, created.json.metadata);
+        const list = await target.server.request(leases, { token: target.token, headers: { accept: protobuf } });
+        const decodedList = decodeObject(list.bytes) as Json;
+        assert.equal(decodedList.kind, 'LeaseList');
+        assert.deepEqual(decodedList.items.map((item: Json) => item.spec.renewTime), ['2024-05-01T10:00:39.654321Z']);
+        // And a Protobuf body: an update written as a Go client writes it.
+        const renewed = encodeObject({ ...lease, spec: { ...spec, renewTime: '2024-05-01T10:00:45.000002Z' } });
+        const updated = await target.server.request(`${leases}/holder`, {
+          token: target.token,
+          method: 'PUT',
+          headers: { 'content-type': protobuf, accept: 'application/json' },
+          rawBody: renewed,
+        });
+        assert.equal(updated.status, 200, updated.body);
+        assert.equal(JSON.parse(updated.body).spec.renewTime, '2024-05-01T10:00:45.000002Z');
+      });
+
       it('a watch can stream Table rows', async () => {
         const ns = await namespace();
         const watch = await target.server.watch(`${roles(ns)}?watch=1`, { token: target.token, headers: { accept: table() } });

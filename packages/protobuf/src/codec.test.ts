@@ -23,7 +23,7 @@ test('every registered kind has a fixture or a list fixture', () => {
   }
 });
 
-for (const kind of ['Namespace', 'ServiceAccount', 'LimitRange', 'Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding', 'IPAddress']) {
+for (const kind of ['Namespace', 'ServiceAccount', 'LimitRange', 'Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding', 'IPAddress', 'Lease']) {
   test(`round trip: ${kind}List`, () => {
     const list = fixtures.listOf(fixtures.objectsByKind[kind]!, 3, { resourceVersion: '5000', continue: 'eyJydiI6NTAwMH0', remainingItemCount: 12 });
     assert.deepStrictEqual(roundTrip(list), list);
@@ -89,6 +89,21 @@ test('pointer fields keep a zero value (controller: false, automountServiceAccou
   const metadata = decoded.metadata as { ownerReferences: JsonObject[]; deletionGracePeriodSeconds?: number };
   assert.equal(metadata.ownerReferences[0]!.blockOwnerDeletion, false);
   assert.equal((roundTrip(fixtures.namespace).metadata as JsonObject).deletionGracePeriodSeconds, 0);
+});
+
+test('Lease: MicroTimes keep their microseconds, and pointer fields keep their zero values', () => {
+  const lease = {
+    kind: 'Lease',
+    apiVersion: 'coordination.plat.io/v1',
+    metadata: { name: 'l', namespace: 'kube-system' },
+    spec: { holderIdentity: '', acquireTime: '1999-12-31T23:59:59.999999Z', renewTime: '2024-05-01T10:00:10.000010Z', leaseTransitions: 0 },
+  };
+  assert.deepStrictEqual(roundTrip(lease), lease);
+  // A MicroTime is two fields on the wire (seconds 1, nanos 2), not Time's whole seconds.
+  const spec = (roundTrip({ ...lease, spec: { renewTime: '2024-05-01T12:00:10.123456+02:00' } }).spec as JsonObject);
+  assert.deepStrictEqual(spec, { renewTime: '2024-05-01T10:00:10.123456Z' });
+  // A spec with nothing set is still written (an empty message, as upstream's non-pointer spec) and read back.
+  assert.deepStrictEqual(roundTrip({ ...lease, spec: {} }).spec, {});
 });
 
 test('Time is carried in whole seconds (upstream drops the fraction); other offsets become UTC', () => {

@@ -50,6 +50,7 @@ const ALWAYS: Record<string, readonly string[]> = {
   'k8s.io.api.rbac.v1.RoleRef': ['apiGroup', 'kind', 'name'],
   'k8s.io.api.rbac.v1.Subject': ['kind', 'name'],
   'k8s.io.api.networking.v1alpha1.IPAddressList': ['items'],
+  'k8s.io.api.coordination.v1.LeaseList': ['items'],
   'k8s.io.api.authorization.v1.SubjectAccessReviewStatus': ['allowed'],
   'k8s.io.api.authorization.v1.SubjectRulesReviewStatus': ['resourceRules', 'nonResourceRules', 'incomplete'],
   'k8s.io.api.authorization.v1.ResourceRule': ['verbs'],
@@ -66,6 +67,8 @@ const PRESENCE: Record<string, readonly string[]> = {
   [`${META}.Preconditions`]: ['uid', 'resourceVersion'],
   'k8s.io.api.core.v1.ServiceAccount': ['automountServiceAccountToken'],
   'k8s.io.api.authentication.v1.TokenRequestSpec': ['expirationSeconds'],
+  // Every LeaseSpec field is a pointer: leaseTransitions: 0 is kept.
+  'k8s.io.api.coordination.v1.LeaseSpec': ['holderIdentity', 'leaseDurationSeconds', 'acquireTime', 'renewTime', 'leaseTransitions'],
 };
 
 /** Field names that differ from their JSON names. */

@@ -10,6 +10,7 @@ test('protobufGroup drops the domain of a group, whatever the domain', () => {
   assert.equal(protobufGroup('authorization.plat.io'), 'authorization');
   assert.equal(protobufGroup('authentication.k8s.io'), 'authentication');
   assert.equal(protobufGroup('networking.example.com'), 'networking');
+  assert.equal(protobufGroup('coordination.plat.io'), 'coordination');
   assert.equal(protobufGroup('rbac.authorization'), 'rbac.authorization');
   assert.equal(protobufGroup('apps'), 'apps');
   assert.equal(protobufGroup('stable.example.com'), 'stable.example.com');
@@ -21,6 +22,8 @@ const cases: [group: string, version: string, kind: string, message: string | un
   ['rbac.authorization.plat.io', 'v1', 'ClusterRoleBinding', 'k8s.io.api.rbac.v1.ClusterRoleBinding'],
   ['rbac.authorization.k8s.io', 'v1', 'RoleList', 'k8s.io.api.rbac.v1.RoleList'],
   ['networking.plat.io', 'v1alpha1', 'IPAddress', 'k8s.io.api.networking.v1alpha1.IPAddress'],
+  ['coordination.plat.io', 'v1', 'Lease', 'k8s.io.api.coordination.v1.Lease'],
+  ['coordination.k8s.io', 'v1', 'LeaseList', 'k8s.io.api.coordination.v1.LeaseList'],
   ['authorization.plat.io', 'v1', 'SelfSubjectRulesReview', 'k8s.io.api.authorization.v1.SelfSubjectRulesReview'],
   ['authentication.plat.io', 'v1', 'TokenRequest', 'k8s.io.api.authentication.v1.TokenRequest'],
   ['', 'v1', 'Status', 'k8s.io.apimachinery.pkg.apis.meta.v1.Status'],
@@ -29,6 +32,7 @@ const cases: [group: string, version: string, kind: string, message: string | un
   ['', 'v1', 'Pod', undefined],
   ['networking.plat.io', 'v1', 'IPAddress', undefined],
   ['rbac.authorization.plat.io', 'v1beta1', 'Role', undefined],
+  ['coordination.plat.io', 'v1beta1', 'Lease', undefined],
   ['stable.example.com', 'v1', 'CronTab', undefined],
   ['meta.plat.io', 'v1', 'Table', undefined],
 ];

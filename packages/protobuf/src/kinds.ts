@@ -22,6 +22,7 @@ export interface GroupVersionKind {
 const CORE = 'k8s.io.api.core.v1';
 const RBAC = 'k8s.io.api.rbac.v1';
 const NETWORKING = 'k8s.io.api.networking.v1alpha1';
+const COORDINATION = 'k8s.io.api.coordination.v1';
 const AUTHORIZATION = 'k8s.io.api.authorization.v1';
 const AUTHENTICATION = 'k8s.io.api.authentication.v1';
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
@@ -56,6 +57,7 @@ export const protobufKinds: readonly ProtobufKind[] = [
     'ClusterRoleBindingList',
   ]),
   ...kindsOf('networking', 'v1alpha1', NETWORKING, ['IPAddress', 'IPAddressList']),
+  ...kindsOf('coordination', 'v1', COORDINATION, ['Lease', 'LeaseList']),
   ...kindsOf('authorization', 'v1', AUTHORIZATION, [
     'SubjectAccessReview',
     'LocalSubjectAccessReview',

@@ -14,6 +14,7 @@ const files = [
   'k8s.io/api/core/v1/generated.proto',
   'k8s.io/api/rbac/v1/generated.proto',
   'k8s.io/api/networking/v1alpha1/generated.proto',
+  'k8s.io/api/coordination/v1/generated.proto',
   'k8s.io/api/authorization/v1/generated.proto',
   'k8s.io/api/authentication/v1/generated.proto',
 ];

@@ -191,6 +191,20 @@ test('IPAddress: spec 2 {parentRef 1 {group 1, resource 2, namespace 3, name 4, 
   assert.deepEqual([2, 3, 4, 5].map((n) => text(parent, n)), ['services', 'default', 'kubernetes', '7e0c5f9a-0000-4000-8000-0000000000aa']);
 });
 
+test('Lease: spec 2 {holderIdentity 1, leaseDurationSeconds 2, acquireTime 3, renewTime 4 (MicroTime {seconds 1, nanos 2}), leaseTransitions 5}', () => {
+  const { apiVersion, raw } = envelope(encodeObject(fixtures.lease));
+  assert.equal(apiVersion, 'coordination.plat.io/v1');
+  assert.equal(text(bytesOf(raw, 1), 1), 'plat-controller-manager');
+  const spec = bytesOf(raw, 2);
+  assert.equal(text(spec, 1), 'controller-0_5d2f0a4e-0000-4000-8000-000000000004');
+  assert.equal(number(spec, 2), 15n);
+  const acquired = bytesOf(spec, 3);
+  assert.deepEqual([number(acquired, 1), number(acquired, 2)], [BigInt(Date.UTC(2024, 4, 1, 10) / 1000), 1000n]);
+  const renewed = bytesOf(spec, 4);
+  assert.deepEqual([number(renewed, 1), number(renewed, 2)], [BigInt(Date.UTC(2024, 4, 1, 10, 5, 30) / 1000), 123_456_000n]);
+  assert.equal(number(spec, 5), 3n);
+});
+
 test('SubjectAccessReview: spec 2 {resourceAttributes 1 (namespace 1 ... name 7), user 3, groups 4, extra 5 {ExtraValue items 1}, uid 6}, status 3 {allowed 1, reason 2}', () => {
   const { raw } = envelope(encodeObject(fixtures.subjectAccessReview));
   const spec = bytesOf(raw, 2);
@@ -329,6 +343,20 @@ test('bytes as a Go client writes them (every non-pointer field, zero or not) re
     metadata: { name: 'b' },
     subjects: [{ kind: 'ServiceAccount', name: 'default' }],
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' },
+  });
+});
+
+test('a Lease as Go writes it: renewTime with nanoseconds; strategy 6, from a newer upstream, skipped', () => {
+  const renewTime = [...enc.int(1, Date.UTC(2024, 4, 1, 10) / 1000), ...enc.int(2, 123_456_789)];
+  const spec = [...enc.field(1, 'a'), ...enc.int(2, 15), ...enc.field(4, renewTime), ...enc.int(5, 0), ...enc.field(6, 'OldestEmulationVersion')];
+  const lease = [...enc.field(1, [...enc.field(1, 'l'), ...enc.field(3, 'kube-system')]), ...enc.field(2, spec)];
+  const unknown = [...enc.field(1, [...enc.field(1, 'coordination.k8s.io/v1'), ...enc.field(2, 'Lease')]), ...enc.field(2, lease)];
+  assert.deepStrictEqual(decodeObject(new Uint8Array([0x6b, 0x38, 0x73, 0x00, ...unknown])), {
+    kind: 'Lease',
+    apiVersion: 'coordination.k8s.io/v1',
+    metadata: { name: 'l', namespace: 'kube-system' },
+    // MicroTime's JSON form has six fraction digits: the nanoseconds beyond are dropped, as Go formats them.
+    spec: { holderIdentity: 'a', leaseDurationSeconds: 15, renewTime: '2024-05-01T10:00:00.123456Z', leaseTransitions: 0 },
   });
 });
 

@@ -150,6 +150,19 @@ export const ipAddress: JsonObject = {
   spec: { parentRef: { resource: 'services', namespace: 'default', name: 'kubernetes', uid: '7e0c5f9a-0000-4000-8000-0000000000aa' } },
 };
 
+export const lease: JsonObject = {
+  kind: 'Lease',
+  apiVersion: 'coordination.plat.io/v1',
+  metadata: meta('plat-controller-manager', 'kube-system', 'coordination.plat.io/v1'),
+  spec: {
+    holderIdentity: 'controller-0_5d2f0a4e-0000-4000-8000-000000000004',
+    leaseDurationSeconds: 15,
+    acquireTime: '2024-05-01T10:00:00.000001Z',
+    renewTime: '2024-05-01T10:05:30.123456Z',
+    leaseTransitions: 3,
+  },
+};
+
 const resourceAttributes: JsonObject = {
   namespace: 'team-a',
   verb: 'list',
@@ -300,6 +313,7 @@ export const objectsByKind: Record<string, JsonObject> = {
   RoleBinding: roleBinding,
   ClusterRoleBinding: clusterRoleBinding,
   IPAddress: ipAddress,
+  Lease: lease,
   SubjectAccessReview: subjectAccessReview,
   LocalSubjectAccessReview: localSubjectAccessReview,
   SelfSubjectAccessReview: selfSubjectAccessReview,
