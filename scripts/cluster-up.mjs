@@ -241,12 +241,16 @@ current-context: plat-cluster
   const managers = [];
   for (let i = 1; i <= managerCount; i++) {
     const name = `controller-manager-${i}`;
+    // Each its own secure port (health, metrics): they share this host, so not all the default 10257.
+    const securePort = await freePort();
     const pid = await launch(name, join(ROOT, 'bin/plat-controller-manager'), [
       `--kubeconfig=${kubeconfig}`,
       '--leader-elect',
       `--api-domain=${apiDomain}`,
+      `--bind-address=${HOST}`,
+      `--secure-port=${securePort}`,
     ]);
-    managers.push({ name, pid });
+    managers.push({ name, pid, url: `https://${HOST}:${securePort}` });
   }
   await sleep(500);
   for (const manager of managers) if (!isAlive(manager.pid)) throw new Error(`${manager.name} exited; see ${logDir}/${manager.name}.log`);

@@ -5,7 +5,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { Agent } from 'node:https';
+import { Agent, get } from 'node:https';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
@@ -50,6 +50,14 @@ describe('make cluster: three replicas behind haproxy', { timeout: 420_000 }, ()
     await eventually('the default ServiceAccount', async () => (await cluster.request(state.lbPort, '/api/v1/namespaces/lb-smoke/serviceaccounts/default')).status === 200);
     const leading = await Promise.all(state.controllerManagers.map(async (manager) => (await cluster.logs(manager.name)).includes('"msg":"started leading"')));
     assert.ok(leading.some(Boolean), 'a controller-manager leads');
+    // Each controller-manager serves /healthz on a port of its own (its certificate is self-signed in
+    // memory: there is no CA file to check it against).
+    for (const manager of state.controllerManagers) {
+      const status = await new Promise<number>((resolve, reject) =>
+        get(`${manager.url}/healthz`, { rejectUnauthorized: false }, (res) => resolve(res.resume().statusCode ?? 0)).on('error', reject),
+      );
+      assert.equal(status, 200, manager.name);
+    }
   });
 
   it('a write through one replica is seen, in order, by watches on the other two', async () => {

@@ -1,6 +1,7 @@
 // The controller-manager end to end (issue 7): etcd, two apiserver replicas, two controller-managers
 // each talking to its own replica through a kubeconfig. One leads; the controllers act through the
-// API; killing the leader hands the work to the other.
+// API; killing the leader hands the work to the other. Each serves health and metrics on its own
+// secure port.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startEtcd, type EtcdProcess } from '@plat/storage/testing';
@@ -88,6 +89,34 @@ describe('controller-manager: two replicas of each on one etcd', () => {
     await follower.waitForLog('new leader observed');
     assert.deepEqual(follower.lines('started leading'), []);
     assert.deepEqual(follower.lines('starting controller'), []);
+  });
+
+  it('each serves /healthz, /livez, /readyz and /metrics on its secure port; the leader reports itself master', async () => {
+    const lead = (await leader())!;
+    const follower = managers.find((m) => m !== lead)!;
+    for (const manager of [lead, follower]) {
+      assert.ok(manager.securePort > 0);
+      for (const path of ['/healthz', '/livez']) assert.deepEqual(await manager.get(path), { status: 200, body: 'ok' }, path);
+      // The leader once its informers have synced, the follower while it stands by.
+      await eventually('readyz', async () => (await manager.get('/readyz')).status === 200, 10_000);
+      assert.match((await manager.get('/healthz?verbose')).body, /^\[\+\]leaderElection ok$/m);
+    }
+    const master = async (manager: ControllerManagerProcess): Promise<number | undefined> => {
+      const match = /^leader_election_master_status\{name="plat-controller-manager"\} (\d+)$/m.exec((await manager.get('/metrics')).body);
+      return match ? Number(match[1]) : undefined;
+    };
+    assert.deepEqual([await master(lead), await master(follower)], [1, 0]);
+
+    // The leader's work queues count what its informers see: a new namespace is an add.
+    const adds = async (manager: ControllerManagerProcess, queue: string): Promise<number> => {
+      const metrics = (await manager.get('/metrics')).body;
+      const match = new RegExp(`^workqueue_adds_total\\{name="${queue}"\\} (\\d+)$`, 'm').exec(metrics);
+      return match ? Number(match[1]) : 0;
+    };
+    const before = await adds(lead, 'serviceaccount');
+    await createNamespace('e2e-metrics');
+    await eventually('workqueue_adds_total to grow', async () => (await adds(lead, 'serviceaccount')) > before, 10_000);
+    assert.equal(await adds(follower, 'serviceaccount'), 0, 'a standby runs no queues');
   });
 
   it('every namespace gets a default ServiceAccount', async () => {
@@ -240,5 +269,6 @@ describe('controller-manager: two replicas of each on one etcd', () => {
     const took = Date.now() - stoppedAt;
     // The standby's watch sees the release and it tries at once, not after a retry period.
     assert.ok(took <= 1000, `took over after ${took} ms`);
+    assert.match((await standby.get('/metrics')).body, /^leader_election_master_status\{name="plat-controller-manager"\} 1$/m);
   });
 });

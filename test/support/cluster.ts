@@ -24,7 +24,8 @@ export interface ClusterState {
   redis: { url: string; pid: number; passedToReplicas: boolean };
   replicas: Array<{ name: string; port: number; pid: number; url: string }>;
   haproxy: { pid: number; config: string };
-  controllerManagers: Array<{ name: string; pid: number }>;
+  /** url: the secure port (health, metrics), its certificate self-signed in memory. */
+  controllerManagers: Array<{ name: string; pid: number; url: string }>;
 }
 
 export interface ClusterResponse {

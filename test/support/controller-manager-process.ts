@@ -1,7 +1,13 @@
 // A plat-controller-manager as a real process for end-to-end tests: its JSON log lines, its leader
-// election identity, and stopping it by PID (SIGTERM to stop, SIGKILL to crash).
+// election identity, its secure port (a free loopback port, its self-signed certificate in a
+// temporary folder), and stopping it by PID (SIGTERM to stop, SIGKILL to crash).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@plat/storage/testing';
 
 const MAIN = fileURLToPath(new URL('../../../apps/controller-manager/dist/main.js', import.meta.url));
 const START_TIMEOUT_MS = 20_000;
@@ -13,6 +19,10 @@ export interface LogLine {
 
 export interface ControllerManagerProcess {
   readonly pid: number;
+  /** The --secure-port it serves on; 0 when started with --secure-port=0. */
+  readonly securePort: number;
+  /** A GET on the secure port, verified against the CA in its --cert-dir. */
+  get(path: string): Promise<{ status: number; body: string }>;
   /** The leader election identity (hostname_uuid); '' without leader election. */
   readonly identity: string;
   readonly logs: () => string;
@@ -28,8 +38,12 @@ export interface ControllerManagerProcess {
   stop(): Promise<number | null>;
 }
 
+/** Starts one; unless `args` name a --secure-port, it serves on a free loopback port. */
 export async function startControllerManager(args: string[]): Promise<ControllerManagerProcess> {
-  const child: ChildProcess = spawn(process.execPath, [MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const ownPort = !args.some((arg) => arg.startsWith('--secure-port'));
+  const certDir = ownPort ? await mkdtemp(join(tmpdir(), 'plat-e2e-cm-certs-')) : undefined;
+  const serving = ownPort ? ['--bind-address=127.0.0.1', `--secure-port=${await freePort()}`, `--cert-dir=${certDir}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [MAIN, ...serving, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -51,23 +65,43 @@ export async function startControllerManager(args: string[]): Promise<Controller
     }
   };
   const leaderElection = !args.includes('--leader-elect=false');
-  const first = await waitForLog(leaderElection ? 'leader election candidate' : 'starting controller').catch((error: unknown) => {
+  const first = await waitForLog(leaderElection ? 'leader election candidate' : 'starting controller').catch(async (error: unknown) => {
     if (child.exitCode === null) child.kill('SIGKILL');
+    if (certDir) await rm(certDir, { recursive: true, force: true });
     throw error;
+  });
+  // The port is served before leader election begins.
+  const securePort = Number(lines('serving securely')[0]?.port ?? 0);
+  const ca = certDir ? await readFile(join(certDir, 'plat-controller-manager-ca.crt'), 'utf8') : undefined;
+  // Its certificate folder goes once it has exited, however it ended.
+  const gone = exited.then(async (code) => {
+    if (certDir) await rm(certDir, { recursive: true, force: true });
+    return code;
   });
   return {
     pid: child.pid ?? 0,
+    securePort,
+    get: (path) =>
+      new Promise((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: securePort, path, ...(ca ? { ca } : { rejectUnauthorized: false }), agent: false }, (res) => {
+          let body = '';
+          res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      }),
     identity: leaderElection ? String(first.identity) : '',
     logs: () => output,
     lines,
     waitForLog,
-    exited,
+    exited: gone,
     kill(signal) {
       if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, signal);
     },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, 'SIGTERM');
-      return exited;
+      return gone;
     },
   };
 }

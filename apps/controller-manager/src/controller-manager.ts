@@ -1,6 +1,6 @@
 // The controllers a leader runs, over one client, one set of shared informers and one view of the
 // served resources; they run until the signal aborts.
-import { InformerFactory, type Client, type Logger } from '@plat/client';
+import { InformerFactory, RateLimitingQueue, type Client, type Logger, type WorkQueueMetricsProvider } from '@plat/client';
 import { clusterRoleAggregationController } from './controllers/cluster-role-aggregation.js';
 import type { Controller, ControllerContext } from './controllers/context.js';
 import { garbageCollectorController } from './controllers/garbage-collector.js';
@@ -11,9 +11,23 @@ import { ResourceMap } from './resources.js';
 
 export type ControllersConfig = Pick<ControllerManagerConfig, 'apiDomain' | 'controllers' | 'concurrentGCSyncs' | 'concurrentNamespaceSyncs'>;
 
-export async function runControllers(client: Client, config: ControllersConfig, logger: Logger, signal: AbortSignal): Promise<void> {
+export interface ControllersHooks {
+  /** Where the controllers' work queues report (the controller-manager's /metrics). */
+  queueMetrics?: WorkQueueMetricsProvider;
+  /** Told of the shared informers when the controllers start, and of undefined once they stopped (readiness). */
+  onInformers?(informers: InformerFactory | undefined): void;
+}
+
+export async function runControllers(client: Client, config: ControllersConfig, logger: Logger, signal: AbortSignal, hooks: ControllersHooks = {}): Promise<void> {
   const informers = new InformerFactory(client, { logger });
-  const context: ControllerContext = { client, informers, resources: new ResourceMap(client), domain: config.apiDomain, logger };
+  const context: ControllerContext = {
+    client,
+    informers,
+    resources: new ResourceMap(client),
+    domain: config.apiDomain,
+    logger,
+    workQueue: (name) => new RateLimitingQueue({ name, ...(hooks.queueMetrics && { metrics: hooks.queueMetrics }) }),
+  };
   const controllers: Record<ControllerName, Controller> = {
     'namespace-controller': namespaceController(config.concurrentNamespaceSyncs),
     'serviceaccount-controller': serviceAccountController,
@@ -28,6 +42,8 @@ export async function runControllers(client: Client, config: ControllersConfig, 
       return controller(context, signal).catch((err: unknown) => logger.error({ err, controller: name }, 'controller failed'));
     });
   informers.start();
+  hooks.onInformers?.(informers);
   await Promise.all(running);
+  hooks.onInformers?.(undefined);
   await informers.stop();
 }

@@ -1,5 +1,7 @@
 // The controller-manager's parts, exported for tests and tools; the binary itself is main.ts.
-export { runControllers, type ControllersConfig } from './controller-manager.js';
+export { runControllers, type ControllersConfig, type ControllersHooks } from './controller-manager.js';
+export { ControllerManagerMetrics } from './metrics.js';
+export { startSecureServing, leaderElectionCheck, InformerSyncCheck, type SecureServing, type SecureServingOptions } from './serving.js';
 export { parseCommandLine, buildConfig, enabledControllers, controllerNames, controllerManagerFlags, type ControllerManagerConfig, type ControllerName } from './options.js';
 export { FlagError, parseFlags, usage } from '@plat/apimachinery';
 export { aggregatedRules, sameRules, type ClusterRole, type PolicyRule } from './controllers/cluster-role-aggregation.js';

@@ -1,14 +1,45 @@
-// The plat-controller-manager binary: flags -> client -> leader election -> the controllers;
-// SIGTERM stops the controllers and gives the lease up.
+// The plat-controller-manager binary: flags -> client -> the secure port (health, metrics) ->
+// leader election -> the controllers; SIGTERM stops the controllers, gives the lease up and closes
+// the port.
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { pino, type Logger } from 'pino';
 import { Client, LeaderElector, leaseResource, type Lease } from '@plat/client';
-import { runControllers } from './controller-manager.js';
+import { loadServingCert, pingCheck, type HealthCheck } from '@plat/serving';
+import { runControllers, type ControllersHooks } from './controller-manager.js';
 import { commandLineOrExit } from '@plat/apimachinery';
+import { ControllerManagerMetrics } from './metrics.js';
 import { controllerManagerFlags, parseCommandLine, type ControllerManagerConfig } from './options.js';
+import { InformerSyncCheck, leaderElectionCheck, startSecureServing, type SecureServing } from './serving.js';
 
 const PROGRAM = 'plat-controller-manager';
+
+/** The secure port, unless --secure-port=0; its certificate as the flags say (in memory by default). */
+async function serve(config: ControllerManagerConfig, checks: { live: HealthCheck[]; ready: HealthCheck[] }, metrics: ControllerManagerMetrics, logger: Logger): Promise<SecureServing | undefined> {
+  const { port, bindAddress, certDir, tlsCertFile, tlsPrivateKeyFile } = config.serving;
+  if (port === 0) return undefined;
+  const tls = await loadServingCert({
+    certDir,
+    bindAddress,
+    tlsCertFile,
+    tlsPrivateKeyFile,
+    // Upstream's names for its self-signed certificate: the pair named after the program, localhost.
+    pairName: PROGRAM,
+    caFileName: `${PROGRAM}-ca.crt`,
+    dnsNames: ['localhost'],
+  });
+  if (tls.replacedBecause) logger.info({ reason: tls.replacedBecause }, 'replaced the self-signed serving certificate');
+  const serving = await startSecureServing({
+    bindAddress,
+    port,
+    tls,
+    checks: { healthz: checks.live, livez: checks.live, readyz: checks.ready },
+    registry: metrics.registry,
+    logger,
+  });
+  logger.info({ address: bindAddress, port: serving.port, certificate: tls.source }, 'serving securely');
+  return serving;
+}
 
 async function run(config: ControllerManagerConfig, logger: Logger): Promise<void> {
   const client = await Client.fromKubeconfig(config.kubeconfig, { userAgent: PROGRAM });
@@ -24,35 +55,48 @@ async function run(config: ControllerManagerConfig, logger: Logger): Promise<voi
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
 
+  const metrics = new ControllerManagerMetrics();
+  const synced = new InformerSyncCheck();
+  const hooks: ControllersHooks = { queueMetrics: metrics.queueMetrics, onInformers: (informers) => synced.set(informers) };
   const election = config.leaderElection;
-  if (!election.enabled) {
-    await runControllers(client, config, logger, stop.signal);
+  // Unique per process, as upstream's hostname_uuid.
+  const identity = `${hostname()}_${randomUUID()}`;
+  const elector = election.enabled
+    ? new LeaderElector({
+        leases: client.resource<Lease>(leaseResource(config.apiDomain)),
+        namespace: election.namespace,
+        name: election.name,
+        identity,
+        leaseDurationMs: election.leaseDurationMs,
+        renewDeadlineMs: election.renewDeadlineMs,
+        retryPeriodMs: election.retryPeriodMs,
+        // Stopping on purpose hands the lease on at once instead of after its duration.
+        releaseOnCancel: true,
+        logger,
+        callbacks: {
+          onStartedLeading: (leading) => {
+            logger.info({ identity }, 'started leading');
+            metrics.setLeading(election.name, true);
+            return runControllers(client, config, logger, leading, hooks);
+          },
+          onStoppedLeading: () => {
+            metrics.setLeading(election.name, false);
+            logger.info({ identity }, 'stopped leading');
+          },
+          onNewLeader: (leader) => {
+            if (leader !== identity) logger.info({ identity, leader }, 'new leader observed');
+          },
+        },
+      })
+    : undefined;
+  if (elector) metrics.setLeading(election.name, false);
+  const live = [pingCheck, ...(elector ? [leaderElectionCheck(elector)] : [])];
+  const serving = await serve(config, { live, ready: [...live, synced] }, metrics, logger);
+
+  if (!elector) {
+    await runControllers(client, config, logger, stop.signal, hooks);
   } else {
-    // Unique per process, as upstream's hostname_uuid.
-    const identity = `${hostname()}_${randomUUID()}`;
     logger.info({ identity, lease: `${election.namespace}/${election.name}` }, 'leader election candidate');
-    const elector = new LeaderElector({
-      leases: client.resource<Lease>(leaseResource(config.apiDomain)),
-      namespace: election.namespace,
-      name: election.name,
-      identity,
-      leaseDurationMs: election.leaseDurationMs,
-      renewDeadlineMs: election.renewDeadlineMs,
-      retryPeriodMs: election.retryPeriodMs,
-      // Stopping on purpose hands the lease on at once instead of after its duration.
-      releaseOnCancel: true,
-      logger,
-      callbacks: {
-        onStartedLeading: (leading) => {
-          logger.info({ identity }, 'started leading');
-          return runControllers(client, config, logger, leading);
-        },
-        onStoppedLeading: () => logger.info({ identity }, 'stopped leading'),
-        onNewLeader: (leader) => {
-          if (leader !== identity) logger.info({ identity, leader }, 'new leader observed');
-        },
-      },
-    });
     await elector.run(stop.signal);
     if (!stop.signal.aborted) {
       // As kube-controller-manager: a replica that lost the lease exits and is restarted clean.
@@ -61,6 +105,7 @@ async function run(config: ControllerManagerConfig, logger: Logger): Promise<voi
       process.exit(1);
     }
   }
+  await serving?.close();
   client.close();
   logger.info('stopped');
   process.exit(0);

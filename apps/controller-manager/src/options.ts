@@ -1,5 +1,6 @@
 // The controller-manager's flags (kube-controller-manager's names where there is one) and the
 // configuration they make.
+import { isIP } from 'node:net';
 import { FlagError, flag, parseFlags, type FlagValues } from '@plat/apimachinery';
 import { leaseName, systemNamespace } from './names.js';
 
@@ -27,6 +28,13 @@ export const controllerManagerFlags = {
   'concurrent-gc-syncs': flag.int('Garbage collector workers (default 20).', 20, 1, 1000),
   'concurrent-namespace-syncs': flag.int('Namespace deletion workers (default 10).', 10, 1, 1000),
   'log-level': flag.string(`Least severe level logged: ${logLevels.join(', ')} (default info).`, 'info'),
+  'secure-port': flag.int('The port on which to serve HTTPS: /healthz, /livez, /readyz and /metrics, without authentication. If 0, don\'t serve HTTPS at all.', 10257, 0, 65535),
+  'bind-address': flag.string('The IP address on which to listen for the --secure-port port (0.0.0.0 or :: for every interface).', '127.0.0.1'),
+  'cert-dir': flag.string(
+    'The directory where the self-signed TLS certificate is kept (plat-controller-manager.crt, plat-controller-manager.key, plat-controller-manager-ca.crt). Empty: generated in memory at every start. Ignored if --tls-cert-file and --tls-private-key-file are given.',
+  ),
+  'tls-cert-file': flag.string('File containing the default x509 certificate for HTTPS (CA certificates after it).'),
+  'tls-private-key-file': flag.string('File containing the default x509 private key matching --tls-cert-file.'),
 };
 
 export type ControllerManagerFlagValues = FlagValues<typeof controllerManagerFlags>;
@@ -46,6 +54,14 @@ export interface ControllerManagerConfig {
   concurrentGCSyncs: number;
   concurrentNamespaceSyncs: number;
   logLevel: LogLevel;
+  /** The secure port's; port 0: not served. */
+  serving: {
+    port: number;
+    bindAddress: string;
+    certDir: string;
+    tlsCertFile: string;
+    tlsPrivateKeyFile: string;
+  };
 }
 
 /** Upstream's --controllers rule: a name or "-name" decides for that controller, else "*" enables it. */
@@ -91,6 +107,13 @@ export function buildConfig(values: ControllerManagerFlagValues): ControllerMana
       throw new FlagError('--leader-elect-renew-deadline must be greater than 1.2 x --leader-elect-retry-period');
     }
   }
+  const bindAddress = values['bind-address'];
+  if (!isIP(bindAddress)) {
+    throw new FlagError(`invalid value ${JSON.stringify(bindAddress)} for flag --bind-address: must be an IP address`);
+  }
+  if (Boolean(values['tls-cert-file']) !== Boolean(values['tls-private-key-file'])) {
+    throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
+  }
   return {
     kubeconfig: values.kubeconfig,
     apiDomain: domain,
@@ -99,6 +122,13 @@ export function buildConfig(values: ControllerManagerFlagValues): ControllerMana
     concurrentGCSyncs: values['concurrent-gc-syncs'],
     concurrentNamespaceSyncs: values['concurrent-namespace-syncs'],
     logLevel: logLevel as LogLevel,
+    serving: {
+      port: values['secure-port'],
+      bindAddress,
+      certDir: values['cert-dir'],
+      tlsCertFile: values['tls-cert-file'],
+      tlsPrivateKeyFile: values['tls-private-key-file'],
+    },
   };
 }
 

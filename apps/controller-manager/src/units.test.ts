@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { aggregatedRules, sameRules, type ClusterRole } from './controllers/cluster-role-aggregation.js';
 import { ConditionUpdater } from './controllers/namespace.js';
 import { FlagError } from '@plat/apimachinery';
-import { enabledControllers, parseCommandLine } from './options.js';
+import { enabledControllers, parseCommandLine, type ControllerManagerConfig } from './options.js';
 
 test('command line: defaults are upstream\'s', () => {
   const parsed = parseCommandLine(['--kubeconfig=/k']);
@@ -21,7 +21,25 @@ test('command line: defaults are upstream\'s', () => {
   assert.equal(parsed.config.apiDomain, 'plat.io');
   assert.equal(parsed.config.concurrentGCSyncs, 20);
   assert.equal(parsed.config.controllers.size, 4);
+  // kube-controller-manager's secure port, on loopback here, with a certificate made in memory.
+  assert.deepEqual(parsed.config.serving, { port: 10257, bindAddress: '127.0.0.1', certDir: '', tlsCertFile: '', tlsPrivateKeyFile: '' });
 });
+
+const servingCases: { name: string; argv: string[]; want: Partial<ControllerManagerConfig['serving']> }[] = [
+  { name: '--secure-port=0 serves nothing', argv: ['--secure-port=0'], want: { port: 0 } },
+  { name: 'another port and every interface', argv: ['--secure-port', '20257', '--bind-address=0.0.0.0'], want: { port: 20257, bindAddress: '0.0.0.0' } },
+  { name: 'an IPv6 address', argv: ['--bind-address=::1'], want: { bindAddress: '::1' } },
+  { name: 'a certificate directory', argv: ['--cert-dir=/var/run/plat'], want: { certDir: '/var/run/plat' } },
+  { name: 'given certificate files', argv: ['--tls-cert-file=/c.crt', '--tls-private-key-file=/c.key'], want: { tlsCertFile: '/c.crt', tlsPrivateKeyFile: '/c.key' } },
+];
+for (const c of servingCases) {
+  test(`command line: ${c.name}`, () => {
+    const parsed = parseCommandLine(['--kubeconfig=/k', ...c.argv]);
+    assert.ok(!parsed.help);
+    if (parsed.help) return;
+    assert.deepEqual(parsed.config.serving, { port: 10257, bindAddress: '127.0.0.1', certDir: '', tlsCertFile: '', tlsPrivateKeyFile: '', ...c.want });
+  });
+}
 
 test('command line: k8s.io names, durations, --leader-elect=false', () => {
   const parsed = parseCommandLine(['--kubeconfig', '/k', '--api-domain=k8s.io', '--leader-elect=false', '--leader-elect-lease-duration=30s']);
@@ -41,6 +59,9 @@ const badCommandLines: { name: string; argv: string[]; message: RegExp }[] = [
   { name: 'a lease shorter than the renew deadline', argv: ['--kubeconfig=/k', '--leader-elect-lease-duration=5s'], message: /lease-duration must be greater/ },
   { name: 'an unknown controller', argv: ['--kubeconfig=/k', '--controllers=*,-cronjob-controller'], message: /unknown controller "cronjob-controller"/ },
   { name: 'a domain that is not one', argv: ['--kubeconfig=/k', '--api-domain=Plat'], message: /--api-domain/ },
+  { name: 'a port out of range', argv: ['--kubeconfig=/k', '--secure-port=65536'], message: /--secure-port/ },
+  { name: 'a bind address that is a name', argv: ['--kubeconfig=/k', '--bind-address=localhost'], message: /--bind-address: must be an IP address/ },
+  { name: 'a certificate without its key', argv: ['--kubeconfig=/k', '--tls-cert-file=/c.crt'], message: /must be given together/ },
 ];
 for (const c of badCommandLines) {
   test(`command line: ${c.name} is refused`, () => {

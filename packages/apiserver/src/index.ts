@@ -20,7 +20,8 @@ export {
 } from './auth/service-account-tokens.js';
 export { loadTokenFile, parseTokenFile, TokenFileError, type TokenFile } from './token-file.js';
 export type { UserInfo } from './user.js';
-export { loadServingCert, ensureSelfSignedCert, servingNames, type ServingCertificate, type SelfSignedCertificate } from './serving-cert.js';
+// The serving certificate lives in @plat/serving, shared with the controller-manager; offered here too.
+export { loadServingCert, ensureSelfSignedCert, servingNames, type ServingCertificate, type SelfSignedCertificate } from '@plat/serving';
 export type { RequestInfo } from './request-info.js';
 export { versionInfo, type VersionInfo } from './version.js';
 export { TOO_MANY_REQUESTS_MESSAGE, type LimitOptions, type UserRateOptions } from './limits.js';

@@ -31,7 +31,7 @@ import { ObjectCounter, timedStorage } from './storage-metrics.js';
 import { apiEnablement, type RuntimeConfigEntry } from './runtime-config.js';
 import { PathMux } from './mux.js';
 import { RequestTracker } from './request-tracker.js';
-import type { ServingCertificate } from './serving-cert.js';
+import type { ServingCertificate } from '@plat/serving';
 import { versionHandler, versionInfo, type VersionInfo } from './version.js';
 
 export interface ServerOptions {

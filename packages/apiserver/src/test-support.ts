@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Storage } from '@plat/storage';
 import { createLogger } from './logger.js';
-import { ensureSelfSignedCert, type SelfSignedCertificate } from './serving-cert.js';
+import { ensureSelfSignedCert, type SelfSignedCertificate } from '@plat/serving';
 import { createServer, type Server, type ServerOptions } from './server.js';
 
 let certPromise: Promise<SelfSignedCertificate> | undefined;

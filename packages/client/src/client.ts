@@ -68,6 +68,11 @@ export class InformerFactory {
     for (const informer of this.informers.values()) informer.start();
   }
 
+  /** Whether every informer asked for so far has synced (true when none was asked for). */
+  hasSynced(): boolean {
+    return [...this.informers.values()].every((informer) => informer.hasSynced());
+  }
+
   /** True once every informer asked for so far has synced; false if `signal` aborts first. */
   async waitForSync(signal?: AbortSignal): Promise<boolean> {
     const results = await Promise.all([...this.informers.values()].map((informer) => informer.waitForSync(signal)));

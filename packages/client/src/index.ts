@@ -23,6 +23,9 @@ export {
   runWorkers,
   Requeue,
   type RateLimiter,
+  type WorkQueueMetrics,
+  type WorkQueueMetricsProvider,
+  type WorkQueueOptions,
 } from './work-queue.js';
 export {
   LeaderElector,

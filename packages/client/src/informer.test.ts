@@ -139,12 +139,16 @@ describe('informer', () => {
     assert.equal(factory.informerFor(namespacesRef), a);
     assert.notEqual(factory.informerFor(serviceAccountsRef, 'default'), factory.informerFor(serviceAccountsRef));
     assert.equal(factory.existing(namespacesRef), a);
+    assert.equal(factory.hasSynced(), false);
     factory.start();
     assert.equal(await factory.waitForSync(), true);
+    assert.equal(factory.hasSynced(), true);
     assert.ok(a.list().some((n: KubeObject) => n.metadata.name === 'default'));
-    // An informer asked for after start starts at once.
+    // An informer asked for after start starts at once; until it syncs, the factory has not.
     const late = factory.informerFor(serviceAccountsRef, 'kube-nothing');
+    assert.equal(factory.hasSynced(), false);
     assert.equal(await late.waitForSync(), true);
+    assert.equal(factory.hasSynced(), true);
     await factory.stop();
   });
 

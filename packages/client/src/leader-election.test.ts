@@ -62,6 +62,26 @@ describe('leader election', () => {
     assert.equal(microTime(Date.UTC(2024, 4, 1, 10, 0, 0, 123)), '2024-05-01T10:00:00.123000Z');
   });
 
+  it('check (the leaderElection health check): fails only for a leader that has not renewed for retryPeriod + renewDeadline + tolerance', async () => {
+    const name = `check-${n++}`;
+    let clock = Date.now();
+    const base = { leases: leases(), namespace: 'plat-system', name, ...timing, now: () => clock, callbacks: { onStartedLeading() {}, onStoppedLeading() {} } };
+    const a = new LeaderElector({ ...base, identity: 'a' });
+    const b = new LeaderElector({ ...base, identity: 'b' });
+    assert.equal(a.check(1000), undefined, 'not leading yet');
+    assert.equal(await a.tryAcquireOrRenew(), true);
+    assert.equal(await b.tryAcquireOrRenew(), false);
+    const limit = timing.retryPeriodMs + timing.renewDeadlineMs + 1000;
+    clock += limit;
+    assert.equal(a.check(1000), undefined, 'within the limit');
+    clock += 1;
+    assert.equal(a.check(1000)?.message, `failed election to renew leadership on lease ${name}`);
+    assert.equal(b.check(1000), undefined, 'a standby is healthy');
+    // A renewal makes it healthy again.
+    assert.equal(await a.tryAcquireOrRenew(), true);
+    assert.equal(a.check(1000), undefined);
+  });
+
   it('a lone candidate creates the lease and renews it', async () => {
     const name = `lone-${n++}`;
     const a = candidate('a', name);

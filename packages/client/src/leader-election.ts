@@ -127,6 +127,8 @@ export class LeaderElector {
   private observedRaw = '';
   /** When (local clock) the observed record last changed. */
   private observedTime = 0;
+  /** When (local clock) this candidate last wrote the lease as its holder: acquired or renewed it. */
+  private renewedAt = 0;
   private reportedLeader?: string;
   /** Wakes a waiting acquire loop early (the watched lease was released or changed hands). */
   private wake?: () => void;
@@ -159,6 +161,20 @@ export class LeaderElector {
 
   isLeader(): boolean {
     return this.getLeader() === this.config.identity;
+  }
+
+  /**
+   * client-go's Check, behind the "leaderElection" health check: an Error when this candidate
+   * believes it leads but has not renewed the lease for longer than a working renew loop ever lets
+   * pass (a retry period's wait, then up to the renew deadline of attempts) plus `toleranceMs`.
+   * Such a loop is stuck (it would otherwise have stopped leading), and the process should be
+   * restarted. Candidates that do not lead are always healthy.
+   */
+  check(toleranceMs: number): Error | undefined {
+    if (!this.isLeader()) return undefined;
+    const since = this.now() - this.renewedAt;
+    if (since <= this.retryPeriodMs + this.renewDeadlineMs + toleranceMs) return undefined;
+    return new Error(`failed election to renew leadership on lease ${this.config.name}`);
   }
 
   private isLeaseValid(now: number): boolean {
@@ -348,6 +364,7 @@ export class LeaderElector {
       record.leaderTransitions = this.observedRecord!.leaderTransitions;
       try {
         this.setObserved(record, await this.update(record, timeoutMs));
+        this.renewedAt = this.now();
         return true;
       } catch (err) {
         this.logger.warn({ err, lease: this.description }, 'failed to update the lease optimistically; falling back to the slow path');
@@ -371,6 +388,7 @@ export class LeaderElector {
           timeoutMs,
         });
         this.setObserved(record, created);
+        this.renewedAt = this.now();
         return true;
       } catch (createErr) {
         this.logger.warn({ err: createErr, lease: this.description }, 'error creating the lease');
@@ -396,6 +414,7 @@ export class LeaderElector {
     }
     try {
       this.setObserved(record, await this.update(record, timeoutMs));
+      this.renewedAt = this.now();
       return true;
     } catch (err) {
       this.logger.warn({ err, lease: this.description }, 'failed to update the lease');

@@ -89,7 +89,7 @@ test('rate limiter: the longest delay of several limiters', () => {
 });
 
 test('runWorkers: failures are retried rate-limited, success forgets them, a key is never run twice at once', async () => {
-  const queue = new RateLimitingQueue<string>(new ItemExponentialRateLimiter(1, 10));
+  const queue = new RateLimitingQueue<string>({ rateLimiter: new ItemExponentialRateLimiter(1, 10) });
   const attempts = new Map<string, number>();
   const running = new Set<string>();
   let overlap = false;
@@ -115,7 +115,7 @@ test('runWorkers: failures are retried rate-limited, success forgets them, a key
 });
 
 test('runWorkers: a queue with a limiter that always waits still drains', async () => {
-  const queue = new RateLimitingQueue<string>(noDelay);
+  const queue = new RateLimitingQueue<string>({ rateLimiter: noDelay });
   const done: string[] = [];
   const workers = runWorkers(queue, 1, async (key) => void done.push(key));
   queue.add('a');
@@ -123,4 +123,48 @@ test('runWorkers: a queue with a limiter that always waits still drains', async 
   queue.shutDown();
   await workers;
   assert.deepEqual(done, ['a']);
+});
+
+test('metrics: adds, depth, waits and work times, retries, as client-go counts them', async () => {
+  const counts = { adds: 0, depth: 0, gets: 0, done: 0, retries: 0 };
+  const names: string[] = [];
+  const waited: number[] = [];
+  const queue = new RateLimitingQueue<string>({
+    name: 'namespace',
+    rateLimiter: new ItemExponentialRateLimiter(1, 10),
+    metrics: (name) => {
+      names.push(name);
+      return {
+        add: () => void (counts.adds++, counts.depth++),
+        get: (ms) => void (counts.gets++, counts.depth--, waited.push(ms)),
+        done: (ms) => void (counts.done++, assert.ok(ms >= 0)),
+        retry: () => void counts.retries++,
+      };
+    },
+  });
+  assert.deepEqual(names, ['namespace']);
+  queue.add('a');
+  queue.add('a'); // already waiting: not an add
+  queue.add('b');
+  assert.deepEqual(counts, { adds: 2, depth: 2, gets: 0, done: 0, retries: 0 });
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const a = await queue.get();
+  assert.ok(waited[0]! >= 4, `waited ${waited[0]} ms`);
+  queue.add('a'); // while processing: counted, handed out after done
+  assert.deepEqual(counts, { adds: 3, depth: 2, gets: 1, done: 0, retries: 0 });
+  queue.done(a!);
+  queue.addRateLimited('c');
+  queue.addAfter('d', 0);
+  assert.equal(counts.retries, 2);
+  assert.deepEqual([await queue.get(), await queue.get(), await queue.get()], ['b', 'a', 'd']);
+  assert.equal(await queue.get(), 'c');
+  assert.deepEqual(counts, { adds: 5, depth: 0, gets: 5, done: 1, retries: 2 });
+  queue.shutDown();
+});
+
+test('metrics: none given, nothing is timed', () => {
+  const queue = new RateLimitingQueue<string>();
+  assert.equal(queue.name, '');
+  queue.add('a');
+  assert.equal(queue.len(), 1);
 });

@@ -88,7 +88,36 @@ export class MaxOfRateLimiter<K> implements RateLimiter<K> {
 export const defaultControllerRateLimiter = <K>(): RateLimiter<K> =>
   new MaxOfRateLimiter<K>(new ItemExponentialRateLimiter<K>(5, 1_000_000), new BucketRateLimiter<K>(10, 100));
 
+/**
+ * What a queue reports as it works, as client-go's workqueue metrics count it. An interface, so that
+ * this package depends on no metrics library: the application counts with whatever it uses.
+ */
+export interface WorkQueueMetrics {
+  /** An item was added that was not already waiting (client-go's adds; depth grows by one). */
+  add(): void;
+  /** A worker took an item, which had waited `waitedMs` since it was added (depth shrinks by one). */
+  get(waitedMs: number): void;
+  /** A worker finished an item it had held for `workedMs`. */
+  done(workedMs: number): void;
+  /** An item was scheduled to come back later: addAfter, addRateLimited (client-go's retries). */
+  retry(): void;
+}
+
+/** The metrics of one queue, by its name (client-go's MetricsProvider). */
+export type WorkQueueMetricsProvider = (name: string) => WorkQueueMetrics;
+
+export interface WorkQueueOptions<K> {
+  /** The queue's name, as its metrics are labelled (client-go's QueueConfig.Name). */
+  name?: string;
+  /** Default: defaultControllerRateLimiter. */
+  rateLimiter?: RateLimiter<K>;
+  /** Where the queue reports; without it, nothing is timed or counted. */
+  metrics?: WorkQueueMetricsProvider;
+}
+
 export class RateLimitingQueue<K = string> {
+  readonly name: string;
+  readonly rateLimiter: RateLimiter<K>;
   private readonly queue: K[] = [];
   /** Items waiting to be processed: queued, or to be queued again when their processing is done. */
   private readonly dirty = new Set<K>();
@@ -96,27 +125,48 @@ export class RateLimitingQueue<K = string> {
   private readonly waiting = new Map<K, { at: number; timer: NodeJS.Timeout }>();
   private readonly getters: ((item: K | undefined) => void)[] = [];
   private shutdown = false;
+  private readonly metrics?: WorkQueueMetrics;
+  /** With metrics only: when each dirty item was added, and when each item being processed was taken. */
+  private readonly addedAt = new Map<K, number>();
+  private readonly takenAt = new Map<K, number>();
 
-  constructor(readonly rateLimiter: RateLimiter<K> = defaultControllerRateLimiter<K>()) {}
+  constructor(options: WorkQueueOptions<K> = {}) {
+    this.name = options.name ?? '';
+    this.rateLimiter = options.rateLimiter ?? defaultControllerRateLimiter<K>();
+    this.metrics = options.metrics?.(this.name);
+  }
 
   /** Queues the item unless it is queued already; an item being processed is queued again when done. */
   add(item: K): void {
     if (this.shutdown || this.dirty.has(item)) return;
     this.dirty.add(item);
+    if (this.metrics) {
+      this.metrics.add();
+      this.addedAt.set(item, performance.now());
+    }
     if (this.processing.has(item)) return;
     const getter = this.getters.shift();
-    if (getter) {
-      this.dirty.delete(item);
-      this.processing.add(item);
-      getter(item);
-    } else {
-      this.queue.push(item);
+    if (getter) getter(this.take(item));
+    else this.queue.push(item);
+  }
+
+  /** Moves a dirty item to processing, for a worker. */
+  private take(item: K): K {
+    this.dirty.delete(item);
+    this.processing.add(item);
+    if (this.metrics) {
+      const now = performance.now();
+      this.metrics.get(now - (this.addedAt.get(item) ?? now));
+      this.addedAt.delete(item);
+      this.takenAt.set(item, now);
     }
+    return item;
   }
 
   /** Queues the item after `ms`; of several pending delays for one item, the earliest wins. */
   addAfter(item: K, ms: number): void {
     if (this.shutdown) return;
+    this.metrics?.retry();
     if (ms <= 0) return this.add(item);
     const at = Date.now() + ms;
     const pending = this.waiting.get(item);
@@ -147,26 +197,22 @@ export class RateLimitingQueue<K = string> {
   get(): Promise<K | undefined> {
     if (this.shutdown) return Promise.resolve(undefined);
     const item = this.queue.shift();
-    if (item !== undefined) {
-      this.dirty.delete(item);
-      this.processing.add(item);
-      return Promise.resolve(item);
-    }
+    if (item !== undefined) return Promise.resolve(this.take(item));
     return new Promise((resolve) => this.getters.push(resolve));
   }
 
   /** Processing of the item is over; if it was added meanwhile, it is queued again. */
   done(item: K): void {
     this.processing.delete(item);
+    if (this.metrics) {
+      const takenAt = this.takenAt.get(item);
+      if (takenAt !== undefined) this.metrics.done(performance.now() - takenAt);
+      this.takenAt.delete(item);
+    }
     if (!this.dirty.has(item) || this.shutdown) return;
     const getter = this.getters.shift();
-    if (getter) {
-      this.dirty.delete(item);
-      this.processing.add(item);
-      getter(item);
-    } else {
-      this.queue.push(item);
-    }
+    if (getter) getter(this.take(item));
+    else this.queue.push(item);
   }
 
   /** Items queued and not yet handed out. */

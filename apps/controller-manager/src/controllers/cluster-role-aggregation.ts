@@ -2,7 +2,7 @@
 // rules of every other ClusterRole one of its selectors matches, kept current as roles and their
 // labels change; direct edits of its rules are overwritten (upstream's clusterrole-aggregation).
 import { labelSelectorFromObject, type LabelSelectorObject } from '@plat/apimachinery';
-import { RateLimitingQueue, runWorkers, type Informer, type KubeObject } from '@plat/client';
+import { runWorkers, type Informer, type KubeObject } from '@plat/client';
 import { clusterRolesRef } from '../names.js';
 import { aborted, isNotFound, waitForSync, type Controller } from './context.js';
 
@@ -49,9 +49,9 @@ export function aggregatedRules(role: ClusterRole, roles: readonly ClusterRole[]
 export const sameRules = (a: readonly PolicyRule[] | undefined, b: readonly PolicyRule[] | undefined): boolean =>
   (a ?? []).length === (b ?? []).length && (a ?? []).every((rule, i) => ruleKey(rule) === ruleKey(b![i]!));
 
-export const clusterRoleAggregationController: Controller = async ({ client, informers, domain, logger }, signal) => {
+export const clusterRoleAggregationController: Controller = async ({ client, informers, domain, logger, workQueue }, signal) => {
   const roles: Informer<ClusterRole> = informers.informerFor<ClusterRole>(clusterRolesRef(domain));
-  const queue = new RateLimitingQueue<string>();
+  const queue = workQueue<string>('ClusterRoleAggregator');
   // Any change may matter to any aggregated role: all of them are checked again.
   const enqueueAggregated = (): void => {
     for (const role of roles.list()) if (role.aggregationRule) queue.add(role.metadata.name!);

@@ -1,6 +1,6 @@
 // What every controller is given, and the helpers they share.
 import { isStatusError } from '@plat/apimachinery';
-import type { Client, InformerFactory, Logger } from '@plat/client';
+import type { Client, InformerFactory, Logger, RateLimitingQueue } from '@plat/client';
 import type { ResourceMap } from '../resources.js';
 
 export interface ControllerContext {
@@ -10,6 +10,8 @@ export interface ControllerContext {
   resources: ResourceMap;
   domain: string;
   logger: Logger;
+  /** A new work queue under upstream's name for it, reporting to the controller-manager's metrics. */
+  workQueue<K>(name: string): RateLimitingQueue<K>;
 }
 
 /** A controller runs until `signal` aborts; it resolves once its workers have stopped. */

@@ -115,8 +115,8 @@ const DISCOVERY_RESYNC_MS = 30_000;
 
 export class GarbageCollector {
   private readonly nodes = new Map<string, GraphNode>();
-  readonly attemptToDelete = new RateLimitingQueue<GraphNode>();
-  readonly attemptToOrphan = new RateLimitingQueue<GraphNode>();
+  readonly attemptToDelete: RateLimitingQueue<GraphNode>;
+  readonly attemptToOrphan: RateLimitingQueue<GraphNode>;
   private readonly absent = new AbsentOwners();
   private readonly monitored = new Set<string>();
 
@@ -124,7 +124,10 @@ export class GarbageCollector {
     private readonly context: ControllerContext,
     private readonly resources: ResourceMap,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.attemptToDelete = context.workQueue('garbage_collector_attempt_to_delete');
+    this.attemptToOrphan = context.workQueue('garbage_collector_attempt_to_orphan');
+  }
 
   /** The node of a uid, for tests and diagnostics. */
   node(uid: string): GraphNode | undefined {

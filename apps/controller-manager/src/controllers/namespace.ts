@@ -2,7 +2,7 @@
 // namespace is Terminating, delete every namespaced object of every served kind in it (found through
 // discovery), wait until none is left, then remove our finalizer through /finalize, after which the
 // server removes the namespace. Progress is reported in the namespace's status conditions.
-import { RateLimitingQueue, runWorkers, supportsVerbs, type APIResource, type Client, type KubeObject } from '@plat/client';
+import { runWorkers, supportsVerbs, type APIResource, type Client, type KubeObject } from '@plat/client';
 import { namespaceFinalizer, namespacesRef } from '../names.js';
 import { aborted, isNotFound, retryOnConflict, waitForSync, type Controller } from './context.js';
 
@@ -148,11 +148,11 @@ async function deleteAllContent(client: Client, resources: readonly APIResource[
 
 export const namespaceController =
   (workers: number): Controller =>
-  async ({ client, informers, resources, domain, logger }, signal) => {
+  async ({ client, informers, resources, domain, logger, workQueue }, signal) => {
     const finalizer = namespaceFinalizer(domain);
     const namespaces = informers.informerFor<Namespace>(namespacesRef);
     const api = client.resource<Namespace>(namespacesRef);
-    const queue = new RateLimitingQueue<string>();
+    const queue = workQueue<string>('namespace');
     const enqueue = (ns: Namespace): void => {
       if (ns.metadata.deletionTimestamp) queue.add(ns.metadata.name!);
     };

@@ -1,7 +1,7 @@
 // The ServiceAccount controller: every active namespace has a ServiceAccount named "default";
 // deleting it brings it back (upstream's serviceaccounts-controller).
 import { isStatusError } from '@plat/apimachinery';
-import { RateLimitingQueue, runWorkers, type KubeObject } from '@plat/client';
+import { runWorkers, type KubeObject } from '@plat/client';
 import { namespacesRef, serviceAccountsRef } from '../names.js';
 import { aborted, isAlreadyExists, waitForSync, type Controller } from './context.js';
 
@@ -11,10 +11,10 @@ interface Namespace extends KubeObject {
   status?: { phase?: string };
 }
 
-export const serviceAccountController: Controller = async ({ client, informers, logger }, signal) => {
+export const serviceAccountController: Controller = async ({ client, informers, logger, workQueue }, signal) => {
   const namespaces = informers.informerFor<Namespace>(namespacesRef);
   const accounts = informers.informerFor(serviceAccountsRef);
-  const queue = new RateLimitingQueue<string>();
+  const queue = workQueue<string>('serviceaccount');
 
   namespaces.addEventHandler({
     onAdd: (ns) => queue.add(ns.metadata.name!),

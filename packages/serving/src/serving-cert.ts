@@ -1,5 +1,6 @@
-// The serving certificate: the files given by --tls-cert-file/--tls-private-key-file, or else a
-// self-signed CA and a certificate it signed, kept in --cert-dir and reused while still valid.
+// The serving certificate of a secure port (the apiserver's, the controller-manager's): the files
+// given by --tls-cert-file/--tls-private-key-file, or else a self-signed CA and a certificate it
+// signed, kept in --cert-dir and reused while still valid, or kept in memory when --cert-dir is empty.
 import { KeyObject, X509Certificate, createPrivateKey, randomBytes, webcrypto } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
@@ -26,12 +27,21 @@ export interface SelfSignedCertificate extends ServingCertificate {
   generated: boolean;
 }
 
-export interface SelfSignedOptions {
-  certDir: string;
+export interface CertificateNames {
   /** The --bind-address; a specific IP is added to the certificate's names. */
   bindAddress: string;
   /** Defaults to the machine's host name. */
   hostname?: string;
+  /** The DNS names always covered, besides the host name; default the apiserver's (`apiserverDNSNames`). */
+  dnsNames?: readonly string[];
+}
+
+export interface SelfSignedOptions extends CertificateNames {
+  certDir: string;
+  /** The files' stem, as upstream's PairName: `<pairName>.crt` and `<pairName>.key`; default "apiserver". */
+  pairName?: string;
+  /** The CA's file in certDir; default "ca.crt". Components sharing a directory each need their own. */
+  caFileName?: string;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -40,9 +50,12 @@ const VALIDITY_MS = 365 * DAY_MS;
 const RENEW_BEFORE_MS = 30 * DAY_MS;
 const algorithm = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
 
+/** The apiserver's names: localhost and the names of the in-cluster service. */
+export const apiserverDNSNames: readonly string[] = ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc'];
+
 /** The DNS names and IPs the serving certificate must cover. */
-export function servingNames(bindAddress: string, host = osHostname()): { dns: string[]; ips: string[] } {
-  const dns = ['localhost', 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc'];
+export function servingNames(bindAddress: string, host = osHostname(), fixed: readonly string[] = apiserverDNSNames): { dns: string[]; ips: string[] } {
+  const dns = [...fixed];
   const hostName = host.toLowerCase();
   if (hostName && !isIP(hostName) && !dns.includes(hostName)) dns.push(hostName);
   const ips = ['127.0.0.1', '::1'];
@@ -148,16 +161,24 @@ async function writeAtomic(path: string, data: string, mode: number): Promise<vo
   await rename(tmp, path);
 }
 
+/** A fresh self-signed CA and serving certificate (leaf then CA in `cert`), written nowhere. */
+export async function generateSelfSignedCert(options: CertificateNames): Promise<{ cert: string; key: string; ca: string }> {
+  const host = options.hostname ?? osHostname();
+  const fresh = await generate(servingNames(options.bindAddress, host, options.dnsNames), host.toLowerCase() || 'localhost');
+  return { cert: fresh.cert + fresh.ca, key: fresh.key, ca: fresh.ca };
+}
+
 /**
- * Reuses apiserver.crt (leaf then CA), apiserver.key and ca.crt from certDir when they are valid
+ * Reuses apiserver.crt (leaf then CA), apiserver.key and ca.crt (or the pairName's files) from certDir when they are valid
  * and cover today's names; otherwise generates new ones (ECDSA P-256, one year) and writes them.
  */
 export async function ensureSelfSignedCert(options: SelfSignedOptions): Promise<SelfSignedCertificate & { replacedBecause?: string }> {
   const host = options.hostname ?? osHostname();
-  const names = servingNames(options.bindAddress, host);
-  const certFile = join(options.certDir, 'apiserver.crt');
-  const keyFile = join(options.certDir, 'apiserver.key');
-  const caFile = join(options.certDir, 'ca.crt');
+  const names = servingNames(options.bindAddress, host, options.dnsNames);
+  const pairName = options.pairName ?? 'apiserver';
+  const certFile = join(options.certDir, `${pairName}.crt`);
+  const keyFile = join(options.certDir, `${pairName}.key`);
+  const caFile = join(options.certDir, options.caFileName ?? 'ca.crt');
   const [cert, key, ca] = await Promise.all([readIfExists(certFile), readIfExists(keyFile), readIfExists(caFile)]);
   let replacedBecause: string | undefined;
   if (cert !== undefined && key !== undefined && ca !== undefined) {
@@ -186,13 +207,20 @@ export interface ServingCertOptions extends SelfSignedOptions {
   tlsPrivateKeyFile?: string;
 }
 
-/** The serving certificate from the given files, or else self-signed in certDir. */
+/**
+ * The serving certificate from the given files, or else self-signed: in certDir, or (as upstream
+ * does for an empty --cert-dir) generated afresh in memory at every start.
+ */
 export async function loadServingCert(options: ServingCertOptions): Promise<ServingCertificate & { source: string; replacedBecause?: string }> {
   const { tlsCertFile, tlsPrivateKeyFile } = options;
   if (tlsCertFile || tlsPrivateKeyFile) {
     if (!tlsCertFile || !tlsPrivateKeyFile) throw new Error('--tls-cert-file and --tls-private-key-file must be given together');
     const [cert, key] = await Promise.all([readFile(tlsCertFile, 'utf8'), readFile(tlsPrivateKeyFile, 'utf8')]);
     return { cert, key, source: tlsCertFile };
+  }
+  if (!options.certDir) {
+    const { cert, key } = await generateSelfSignedCert(options);
+    return { cert, key, source: 'self-signed, in memory' };
   }
   const selfSigned = await ensureSelfSignedCert(options);
   return {

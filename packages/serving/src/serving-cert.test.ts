@@ -5,7 +5,7 @@ import { X509Certificate, generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureSelfSignedCert, loadServingCert, servingNames } from './serving-cert.js';
+import { ensureSelfSignedCert, generateSelfSignedCert, loadServingCert, servingNames } from './serving-cert.js';
 
 const dirs: string[] = [];
 after(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
@@ -102,4 +102,39 @@ test('serving cert: given files are used as they are; one without the other is a
   assert.equal(loaded.cert, generated.cert);
   assert.equal(loaded.key, generated.key);
   await assert.rejects(loadServingCert({ tlsCertFile: generated.certFile, certDir, bindAddress: '0.0.0.0' }), /must be given together/);
+});
+
+test('self-signed: another component keeps its own files (pairName, caFileName) and names beside the apiserver\'s', async () => {
+  const certDir = await newDir();
+  const apiserver = await ensureSelfSignedCert({ certDir, bindAddress: '127.0.0.1', hostname: 'h' });
+  const manager = await ensureSelfSignedCert({
+    certDir,
+    bindAddress: '127.0.0.1',
+    hostname: 'h',
+    pairName: 'plat-controller-manager',
+    caFileName: 'plat-controller-manager-ca.crt',
+    dnsNames: ['localhost'],
+  });
+  assert.equal(manager.certFile, join(certDir, 'plat-controller-manager.crt'));
+  assert.equal(manager.keyFile, join(certDir, 'plat-controller-manager.key'));
+  assert.equal(manager.caFile, join(certDir, 'plat-controller-manager-ca.crt'));
+  // The apiserver's files are untouched, and reused as they were.
+  assert.equal(await readFile(join(certDir, 'ca.crt'), 'utf8'), apiserver.ca);
+  assert.equal((await ensureSelfSignedCert({ certDir, bindAddress: '127.0.0.1', hostname: 'h' })).generated, false);
+  const leaf = new X509Certificate(manager.cert);
+  assert.equal(leaf.checkHost('localhost'), 'localhost');
+  assert.equal(leaf.checkHost('kubernetes.default.svc'), undefined, 'the apiserver\'s service names are not the controller-manager\'s');
+  assert.ok(leaf.verify(new X509Certificate(manager.ca).publicKey));
+});
+
+test('serving cert: an empty certDir generates one in memory, writing nothing', async () => {
+  const names = { bindAddress: '127.0.0.1', hostname: 'h', dnsNames: ['localhost'] };
+  const loaded = await loadServingCert({ ...names, certDir: '' });
+  assert.equal(loaded.source, 'self-signed, in memory');
+  const leaf = new X509Certificate(loaded.cert);
+  assert.ok(leaf.checkIP('127.0.0.1'));
+  assert.equal(loaded.cert.match(/BEGIN CERTIFICATE/g)?.length, 2, 'leaf then CA');
+  const fresh = await generateSelfSignedCert(names);
+  assert.ok(new X509Certificate(fresh.cert).verify(new X509Certificate(fresh.ca).publicKey));
+  assert.notEqual(fresh.cert, loaded.cert, 'a new one every time');
 });

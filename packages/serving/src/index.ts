@@ -1,0 +1,15 @@
+// What every component's secure port shares: its serving certificate (given, or self-signed in a
+// directory or in memory) and the health endpoints' format.
+export {
+  loadServingCert,
+  ensureSelfSignedCert,
+  generateSelfSignedCert,
+  servingNames,
+  apiserverDNSNames,
+  type ServingCertificate,
+  type SelfSignedCertificate,
+  type SelfSignedOptions,
+  type ServingCertOptions,
+  type CertificateNames,
+} from './serving-cert.js';
+export { pingCheck, runHealthChecks, runHealthCheck, type HealthCheck, type HealthReport } from './health.js';
