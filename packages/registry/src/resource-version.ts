@@ -14,12 +14,14 @@ export interface ListQuery {
 /**
  * What to read:
  * - latest: a consistent read of the current state;
+ * - any: any state, possibly older than one the client saw (resourceVersion=0; a cache answers);
  * - notOlderThan: the current state, once the store has reached `revision`;
  * - exact: the state at exactly `revision` (410 when compacted);
  * - continue: the next chunk of a paged list, at the token's revision.
  */
 export type ReadSemantic =
   | { kind: 'latest' }
+  | { kind: 'any' }
   | { kind: 'notOlderThan'; revision: number }
   | { kind: 'exact'; revision: number }
   | { kind: 'continue' };
@@ -31,7 +33,8 @@ export function parseResourceVersion(value: string): number {
 }
 
 export function getSemantic(resourceVersion: string | undefined): ReadSemantic {
-  if (!resourceVersion || resourceVersion === '0') return { kind: 'latest' };
+  if (!resourceVersion) return { kind: 'latest' };
+  if (resourceVersion === '0') return { kind: 'any' };
   return { kind: 'notOlderThan', revision: parseResourceVersion(resourceVersion) };
 }
 
@@ -78,7 +81,8 @@ export function listSemantic(query: ListQuery): ReadSemantic {
     if (rv && rv !== '0') throw newBadRequest('specifying resource version is not allowed when using continue');
     return { kind: 'continue' };
   }
-  if (!rv || rv === '0') return { kind: 'latest' };
+  if (!rv) return { kind: 'latest' };
+  if (rv === '0') return { kind: 'any' };
   const revision = parseResourceVersion(rv);
   if (match === 'Exact') return { kind: 'exact', revision };
   if (match === 'NotOlderThan') return { kind: 'notOlderThan', revision };

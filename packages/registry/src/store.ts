@@ -164,8 +164,21 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
   async get(namespace: string, name: string, resourceVersion?: string): Promise<T> {
     const semantic = getSemantic(resourceVersion);
     if (semantic.kind === 'notOlderThan') await this.waitForRevision(semantic.revision);
+    const notOlderThan = semantic.kind === 'any' ? 0 : semantic.kind === 'notOlderThan' ? semantic.revision : undefined;
     try {
-      return this.withType(await this.storage.get<T>(this.resource.key(namespace, name)));
+      return this.withType(await this.storage.get<T>(this.resource.key(namespace, name), notOlderThan === undefined ? {} : { notOlderThan }));
+    } catch (error) {
+      this.fail(error, name);
+    }
+  }
+
+  /**
+   * The object in any recent state (resourceVersion=0), for checks that only read it, such as
+   * admission: a watch cache answers with its shared copy, which must not be changed.
+   */
+  async peek(namespace: string, name: string): Promise<Readonly<T>> {
+    try {
+      return await this.storage.get<T>(this.resource.key(namespace, name), { notOlderThan: 0, readOnly: true });
     } catch (error) {
       this.fail(error, name);
     }
@@ -182,6 +195,8 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
       result = await this.storage.list<T>(this.resource.prefix(namespace), {
         limit,
         ...(semantic.kind === 'exact' && { revision: semantic.revision }),
+        ...(semantic.kind === 'any' && { notOlderThan: 0 }),
+        ...(semantic.kind === 'notOlderThan' && { notOlderThan: semantic.revision }),
         ...(semantic.kind === 'continue' && { continue: query.continue! }),
         ...(predicate.filter && { filter: predicate.filter as (object: StoredObject) => boolean }),
       });

@@ -61,8 +61,11 @@ export async function startWatch<T extends KubeObject>(
 
   let startRevision: number;
   if (initialEvents) {
-    if (requested > 0) await store.waitForRevision(requested);
+    // "Start at Any" (resourceVersion=0) may begin from the cache's state as it is; a requested
+    // revision is a floor; otherwise the state is read consistently.
     const list = await store.list(namespace, {
+      ...(rv === '0' && { resourceVersion: '0' }),
+      ...(requested > 0 && { resourceVersion: String(requested), resourceVersionMatch: 'NotOlderThan' }),
       ...(query.labelSelector && { labelSelector: query.labelSelector }),
       ...(query.fieldSelector && { fieldSelector: query.fieldSelector }),
     });

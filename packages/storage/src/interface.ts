@@ -26,6 +26,13 @@ export interface Preconditions {
 export interface GetOptions {
   /** Read the key as it was at this revision (0 or absent: the current state). */
   revision?: number;
+  /**
+   * Any state at or after this revision will do, so a cache may answer without a round trip to the
+   * store (0: any state at all, as resourceVersion=0 asks). Absent: a consistent read.
+   */
+  notOlderThan?: number;
+  /** The caller will not change what it gets, so a cache may hand out its own copy. */
+  readOnly?: boolean;
 }
 
 export interface ListOptions {
@@ -36,6 +43,8 @@ export interface ListOptions {
   revision?: number;
   /** Most items to return; 0 or absent: no limit. */
   limit?: number;
+  /** As GetOptions.notOlderThan, for an unpaged list. */
+  notOlderThan?: number;
   /** A token from a previous chunk's `continue`. */
   continue?: string;
   /** Only items for which this returns true are returned and counted against `limit`. */

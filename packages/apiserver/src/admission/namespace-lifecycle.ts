@@ -13,9 +13,15 @@ export function namespaceLifecycle(catalog: ResourceCatalog, immortal: readonly 
       throw newForbidden(namespaces, name, new Error('this namespace may not be deleted'));
     }
     if (operation !== 'CREATE' || !resource.namespaced) return;
-    let found: KubeObject;
+    // As upstream's plugin reads its informer: the watch cache answers, and only a namespace it has
+    // not seen (perhaps created a moment ago through another replica) costs a read from etcd.
+    const store = catalog.store('', 'v1', 'namespaces');
+    let found: Readonly<KubeObject>;
     try {
-      found = await catalog.store('', 'v1', 'namespaces').get('', namespace);
+      found = await store.peek('', namespace).catch((error: unknown) => {
+        if (isStatusError(error) && error.code === 404) return store.get('', namespace);
+        throw error;
+      });
     } catch (error) {
       if (isStatusError(error) && error.code === 404) throw newNotFound(namespaces, namespace);
       throw error;

@@ -118,4 +118,75 @@ describe('watch cache (memory backend)', () => {
       await store.close();
     }
   });
+
+  it('gets and lists that accept an older state are answered by the cache, without the store', async () => {
+    const inner = new MemoryStorage();
+    const store = new CachedStorage(inner);
+    const reads = { get: 0, list: 0 };
+    const innerGet = inner.get.bind(inner);
+    const innerList = inner.list.bind(inner);
+    inner.get = ((key: string, options?: object) => (reads.get++, innerGet(key, options))) as typeof inner.get;
+    inner.list = ((prefix: string, options?: object) => (reads.list++, innerList(prefix, options))) as typeof inner.list;
+    try {
+      const created = await store.create('/apps/things/ns/a', item('ns', 'a', 1));
+      await store.list('/apps/things/', { notOlderThan: 0 });
+      await waitUntil(async () => (await store.stats())[0]?.revision === Number(created.metadata.resourceVersion));
+      const before = { ...reads };
+      const any = await store.get<Item>('/apps/things/ns/a', { notOlderThan: 0 });
+      assert.equal(any.n, 1);
+      const floor = await store.get<Item>('/apps/things/ns/a', { notOlderThan: Number(created.metadata.resourceVersion) });
+      assert.equal(floor.metadata.resourceVersion, created.metadata.resourceVersion);
+      await assert.rejects(store.get('/apps/things/ns/missing', { notOlderThan: 0 }), (error: Error) => /not found/.test(error.message));
+      const listed = await store.list<Item>('/apps/things/', { notOlderThan: 0 });
+      assert.deepEqual(listed.items.map((i) => i.metadata.name), ['a']);
+      assert.deepEqual(reads, before, 'the store was not read');
+      // A caller that may change what it gets receives its own copy; a read-only caller the cache's.
+      any.n = 99;
+      assert.equal((await store.get<Item>('/apps/things/ns/a', { notOlderThan: 0 })).n, 1);
+      const shared = await store.get<Item>('/apps/things/ns/a', { notOlderThan: 0, readOnly: true });
+      assert.equal(shared, await store.get<Item>('/apps/things/ns/a', { notOlderThan: 0, readOnly: true }));
+      // A consistent get still reads the store.
+      await store.get('/apps/things/ns/a');
+      assert.equal(reads.get, before.get + 1);
+    } finally {
+      await store.close();
+    }
+  });
 });
+
+describe('watch cache: reads accepting an older state see this process\'s own writes', () => {
+  it('waits for the cache to reach its own last write, even when the inner watch lags', async () => {
+    const inner = new MemoryStorage();
+    // Every event reaches the cache 100 ms late.
+    const innerWatch = inner.watch.bind(inner);
+    inner.watch = (async (key: string, options?: object) => {
+      const watch = await innerWatch(key, options);
+      async function* late(): AsyncGenerator<WatchEvent> {
+        for await (const event of watch) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          yield event;
+        }
+      }
+      return { [Symbol.asyncIterator]: late, stop: () => watch.stop() };
+    }) as typeof inner.watch;
+    const store = new CachedStorage(inner);
+    try {
+      await store.list('/apps/things/', { notOlderThan: 0 });
+      await store.create('/apps/things/ns/a', item('ns', 'a', 1));
+      assert.equal((await store.get<Item>('/apps/things/ns/a', { notOlderThan: 0 })).n, 1);
+      await store.guaranteedUpdate<Item>('/apps/things/ns/a', (current) => ({ ...current!, n: 2 }));
+      assert.equal((await store.get<Item>('/apps/things/ns/a', { notOlderThan: 0, readOnly: true })).n, 2);
+      assert.deepEqual((await store.list<Item>('/apps/things/', { notOlderThan: 0 })).items.map((i) => i.n), [2]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -1,6 +1,7 @@
 // The watch cache as a Storage decorator: per resource (`/<group>/<resource>/`), one inner watch
-// feeds an in-memory copy from which every watch and every current, unpaged list is served.
-// Writes, gets, paged lists and reads at a given revision go to the inner store.
+// feeds an in-memory copy from which every watch, every current unpaged list, and the gets and
+// lists that accept a state not older than some revision are served. Writes, consistent gets,
+// paged lists and reads at a given revision go to the inner store.
 //
 // Objects served from the cache are shared between callers: they must not be mutated.
 import type {
@@ -15,6 +16,7 @@ import type {
   Watch,
   WatchOptions,
 } from '../interface.js';
+import { notFound } from '../errors.js';
 import { ResourceCache } from './resource-cache.js';
 
 export interface CachedStorageOptions {
@@ -98,11 +100,42 @@ export class CachedStorage implements Storage {
     return cache;
   }
 
-  create<T extends StoredObject>(key: string, object: T): Promise<T> {
-    return this.inner.create(key, object);
+  /**
+   * The revision of this process's last write below each cache prefix. A read that accepts an older
+   * state still waits for the cache to reach it, so that a client sees its own writes through the
+   * replica it wrote them through (a namespace marked Terminating refuses content at once).
+   */
+  private readonly lastWrites = new Map<string, number>();
+
+  private noteWrite<T extends StoredObject>(key: string, written: T): T {
+    const prefix = cachePrefix(key);
+    const revision = Number(written.metadata?.resourceVersion);
+    if (prefix !== undefined && revision > (this.lastWrites.get(prefix) ?? 0)) this.lastWrites.set(prefix, revision);
+    return written;
   }
 
-  get<T extends StoredObject>(key: string, options?: GetOptions): Promise<T> {
+  /** The revision a read accepting `notOlderThan` must wait for: the floor, or this process's last write. */
+  private readFloor(key: string, notOlderThan: number): { revision: number; eventExpected: boolean } {
+    const prefix = cachePrefix(key);
+    const written = prefix === undefined ? 0 : (this.lastWrites.get(prefix) ?? 0);
+    return written > notOlderThan ? { revision: written, eventExpected: true } : { revision: notOlderThan, eventExpected: false };
+  }
+
+  async create<T extends StoredObject>(key: string, object: T): Promise<T> {
+    return this.noteWrite(key, await this.inner.create(key, object));
+  }
+
+  async get<T extends StoredObject>(key: string, options: GetOptions = {}): Promise<T> {
+    if (options.notOlderThan !== undefined && !options.revision) {
+      const cache = await this.cacheFor(key);
+      const floor = this.readFloor(key, options.notOlderThan);
+      if (cache && (await cache.waitFor(floor.revision, this.consistentReadTimeoutMs, floor.eventExpected))) {
+        const object = cache.get(key);
+        if (!object) throw notFound(key);
+        // The cache's copy is shared: a caller that may change what it gets receives its own.
+        return (options.readOnly ? object : structuredClone(object)) as T;
+      }
+    }
     return this.inner.get(key, options);
   }
 
@@ -113,9 +146,13 @@ export class CachedStorage implements Storage {
     }
     const cache = await this.cacheFor(prefix);
     if (cache) {
-      // A consistent read: the cache must have seen everything the store had when asked.
-      const revision = await this.inner.currentRevision();
-      if (await cache.waitFor(revision, this.consistentReadTimeoutMs)) {
+      // A consistent read: the cache must have seen everything the store had when asked. A read
+      // that accepts an older state needs the cache to have reached only that.
+      const floor =
+        options.notOlderThan === undefined
+          ? { revision: await this.inner.currentRevision(), eventExpected: false }
+          : this.readFloor(prefix, options.notOlderThan);
+      if (await cache.waitFor(floor.revision, this.consistentReadTimeoutMs, floor.eventExpected)) {
         this.listsFromCache++;
         const result = cache.list(prefix, options.filter);
         return { items: result.items as T[], keys: result.keys, revision: result.revision, continue: '' };
@@ -125,8 +162,8 @@ export class CachedStorage implements Storage {
     return this.inner.list(prefix, options);
   }
 
-  guaranteedUpdate<T extends StoredObject>(key: string, update: UpdateFunction<T>, options?: UpdateOptions): Promise<T> {
-    return this.inner.guaranteedUpdate(key, update, options);
+  async guaranteedUpdate<T extends StoredObject>(key: string, update: UpdateFunction<T>, options?: UpdateOptions): Promise<T> {
+    return this.noteWrite(key, await this.inner.guaranteedUpdate(key, update, options));
   }
 
   delete<T extends StoredObject>(key: string, options?: DeleteOptions<T>): Promise<T> {

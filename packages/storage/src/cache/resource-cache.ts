@@ -217,13 +217,17 @@ export class ResourceCache {
     this.waiters = waiting;
   }
 
-  /** Resolves true once the cache has reached `revision`, false after `timeoutMs` or when not ready. */
-  waitFor(revision: number, timeoutMs: number): Promise<boolean> {
+  /**
+   * Resolves true once the cache has reached `revision`, false after `timeoutMs` or when not ready.
+   * `eventExpected`: an event of this resource at `revision` is known to exist (this process wrote
+   * it), so the cache will reach it without a progress notification.
+   */
+  waitFor(revision: number, timeoutMs: number, eventExpected = false): Promise<boolean> {
     if (!this.ready) return Promise.resolve(false);
     if (this.revisionValue >= revision) return Promise.resolve(true);
     // Without progress notifications the cache cannot learn that it is current unless this
     // resource was the last written: the caller reads from the store instead.
-    if (!this.inner?.requestProgress) return Promise.resolve(false);
+    if (!eventExpected && !this.inner?.requestProgress) return Promise.resolve(false);
     return new Promise((resolve) => {
       const waiter = {
         revision,
@@ -239,8 +243,13 @@ export class ResourceCache {
       timer.unref();
       this.waiters.push(waiter);
       // Nothing may be written to this resource for a while: ask the store how far the watch is.
-      this.inner?.requestProgress?.();
+      if (!eventExpected) this.inner?.requestProgress?.();
     });
+  }
+
+  /** The current object at `key` (shared: not to be mutated). */
+  get(key: string): StoredObject | undefined {
+    return this.objects.get(key);
   }
 
   /** The current objects below `prefix`, in key order. */
