@@ -1,6 +1,7 @@
 // bench/api: one plat-apiserver replica on etcd, driven over HTTPS.
 // - creates/s and gets/s at 64 concurrent clients, beside the same operations made directly with
-//   etcd3 in the same run (the ratio is what to compare across machines);
+//   etcd3 in the same run, after both have warmed up, in alternating rounds (the ratio of the
+//   medians is what to compare across machines);
 // - a 10,000-object list served from the watch cache (p50, p99, and the replica's memory), beside
 //   the same list from a replica started with --watch-cache=false;
 // - fan-out: 1,000 watchers on the replica while 200 objects/s are written: delivered events/s and
@@ -18,6 +19,10 @@ import { startEtcd } from '@plat/storage/testing';
 const MAIN = fileURLToPath(new URL('../../../apps/apiserver/dist/main.js', import.meta.url));
 const OPERATIONS = Number(process.env.BENCH_OPERATIONS ?? 4000);
 const IN_FLIGHT = 64;
+/** Extra node flags for the replica, e.g. BENCH_REPLICA_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p". */
+const REPLICA_NODE_ARGS = (process.env.BENCH_REPLICA_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 2000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const LIST_OBJECTS = Number(process.env.BENCH_LIST_OBJECTS ?? 10_000);
 const LIST_RUNS = Number(process.env.BENCH_LIST_RUNS ?? 30);
 const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 1000);
@@ -45,7 +50,7 @@ async function startReplica(args: string[]): Promise<Replica> {
   const certDir = await mkdtemp(join(tmpdir(), 'plat-bench-certs-'));
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--max-semi-space-size=64', MAIN, '--bind-address=127.0.0.1', '--secure-port=0', `--cert-dir=${certDir}`, ...args],
+    ['--max-semi-space-size=64', ...REPLICA_NODE_ARGS, MAIN, '--bind-address=127.0.0.1', '--secure-port=0', `--cert-dir=${certDir}`, ...args],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
@@ -129,6 +134,8 @@ async function measure(count: number, inFlight: number, op: (index: number) => P
   return Math.round(count / (Number(process.hrtime.bigint() - started) / 1e9));
 }
 
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
 const percentile = (sorted: number[], p: number): number =>
   Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]! * 10) / 10;
 
@@ -208,29 +215,44 @@ async function main(): Promise<void> {
     for (const namespace of ['bench', 'list', 'fan']) {
       await client.ok('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
     }
-    // Warm up: connections, the JIT, the caches.
-    await createMany(client, 'bench', 500, (i) => `warm-${i}`);
-
-    // 1. creates and gets at 64 in flight, through the API and with raw etcd3.
-    const apiCreates = await measure(OPERATIONS, IN_FLIGHT, (i) =>
-      client.ok('POST', '/api/v1/namespaces/bench/serviceaccounts', serviceAccount('bench', `cm-${i}`)),
-    );
-    const apiGets = await measure(OPERATIONS, IN_FLIGHT, (i) => client.ok('GET', `/api/v1/namespaces/bench/serviceaccounts/cm-${i}`));
-    const rawKey = (i: number): Buffer => Buffer.from(`/raw/core/serviceaccounts/bench/cm-${i}`);
-    const rawCreates = await measure(OPERATIONS, IN_FLIGHT, async (i) => {
-      const key = rawKey(i);
+    // 1. creates and gets at 64 in flight, through the API and with raw etcd3. Both sides warm up
+    // first (connections, the JIT, etcd's database growing), then run ROUNDS alternating rounds so
+    // that a noisy moment on this shared machine does not land on one side only; medians compare.
+    const rawKey = (round: number, i: number): Buffer => Buffer.from(`/raw/core/serviceaccounts/bench/r${round}-${i}`);
+    const rawCreate = async (round: number, i: number): Promise<void> => {
+      const key = rawKey(round, i);
       const response = await raw.kv.txn({
         compare: [{ key, target: 'Mod', result: 'Equal', mod_revision: 0 }],
-        success: [{ request_put: { key, value: Buffer.from(JSON.stringify(serviceAccount('bench', `cm-${i}`))) } }],
+        success: [{ request_put: { key, value: Buffer.from(JSON.stringify(serviceAccount('bench', `r${round}-${i}`))) } }],
         failure: [],
       });
       if (!response.succeeded) throw new Error('raw create found the key taken');
-    });
-    const rawGets = await measure(OPERATIONS, IN_FLIGHT, async (i) => {
-      const response = await raw.kv.range({ key: rawKey(i) });
+    };
+    const rawGet = async (round: number, i: number): Promise<void> => {
+      const response = await raw.kv.range({ key: rawKey(round, i) });
       if (!response.kvs[0]) throw new Error('raw get found nothing');
       JSON.parse(response.kvs[0].value.toString());
-    });
+    };
+    const apiCreate = (round: number, i: number) =>
+      client.ok('POST', '/api/v1/namespaces/bench/serviceaccounts', serviceAccount('bench', `r${round}-${i}`));
+    const apiGet = (round: number, i: number) => client.ok('GET', `/api/v1/namespaces/bench/serviceaccounts/r${round}-${i}`);
+    await measure(WARM_UP, IN_FLIGHT, (i) => apiCreate(-1, i));
+    await measure(WARM_UP, IN_FLIGHT, (i) => rawCreate(-1, i));
+    await measure(WARM_UP, IN_FLIGHT, (i) => apiGet(-1, i));
+    await measure(WARM_UP, IN_FLIGHT, (i) => rawGet(-1, i));
+    const rounds = { apiCreates: [] as number[], rawCreates: [] as number[], apiGets: [] as number[], rawGets: [] as number[] };
+    for (let round = 0; round < ROUNDS; round++) {
+      rounds.apiCreates.push(await measure(OPERATIONS, IN_FLIGHT, (i) => apiCreate(round, i)));
+      rounds.rawCreates.push(await measure(OPERATIONS, IN_FLIGHT, (i) => rawCreate(round, i)));
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      rounds.apiGets.push(await measure(OPERATIONS, IN_FLIGHT, (i) => apiGet(round, i)));
+      rounds.rawGets.push(await measure(OPERATIONS, IN_FLIGHT, (i) => rawGet(round, i)));
+    }
+    const apiCreates = median(rounds.apiCreates);
+    const rawCreates = median(rounds.rawCreates);
+    const apiGets = median(rounds.apiGets);
+    const rawGets = median(rounds.rawGets);
 
     // 2. a 10,000-object list from the cache.
     const rssBefore = await rssMiB(replica.pid);
@@ -293,7 +315,9 @@ async function main(): Promise<void> {
       concurrent: {
         operations: OPERATIONS,
         inFlight: IN_FLIGHT,
-        unit: 'operations/s',
+        warmUp: WARM_UP,
+        unit: 'operations/s (median of the rounds)',
+        rounds,
         api: { create: apiCreates, get: apiGets },
         rawEtcd3: { create: rawCreates, get: rawGets },
         ratio: { create: round(apiCreates / rawCreates), get: round(apiGets / rawGets) },
