@@ -4,7 +4,6 @@ import Koa from 'koa';
 import type { Logger } from 'pino';
 import { authenticationFilter, type AuthenticationOptions } from './authentication.js';
 import { impersonationFilter } from './auth/impersonation.js';
-import { requestScopeFilter } from './auth/request-scope.js';
 import { authorizationFilter, type Authorizer } from './authorization.js';
 import type { Middleware, RequestState } from './context.js';
 import { errorHandler } from './error-handler.js';
@@ -65,8 +64,6 @@ export function createApp({
   app.use(errorHandler(logger));
   app.use(authenticationFilter(authentication));
   app.use(impersonationFilter(authorizer, domain ?? 'plat.io'));
-  // From here on, code that runs for the request can tell who makes it (admission checks).
-  app.use(requestScopeFilter);
   // Limits come after authentication (per-user rates need the user), before authorization.
   app.use(inflightFilter(limits ?? { maxRequestsInflight: 0, maxMutatingRequestsInflight: 0 }, metrics));
   if (userRateLimiter) app.use(userRateFilter(userRateLimiter, metrics));

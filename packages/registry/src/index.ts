@@ -4,6 +4,7 @@ export { resolveResource, resolveGroup, type ResolvedResource } from './resolved
 export {
   ResourceStore,
   type AdmissionAttributes,
+  type AdmissionUser,
   type AdmissionCheck,
   type StoreOptions,
   type WriteOptions,

@@ -23,8 +23,18 @@ import { getSemantic, listSemantic, validateListQuery, type ListQuery } from './
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
 
+/** Who asks for a write, as authentication (and impersonation) settled it. */
+export interface AdmissionUser {
+  readonly name: string;
+  readonly uid?: string;
+  readonly groups?: readonly string[];
+  readonly extra?: Readonly<Record<string, readonly string[]>>;
+}
+
 export interface AdmissionAttributes {
   operation: Operation;
+  /** Absent for the server's own writes (bootstrap). */
+  user?: AdmissionUser;
   resource: ResolvedResource;
   namespace: string;
   name: string;
@@ -48,6 +58,8 @@ export interface StoreOptions {
 
 export interface WriteOptions {
   dryRun?: boolean;
+  /** The requesting user, for admission; absent for the server's own writes. */
+  user?: AdmissionUser;
   /** Who makes the change, for managedFields (fieldManager, else from the User-Agent). */
   manager?: string;
 }
@@ -241,7 +253,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
       this.withType(object);
       this.recordOwnership(null, object, options);
       const name = object.metadata.name ?? '';
-      await this.admit({ operation: 'CREATE', namespace, name, object, dryRun: !!options.dryRun });
+      await this.admit({ operation: 'CREATE', namespace, name, object, dryRun: !!options.dryRun, ...(options.user && { user: options.user }) });
       const errors = this.validateCreate(object);
       if (errors.length) throw this.invalid(name, errors);
       if (options.dryRun) return object;
@@ -275,6 +287,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
     if (!request.ownershipDone) this.recordOwnership(old, object, request);
     await this.admit({
       operation: 'UPDATE',
+      ...(request.user && { user: request.user }),
       namespace,
       name,
       object,
@@ -335,7 +348,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
     this.withType(object);
     if (!request.ownershipDone) this.recordOwnership(null, object, request);
     const name = object.metadata.name ?? '';
-    await this.admit({ operation: 'CREATE', namespace, name, object, dryRun: false });
+    await this.admit({ operation: 'CREATE', namespace, name, object, dryRun: false, ...(request.user && { user: request.user }) });
     const errors = this.validateCreate(object);
     if (errors.length) throw this.invalid(name, errors);
     return object;
@@ -434,7 +447,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
     const preconditions = request.preconditions;
     try {
       const current = await this.storage.get<T>(key);
-      await this.admit({ operation: 'DELETE', namespace, name, oldObject: current, dryRun: !!request.dryRun });
+      await this.admit({ operation: 'DELETE', namespace, name, oldObject: current, dryRun: !!request.dryRun, ...(request.user && { user: request.user }) });
       const collecting = propagationFinalizers(current, request.propagationPolicy) !== undefined;
       if (!collecting && !this.pendingFinalizers(current) && !current.metadata.deletionTimestamp) {
         if (request.dryRun) {

@@ -15,6 +15,6 @@ export async function createObject({ ctx, info, served, query, services, represe
   const manager = parseFieldManager(query, 'CreateOptions', services.domain) ?? managerOf(ctx);
   const object = objectFromBody(ctx, await decodeBody(ctx, protobufBodyOf(resolved, services.domain)), resolved, parseFieldValidation(query));
   checkNamespace(object, info.namespace, resolved);
-  const created = await store.create(info.namespace, object, { dryRun, manager });
+  const created = await store.create(info.namespace, object, { dryRun, manager, user: ctx.state.user });
   await writeObject(ctx, 201, created, { representation });
 }

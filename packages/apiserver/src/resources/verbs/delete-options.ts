@@ -40,6 +40,7 @@ export async function deleteRequest(ctx: RequestContext, query: Query, domain: s
   const preconditions = body.preconditions;
   return {
     dryRun,
+    user: ctx.state.user,
     ...(propagationPolicy && { propagationPolicy }),
     ...(preconditions && (preconditions.uid || preconditions.resourceVersion) && {
       preconditions: {

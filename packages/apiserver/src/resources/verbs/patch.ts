@@ -57,6 +57,7 @@ export async function patchObject({ ctx, info, served, query, services, represen
     patch,
     dryRun,
     manager: fieldManager ?? managerOf(ctx),
+    user: ctx.state.user,
     ...(force && { force }),
     ...(info.subresource && { subresource: info.subresource }),
     decode: (patched: unknown): KubeObject => objectFromBody(ctx, { value: patched, duplicates }, resolved, fieldValidation),

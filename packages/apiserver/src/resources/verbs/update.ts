@@ -22,6 +22,7 @@ export async function updateObject({ ctx, info, served, query, services, represe
   const { object: stored, created } = await store.update(info.namespace, info.name, object, {
     dryRun,
     manager,
+    user: ctx.state.user,
     ...(info.subresource && { subresource: info.subresource }),
   });
   await writeObject(ctx, created ? 201 : 200, stored, { representation });
