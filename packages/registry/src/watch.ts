@@ -34,6 +34,11 @@ const DEFAULT_MAX_BUFFERED_EVENTS = 10_000;
 
 export interface ApiWatch extends AsyncIterable<ApiWatchEvent> {
   stop(): void;
+  /**
+   * The same events in runs of whatever is ready, each run gathered after the event loop's current
+   * I/O (so that a writer can send a run in one write). Read this way or one event at a time.
+   */
+  batches(): AsyncIterable<ApiWatchEvent[]>;
 }
 
 export async function startWatch<T extends KubeObject>(
@@ -100,17 +105,19 @@ export async function startWatch<T extends KubeObject>(
   const maxBuffered = settings.maxBufferedEvents ?? DEFAULT_MAX_BUFFERED_EVENTS;
   void (async () => {
     try {
-      for await (const event of source) {
-        lastRevision = event.revision;
-        const out = toApiEvent(event, predicate);
-        if (!out) continue;
-        if (queue.length >= maxBuffered) {
-          // Too far behind: end the stream; the client watches again from what it has seen.
-          clearInterval(timer);
-          source.stop();
-          break;
+      pump: for await (const run of eventRuns(source)) {
+        for (const event of run) {
+          lastRevision = event.revision;
+          const out = toApiEvent(event, predicate);
+          if (!out) continue;
+          if (queue.length >= maxBuffered) {
+            // Too far behind: end the stream; the client watches again from what it has seen.
+            clearInterval(timer);
+            source.stop();
+            break pump;
+          }
+          queue.push(out);
         }
-        queue.push(out);
       }
       queue.end();
     } catch (error) {
@@ -123,7 +130,16 @@ export async function startWatch<T extends KubeObject>(
     }
   })();
 
-  return { [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](), stop };
+  return { [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](), batches: () => queue.batches({ coalesce: true }), stop };
+}
+
+/** A storage watch as runs of events: its own runs when it has them (the watch cache), else one by one. */
+async function* eventRuns<T extends KubeObject>(source: Watch<T>): AsyncGenerator<StorageWatchEvent<T>[]> {
+  if (source.batches) {
+    yield* source.batches();
+    return;
+  }
+  for await (const event of source) yield [event];
 }
 
 /** Selector transitions: what a client filtering on the selector should see of this change. */

@@ -38,6 +38,17 @@ export class EventQueue<T> implements AsyncIterable<T> {
     this.wake();
   }
 
+  /** Queues several items with one wake-up of the consumer. */
+  pushAll(items: readonly T[]): void {
+    if (this.ended || items.length === 0) return;
+    for (const item of items) this.items.push(item);
+    if (!this.paused && this.length >= this.highWaterMark) {
+      this.paused = true;
+      this.options.onPause?.();
+    }
+    this.wake();
+  }
+
   /** Ends the queue after the items already in it. */
   end(): void {
     this.ended = true;
@@ -77,6 +88,40 @@ export class EventQueue<T> implements AsyncIterable<T> {
       this.options.onResume?.();
     }
     return item;
+  }
+
+  /** Everything queued now, at once (the producer resumes if it was paused). */
+  private takeAll(): T[] {
+    const all = this.head === 0 ? this.items : this.items.slice(this.head);
+    this.items = [];
+    this.head = 0;
+    if (this.paused) {
+      this.paused = false;
+      this.options.onResume?.();
+    }
+    return all;
+  }
+
+  /**
+   * The items in order, in runs of whatever has queued up since the consumer last looked: a
+   * consumer that handles a run at a time pays one wake-up per run, not one per item, and the runs
+   * grow by themselves when it falls behind. With `coalesce`, each run first waits for the event
+   * loop to finish the I/O at hand (setImmediate), so that items pushed by several callbacks of one
+   * loop turn travel together.
+   */
+  async *batches(options: { coalesce?: boolean } = {}): AsyncGenerator<T[], void, undefined> {
+    for (;;) {
+      if (this.length > 0) {
+        if (options.coalesce) await new Promise<void>((resolve) => setImmediate(resolve));
+        if (this.length > 0) yield this.takeAll();
+        continue;
+      }
+      if (this.ended) {
+        if (this.failure !== undefined) throw this.failure;
+        return;
+      }
+      await new Promise<void>((resolve) => (this.waiter = resolve));
+    }
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<T> {

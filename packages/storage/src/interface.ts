@@ -121,6 +121,11 @@ export interface Watch<T extends StoredObject = StoredObject> extends AsyncItera
    * store's revision once the watch has delivered everything up to it. Backends may ignore this.
    */
   requestProgress?(): void;
+  /**
+   * The same events in runs of whatever has arrived since the last run (for fan-out: one wake-up
+   * per run). A watch is read either this way or one event at a time, not both.
+   */
+  batches?(): AsyncIterable<WatchEvent<T>[]>;
 }
 
 export interface Storage {

@@ -67,7 +67,8 @@ describe('watch cache (memory backend)', () => {
   });
 
   it('a slow watcher is ended without delaying a fast one', async () => {
-    const store = new CachedStorage(new MemoryStorage(), { watcherBufferSize: 50 });
+    // Each event handed on as it comes, so that the buffer's limit falls on an exact event.
+    const store = new CachedStorage(new MemoryStorage(), { watcherBufferSize: 50, dispatchIntervalMs: 0 });
     try {
       const start = await store.currentRevision();
       await store.list('/apps/things/');
@@ -86,6 +87,46 @@ describe('watch cache (memory backend)', () => {
       assert.equal(slowEvents.length, 50);
       const stats = await store.stats();
       assert.equal(stats[0]!.watchers, 0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a busy resource hands its events on in runs; a quiet one at once', async () => {
+    const store = new CachedStorage(new MemoryStorage(), { watcherBufferSize: 50, dispatchIntervalMs: 40 });
+    try {
+      const start = await store.currentRevision();
+      await store.list('/apps/things/');
+      const watch = await store.watch('/apps/things/', { recursive: true, revision: start });
+      const slow = await store.watch('/apps/things/', { recursive: true, revision: start });
+      const runs: string[][] = [];
+      const reading = (async () => {
+        for await (const run of watch.batches!()) {
+          runs.push(run.map((event) => event.object.metadata!.name!));
+          if (runs.flat().length === 201) break;
+        }
+      })();
+      // A quiet resource: the first event is handed on at once, not after an interval.
+      const sent = performance.now();
+      await store.create('/apps/things/ns/first', item('ns', 'first'));
+      while (runs.length === 0) await new Promise((resolve) => setImmediate(resolve));
+      assert.ok(performance.now() - sent < 20, `the first event took ${performance.now() - sent} ms`);
+      // A burst: 200 events arrive in far fewer runs, in order, none lost to the 50-event buffer
+      // (a run may exceed it: the reader keeps up).
+      for (let i = 0; i < 200; i++) await store.create(`/apps/things/ns/t${i}`, item('ns', `t${i}`));
+      await reading;
+      assert.deepEqual(runs.flat(), ['first', ...Array.from({ length: 200 }, (_, i) => `t${i}`)]);
+      assert.ok(runs.length < 20, `${runs.length} runs`);
+      // The watcher that read nothing has a full buffer when the next run comes: it is ended
+      // with what it was handed, without the run.
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      await store.create('/apps/things/ns/last', item('ns', 'last'));
+      const slowEvents = await collect(slow, 1000, 2000);
+      assert.equal(slowEvents.length, 201);
+      assert.deepEqual(
+        slowEvents.map((event) => event.object.metadata?.name),
+        ['first', ...Array.from({ length: slowEvents.length - 1 }, (_, i) => `t${i}`)],
+      );
     } finally {
       await store.close();
     }

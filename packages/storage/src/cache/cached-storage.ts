@@ -30,6 +30,12 @@ export interface CachedStorageOptions {
   consistentReadTimeoutMs?: number;
   /** Page size of the list that fills a cache. Default 10,000. */
   listPageSize?: number;
+  /**
+   * A busy resource hands events to its watchers at most this often (a quiet one at once).
+   * Default 25 ms: with 1,000 watchers of a resource written 200 times a second, 40 hand-overs a
+   * second instead of 200 (bench/api); 0 hands each event on as it comes.
+   */
+  dispatchIntervalMs?: number;
   /** Where failures of the inner watches are reported. */
   onError?: (error: unknown, what: string) => void;
 }
@@ -73,6 +79,7 @@ export class CachedStorage implements Storage {
       maxHistoryEvents: options.maxHistoryEvents ?? 100_000,
       watcherBufferSize: options.watcherBufferSize ?? 10_000,
       listPageSize: options.listPageSize ?? 10_000,
+      dispatchIntervalMs: options.dispatchIntervalMs ?? 25,
       onError: options.onError ?? (() => {}),
     };
     this.consistentReadTimeoutMs = options.consistentReadTimeoutMs ?? 3000;

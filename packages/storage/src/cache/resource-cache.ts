@@ -13,6 +13,11 @@ export interface ResourceCacheSettings {
   watcherBufferSize: number;
   /** Page size of the (re)list that fills the cache. */
   listPageSize: number;
+  /**
+   * A busy resource hands events to its watchers at most this often, each watcher taking all that
+   * came meanwhile at once (0: every event at once). A quiet one hands each event on immediately.
+   */
+  dispatchIntervalMs: number;
   onError: (error: unknown, what: string) => void;
 }
 
@@ -51,6 +56,11 @@ export class ResourceCache {
   private windowStart = 0;
   private readonly watchers = new Set<CacheWatcher>();
   private waiters: { revision: number; resolve: (reached: boolean) => void }[] = [];
+  /** Applied events not yet handed to the watchers, and the revision of the last one handed on. */
+  private undispatched: WatchEvent[] = [];
+  private dispatchedRevision = 0;
+  private lastDispatch = -Infinity;
+  private dispatchTimer: NodeJS.Timeout | undefined;
   private inner: Watch | undefined;
   private readyValue = false;
   private stopped = false;
@@ -120,6 +130,8 @@ export class ResourceCache {
     this.history = [];
     this.historyHead = 0;
     this.revisionValue = revision;
+    this.dispatchedRevision = revision;
+    this.undispatched = [];
     this.windowStart = revision;
     this.inner = watch;
     this.readyValue = true;
@@ -172,16 +184,8 @@ export class ResourceCache {
     const now = Date.now();
     this.history.push({ event, at: now });
     this.trim(now);
-    for (const watcher of this.watchers) {
-      if (event.revision <= watcher.after || !watcher.matches(key)) continue;
-      if (watcher.queue.length >= this.settings.watcherBufferSize) {
-        // Too slow: end it (it resumes from its last revision) rather than hold the others back.
-        watcher.queue.end();
-        this.watchers.delete(watcher);
-        continue;
-      }
-      watcher.queue.push(event);
-    }
+    this.undispatched.push(event);
+    this.scheduleDispatch();
     this.wake();
   }
 
@@ -199,6 +203,45 @@ export class ResourceCache {
       head = 0;
     }
     this.historyHead = head;
+  }
+
+  /**
+   * Hands events on at once when the last hand-over is an interval old, else when it will be: with
+   * a thousand watchers, each wake-up of each watcher's pipeline (queue, selector, encoder, socket
+   * write) costs more than the events it carries, so a busy resource pays it once per interval.
+   */
+  private scheduleDispatch(): void {
+    if (this.dispatchTimer) return;
+    const wait = this.lastDispatch + this.settings.dispatchIntervalMs - performance.now();
+    if (wait <= 0) {
+      this.dispatch();
+      return;
+    }
+    this.dispatchTimer = setTimeout(() => {
+      this.dispatchTimer = undefined;
+      this.dispatch();
+    }, wait);
+  }
+
+  private dispatch(): void {
+    const events = this.undispatched;
+    if (events.length === 0) return;
+    this.undispatched = [];
+    this.lastDispatch = performance.now();
+    this.dispatchedRevision = events[events.length - 1]!.revision;
+    for (const watcher of this.watchers) {
+      const matching = events.filter((event) => event.revision > watcher.after && watcher.matches(event.key!));
+      if (matching.length === 0) continue;
+      if (watcher.queue.length >= this.settings.watcherBufferSize) {
+        // Too slow: a full buffer still unread from earlier runs. End it (it resumes from its last
+        // revision) rather than hold the others back. A run itself may be larger than the buffer:
+        // it holds one interval's events, which a watcher that keeps up takes at once.
+        watcher.queue.end();
+        this.watchers.delete(watcher);
+        continue;
+      }
+      watcher.queue.pushAll(matching);
+    }
   }
 
   private onProgress(revision: number): void {
@@ -276,10 +319,12 @@ export class ResourceCache {
   watch(key: string, recursive: boolean, after: number): Watch | undefined {
     if (!this.ready || after < this.windowStart) return undefined;
     const watcher = new CacheWatcher(key, recursive, after);
-    if (after < this.revisionValue) {
+    if (after < this.dispatchedRevision) {
+      // What the watchers have been handed; the rest comes with the next hand-over.
       const from = firstIndex(this.history, (entry) => entry.event.revision > after, this.historyHead);
       for (let i = from; i < this.history.length; i++) {
         const event = this.history[i]!.event;
+        if (event.revision > this.dispatchedRevision) break;
         if (watcher.matches(event.key!)) watcher.queue.push(event);
       }
     }
@@ -296,11 +341,20 @@ export class ResourceCache {
         stop();
       }
     }
-    return { [Symbol.asyncIterator]: () => events(), stop };
+    async function* batches(): AsyncGenerator<WatchEvent[]> {
+      try {
+        yield* watcher.queue.batches();
+      } finally {
+        stop();
+      }
+    }
+    return { [Symbol.asyncIterator]: () => events(), batches, stop };
   }
 
   stop(): void {
     this.stopped = true;
+    clearTimeout(this.dispatchTimer);
+    this.dispatchTimer = undefined;
     this.readyValue = false;
     this.inner?.stop();
     this.inner = undefined;
