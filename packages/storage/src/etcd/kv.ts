@@ -1,17 +1,41 @@
 // The etcd backend's KV: each primitive is one etcd request (a range, or a transaction comparing
-// mod_revision), made with the etcd3 client's generated RPC stubs.
-import type { Etcd3, IRangeResponse } from 'etcd3';
+// mod_revision). Ranges and transactions go through our unary channel (unary.ts); watches,
+// compaction and maintenance through the etcd3 client.
+import type { Etcd3 } from 'etcd3';
 import type { CompareResult, KV, KeyValue, RangeRequest, RangeResult, WatchHandle, WatchSink } from '../kv.js';
 import { toStorageError, isCompactedError } from './errors.js';
 import { EtcdWatch } from './watch.js';
-import { toKeyValue } from './key-value.js';
+import type { UnaryChannel } from './unary.js';
+import {
+  decodeRangeResponse,
+  decodeTxnResponse,
+  encodeRangeRequest,
+  encodeTxnRequest,
+  type RangeRequest as WireRangeRequest,
+  type RangeResponse,
+  type RawKeyValue,
+  type TxnRequest,
+  type TxnResponse,
+} from './wire.js';
 
 const HEALTH_KEY = Buffer.from('health');
 const HEALTH_TIMEOUT_MS = 2000;
 
-const firstKeyValue = (response: IRangeResponse | undefined): KeyValue | null => {
+const toKeyValue = (kv: RawKeyValue): KeyValue => ({
+  key: kv.key.toString(),
+  value: kv.value.toString(),
+  modRevision: kv.modRevision,
+  createRevision: kv.createRevision,
+});
+
+const firstKeyValue = (response: RangeResponse | undefined): KeyValue | null => {
   const kv = response?.kvs[0];
   return kv ? toKeyValue(kv) : null;
+};
+
+const rangeOf = (response: TxnResponse, index: number): RangeResponse | undefined => {
+  const op = response.responses[index];
+  return op && 'range' in op ? op.range : undefined;
 };
 
 export class EtcdKV implements KV {
@@ -23,7 +47,18 @@ export class EtcdKV implements KV {
 
   private progressRequestsSafe: Promise<boolean> | undefined;
 
-  constructor(readonly client: Etcd3) {}
+  constructor(
+    readonly client: Etcd3,
+    private readonly unary: UnaryChannel,
+  ) {}
+
+  private async rangeCall(request: WireRangeRequest): Promise<RangeResponse> {
+    return decodeRangeResponse(await this.unary.call('/etcdserverpb.KV/Range', encodeRangeRequest(request)));
+  }
+
+  private async txnCall(request: TxnRequest): Promise<TxnResponse> {
+    return decodeTxnResponse(await this.unary.call('/etcdserverpb.KV/Txn', encodeTxnRequest(request)));
+  }
 
   /**
    * Whether etcd answers a progress request only once the watch has sent every earlier event:
@@ -50,52 +85,46 @@ export class EtcdKV implements KV {
   }
 
   async get(key: string, revision: number): Promise<KeyValue | null> {
-    const response = await this.call(revision, () =>
-      this.client.kv.range({ key: Buffer.from(key), ...(revision > 0 && { revision }) }),
-    );
+    const response = await this.call(revision, () => this.rangeCall({ key: Buffer.from(key), revision }));
     return firstKeyValue(response);
   }
 
   async range({ start, end, revision, limit }: RangeRequest): Promise<RangeResult> {
     const response = await this.call(revision, () =>
-      this.client.kv.range({
-        key: Buffer.from(start),
-        range_end: Buffer.from(end),
-        ...(revision > 0 && { revision }),
-        ...(limit > 0 && { limit }),
-      }),
+      this.rangeCall({ key: Buffer.from(start), rangeEnd: Buffer.from(end), revision, limit }),
     );
     const kvs = response.kvs.map(toKeyValue);
     // The header carries etcd's current revision even for a read at an older one.
-    const readAt = revision > 0 ? revision : Number(response.header.revision);
-    return { kvs, revision: readAt, remaining: Number(response.count) - kvs.length };
+    const readAt = revision > 0 ? revision : response.revision;
+    return { kvs, revision: readAt, remaining: response.count - kvs.length };
   }
 
   async compareAndPut(key: string, expectedModRevision: number, value: string): Promise<CompareResult> {
     const keyBytes = Buffer.from(key);
     const response = await this.call(0, () =>
-      this.client.kv.txn({
-        compare: [{ key: keyBytes, target: 'Mod', result: 'Equal', mod_revision: expectedModRevision }],
-        success: [{ request_put: { key: keyBytes, value: Buffer.from(value) } }],
-        failure: [{ request_range: { key: keyBytes } }],
+      this.txnCall({
+        compare: [{ key: keyBytes, result: 'Equal', modRevision: expectedModRevision }],
+        success: [{ put: { key: keyBytes, value: Buffer.from(value) } }],
+        failure: [{ range: { key: keyBytes } }],
       }),
     );
-    if (!response.succeeded) return { succeeded: false, current: firstKeyValue(response.responses[0]?.response_range) };
-    return { succeeded: true, revision: Number(response.header.revision) };
+    if (!response.succeeded) return { succeeded: false, current: firstKeyValue(rangeOf(response, 0)) };
+    return { succeeded: true, revision: response.revision };
   }
 
   async compareAndDelete(key: string, expectedModRevision: number): Promise<CompareResult> {
     const keyBytes = Buffer.from(key);
     const response = await this.call(0, () =>
-      this.client.kv.txn({
-        compare: [{ key: keyBytes, target: 'Mod', result: 'Equal', mod_revision: expectedModRevision }],
-        success: [{ request_delete_range: { key: keyBytes, prev_kv: true } }],
-        failure: [{ request_range: { key: keyBytes } }],
+      this.txnCall({
+        compare: [{ key: keyBytes, result: 'Equal', modRevision: expectedModRevision }],
+        success: [{ deleteRange: { key: keyBytes, prevKv: true } }],
+        failure: [{ range: { key: keyBytes } }],
       }),
     );
-    if (!response.succeeded) return { succeeded: false, current: firstKeyValue(response.responses[0]?.response_range) };
-    const previous = response.responses[0]?.response_delete_range.prev_kvs[0];
-    const revision = Number(response.header.revision);
+    if (!response.succeeded) return { succeeded: false, current: firstKeyValue(rangeOf(response, 0)) };
+    const op = response.responses[0];
+    const previous = op && 'deleteRange' in op ? op.deleteRange.prevKvs[0] : undefined;
+    const revision = response.revision;
     return previous ? { succeeded: true, revision, previous: toKeyValue(previous) } : { succeeded: true, revision };
   }
 
@@ -117,8 +146,8 @@ export class EtcdKV implements KV {
   }
 
   async currentRevision(): Promise<number> {
-    const response = await this.call(0, () => this.client.kv.range({ key: HEALTH_KEY, count_only: true }));
-    return Number(response.header.revision);
+    const response = await this.call(0, () => this.rangeCall({ key: HEALTH_KEY, countOnly: true }));
+    return response.revision;
   }
 
   async compact(revision: number): Promise<void> {
@@ -136,10 +165,7 @@ export class EtcdKV implements KV {
       timer = setTimeout(() => reject(new Error(`etcd did not answer within ${HEALTH_TIMEOUT_MS} ms`)), HEALTH_TIMEOUT_MS);
     });
     try {
-      await Promise.race([
-        this.client.kv.range({ key: HEALTH_KEY, count_only: true }, { deadline: Date.now() + HEALTH_TIMEOUT_MS }),
-        timeout,
-      ]);
+      await Promise.race([this.rangeCall({ key: HEALTH_KEY, countOnly: true }), timeout]);
     } finally {
       clearTimeout(timer);
     }
@@ -147,6 +173,7 @@ export class EtcdKV implements KV {
 
   async close(): Promise<void> {
     for (const watch of this.watches) watch.stop();
+    this.unary.close();
     this.client.close();
   }
 }

@@ -4,6 +4,7 @@ import { ConsecutiveBreaker, circuitBreaker, handleWhen } from 'cockatiel';
 import { KVStorage } from '../store.js';
 import { EtcdKV } from './kv.js';
 import { Compactor } from './compactor.js';
+import { UnaryChannel } from './unary.js';
 
 export interface EtcdStorageOptions {
   hosts: string[];
@@ -15,6 +16,12 @@ export interface EtcdStorageOptions {
 }
 
 const DIAL_TIMEOUT_MS = 3000;
+/**
+ * How long one range or transaction may take, dialing included. Upstream's storage requests run
+ * under the request's own deadline (60 s); a replica that cannot reach etcd for this long answers
+ * with an error rather than hold the request.
+ */
+const REQUEST_TIMEOUT_MS = 30_000;
 /** The client's default breaker refuses calls for 5 s after etcd fails; come back sooner. */
 const HALF_OPEN_AFTER_MS = 1000;
 
@@ -36,7 +43,11 @@ export class EtcdStorage extends KVStorage {
           }),
       },
     });
-    const kv = new EtcdKV(client);
+    const unary = new UnaryChannel({
+      endpoints: options.hosts.map((host) => (/^[a-z]+:\/\//.test(host) ? host : `http://${host}`)),
+      timeoutMs: REQUEST_TIMEOUT_MS,
+    });
+    const kv = new EtcdKV(client, unary);
     super(kv, options.prefix.replace(/\/+$/, ''));
     this.etcd = kv;
     if (options.compactionIntervalMs > 0) {

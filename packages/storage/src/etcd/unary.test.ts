@@ -1,0 +1,96 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Http2Server } from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import { Etcd3 } from 'etcd3';
+import { startEtcd, type EtcdProcess } from '../testing/etcd-process.js';
+import { freePort } from '../testing/free-port.js';
+import { GrpcError, GrpcUnavailableError, UnaryChannel } from './unary.js';
+import { decodeRangeResponse, decodeTxnResponse, encodeRangeRequest, encodeTxnRequest } from './wire.js';
+
+const RANGE = '/etcdserverpb.KV/Range';
+const TXN = '/etcdserverpb.KV/Txn';
+
+describe('unary gRPC channel to etcd', () => {
+  let etcd: EtcdProcess;
+  before(async () => {
+    etcd = await startEtcd();
+  });
+  after(async () => {
+    await etcd.stop();
+  });
+
+  it('writes and reads through etcd', async () => {
+    const channel = new UnaryChannel({ endpoints: [etcd.endpoint], timeoutMs: 5000 });
+    try {
+      const key = Buffer.from('/unary/a');
+      const put = decodeTxnResponse(
+        await channel.call(TXN, encodeTxnRequest({ compare: [{ key, result: 'Equal', modRevision: 0 }], success: [{ put: { key, value: Buffer.from('one') } }], failure: [] })),
+      );
+      assert.equal(put.succeeded, true);
+      const again = decodeTxnResponse(
+        await channel.call(TXN, encodeTxnRequest({ compare: [{ key, result: 'Equal', modRevision: 0 }], success: [{ put: { key, value: Buffer.from('two') } }], failure: [{ range: { key } }] })),
+      );
+      assert.equal(again.succeeded, false, 'create-if-absent compares mod_revision with 0');
+      const range = decodeRangeResponse(await channel.call(RANGE, encodeRangeRequest({ key })));
+      assert.equal(range.kvs[0]!.value.toString(), 'one');
+      assert.equal(range.kvs[0]!.modRevision, put.revision);
+      // 64 calls at once share the session.
+      const all = await Promise.all(Array.from({ length: 64 }, () => channel.call(RANGE, encodeRangeRequest({ key }))));
+      assert.ok(all.every((body) => decodeRangeResponse(body).kvs.length === 1));
+    } finally {
+      channel.close();
+    }
+  });
+
+  it("etcd's errors arrive as GrpcError with its message (a compacted revision)", async () => {
+    const channel = new UnaryChannel({ endpoints: [etcd.endpoint], timeoutMs: 5000 });
+    try {
+      const key = Buffer.from('/unary/compacted');
+      for (let i = 0; i < 3; i++) await channel.call(TXN, encodeTxnRequest({ compare: [], success: [{ put: { key, value: Buffer.from(String(i)) } }], failure: [] }));
+      const current = decodeRangeResponse(await channel.call(RANGE, encodeRangeRequest({ key, countOnly: true }))).revision;
+      const admin = new Etcd3({ hosts: etcd.endpoint });
+      await admin.kv.compact({ revision: current });
+      admin.close();
+      await assert.rejects(channel.call(RANGE, encodeRangeRequest({ key, revision: current - 2 })), (error: unknown) => {
+        assert.ok(error instanceof GrpcError);
+        assert.equal(error.code, 11); // OUT_OF_RANGE
+        assert.match(error.message, /required revision has been compacted/);
+        return true;
+      });
+    } finally {
+      channel.close();
+    }
+  });
+
+  it('an endpoint that refuses connections is passed over for the next one', async () => {
+    const dead = `http://127.0.0.1:${await freePort()}`;
+    const channel = new UnaryChannel({ endpoints: [dead, etcd.endpoint], timeoutMs: 5000 });
+    try {
+      const range = decodeRangeResponse(await channel.call(RANGE, encodeRangeRequest({ key: Buffer.from('/unary/none') })));
+      assert.equal(range.kvs.length, 0);
+    } finally {
+      channel.close();
+    }
+    const alone = new UnaryChannel({ endpoints: [dead], timeoutMs: 5000 });
+    try {
+      await assert.rejects(alone.call(RANGE, encodeRangeRequest({ key: Buffer.from('/x') })), GrpcUnavailableError);
+    } finally {
+      alone.close();
+    }
+  });
+
+  it('a call that gets no answer fails at its deadline', async () => {
+    const silent: Http2Server = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const channel = new UnaryChannel({ endpoints: [`http://127.0.0.1:${(silent.address() as AddressInfo).port}`], timeoutMs: 300 });
+    try {
+      const started = Date.now();
+      await assert.rejects(channel.call(RANGE, encodeRangeRequest({ key: Buffer.from('/x') })), /did not answer .* within 300 ms/);
+      assert.ok(Date.now() - started < 2000);
+    } finally {
+      channel.close();
+      silent.close();
+    }
+  });
+});

@@ -1,0 +1,298 @@
+// The few etcd messages the hot path sends and reads (Range and Txn of etcdserverpb.KV), in
+// protobuf's wire format with etcd's field numbers. Written by hand: a generic codec spends more on
+// its reflection and on 64-bit integer objects than these small messages cost to encode, and every
+// revision etcd hands out fits in a double.
+
+const VARINT = 0;
+const FIXED64 = 1;
+const LENGTH_DELIMITED = 2;
+const FIXED32 = 5;
+
+/** An append-only protobuf writer. */
+class Writer {
+  private buffer = Buffer.allocUnsafe(256);
+  private length = 0;
+
+  private reserve(bytes: number): void {
+    if (this.length + bytes <= this.buffer.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.length + bytes));
+    this.buffer.copy(grown, 0, 0, this.length);
+    this.buffer = grown;
+  }
+
+  /** A non-negative integer below 2^53. */
+  varint(value: number): this {
+    this.reserve(10);
+    while (value > 0x7f) {
+      this.buffer[this.length++] = (value % 0x80) | 0x80;
+      value = Math.floor(value / 0x80);
+    }
+    this.buffer[this.length++] = value;
+    return this;
+  }
+
+  private tag(field: number, wireType: number): this {
+    return this.varint(field * 8 + wireType);
+  }
+
+  /** An integer field; zero (proto3's default) is left out. */
+  uint(field: number, value: number): this {
+    return value ? this.tag(field, VARINT).varint(value) : this;
+  }
+
+  bool(field: number, value: boolean): this {
+    return value ? this.tag(field, VARINT).varint(1) : this;
+  }
+
+  bytes(field: number, value: Uint8Array): this {
+    this.tag(field, LENGTH_DELIMITED).varint(value.length);
+    this.reserve(value.length);
+    this.buffer.set(value, this.length);
+    this.length += value.length;
+    return this;
+  }
+
+  message(field: number, write: (writer: Writer) => void): this {
+    const inner = new Writer();
+    write(inner);
+    return this.bytes(field, inner.finish());
+  }
+
+  finish(): Buffer {
+    return this.buffer.subarray(0, this.length);
+  }
+}
+
+/** A protobuf reader over one message; unknown fields are skipped. */
+class Reader {
+  private position: number;
+
+  constructor(
+    private readonly buffer: Buffer,
+    start = 0,
+    private readonly end = buffer.length,
+  ) {
+    this.position = start;
+  }
+
+  get done(): boolean {
+    return this.position >= this.end;
+  }
+
+  /** A varint as a double (exact below 2^53, which revisions and counts are). */
+  varint(): number {
+    let value = 0;
+    let scale = 1;
+    for (;;) {
+      if (this.position >= this.end) throw new Error('etcd response: truncated varint');
+      const byte = this.buffer[this.position++]!;
+      value += (byte & 0x7f) * scale;
+      if (byte < 0x80) return value;
+      scale *= 0x80;
+      if (scale > 2 ** 70) throw new Error('etcd response: varint too long');
+    }
+  }
+
+  /** The next field's number and wire type, or undefined at the end. */
+  field(): { number: number; wireType: number } | undefined {
+    if (this.done) return undefined;
+    const tag = this.varint();
+    return { number: Math.floor(tag / 8), wireType: tag % 8 };
+  }
+
+  /** A length-delimited field as a reader over its bytes. */
+  nested(): Reader {
+    const length = this.varint();
+    const start = this.position;
+    this.position += length;
+    if (this.position > this.end) throw new Error('etcd response: truncated field');
+    return new Reader(this.buffer, start, this.position);
+  }
+
+  bytes(): Buffer {
+    const length = this.varint();
+    const start = this.position;
+    this.position += length;
+    if (this.position > this.end) throw new Error('etcd response: truncated field');
+    return this.buffer.subarray(start, this.position);
+  }
+
+  skip(wireType: number): void {
+    if (wireType === VARINT) this.varint();
+    else if (wireType === FIXED64) this.position += 8;
+    else if (wireType === LENGTH_DELIMITED) {
+      // Not `position += varint()`: that reads position before varint() moves it.
+      const length = this.varint();
+      this.position += length;
+    }
+    else if (wireType === FIXED32) this.position += 4;
+    else throw new Error(`etcd response: unsupported wire type ${wireType}`);
+  }
+}
+
+export interface RangeRequest {
+  key: Uint8Array;
+  rangeEnd?: Uint8Array;
+  limit?: number;
+  revision?: number;
+  countOnly?: boolean;
+}
+
+export interface RawKeyValue {
+  key: Buffer;
+  value: Buffer;
+  createRevision: number;
+  modRevision: number;
+}
+
+export interface RangeResponse {
+  /** etcd's current revision when it answered. */
+  revision: number;
+  kvs: RawKeyValue[];
+  more: boolean;
+  count: number;
+}
+
+/** One request of a transaction: a range, a put, or a delete of one key. */
+export type RequestOp =
+  | { range: RangeRequest }
+  | { put: { key: Uint8Array; value: Uint8Array } }
+  | { deleteRange: { key: Uint8Array; prevKv?: boolean } };
+
+/** A compare on a key's mod revision (the only compare the store makes). */
+export interface ModRevisionCompare {
+  key: Uint8Array;
+  /** etcd's Compare.CompareResult: Equal 0, Greater 1, Less 2, NotEqual 3. */
+  result: 'Equal';
+  modRevision: number;
+}
+
+export interface TxnRequest {
+  compare: ModRevisionCompare[];
+  success: RequestOp[];
+  failure: RequestOp[];
+}
+
+export type ResponseOp =
+  | { range: RangeResponse }
+  | { put: Record<string, never> }
+  | { deleteRange: { deleted: number; prevKvs: RawKeyValue[] } };
+
+export interface TxnResponse {
+  revision: number;
+  succeeded: boolean;
+  responses: ResponseOp[];
+}
+
+// Field numbers: etcd's api/etcdserverpb/rpc.proto and api/mvccpb/kv.proto.
+const COMPARE_TARGET_MOD = 2;
+
+function writeRange(writer: Writer, request: RangeRequest): void {
+  writer.bytes(1, request.key);
+  if (request.rangeEnd) writer.bytes(2, request.rangeEnd);
+  writer.uint(3, request.limit ?? 0).uint(4, request.revision ?? 0).bool(9, request.countOnly ?? false);
+}
+
+export function encodeRangeRequest(request: RangeRequest): Buffer {
+  const writer = new Writer();
+  writeRange(writer, request);
+  return writer.finish();
+}
+
+function writeRequestOp(writer: Writer, op: RequestOp): void {
+  if ('range' in op) writer.message(1, (range) => writeRange(range, op.range));
+  else if ('put' in op) writer.message(2, (put) => put.bytes(1, op.put.key).bytes(2, op.put.value));
+  else writer.message(3, (del) => del.bytes(1, op.deleteRange.key).bool(3, op.deleteRange.prevKv ?? false));
+}
+
+export function encodeTxnRequest(request: TxnRequest): Buffer {
+  const writer = new Writer();
+  for (const compare of request.compare) {
+    // result Equal is 0, proto3's default: not written.
+    writer.message(1, (c) => {
+      c.uint(2, COMPARE_TARGET_MOD).bytes(3, compare.key);
+      // mod_revision sits in a oneof: written even when 0 (create-if-absent compares against 0).
+      c.varint(6 * 8 + VARINT).varint(compare.modRevision);
+    });
+  }
+  for (const op of request.success) writer.message(2, (w) => writeRequestOp(w, op));
+  for (const op of request.failure) writer.message(3, (w) => writeRequestOp(w, op));
+  return writer.finish();
+}
+
+function readHeaderRevision(reader: Reader): number {
+  let revision = 0;
+  for (let field = reader.field(); field; field = reader.field()) {
+    if (field.number === 3 && field.wireType === VARINT) revision = reader.varint();
+    else reader.skip(field.wireType);
+  }
+  return revision;
+}
+
+function readKeyValue(reader: Reader): RawKeyValue {
+  const kv: RawKeyValue = { key: EMPTY, value: EMPTY, createRevision: 0, modRevision: 0 };
+  for (let field = reader.field(); field; field = reader.field()) {
+    if (field.number === 1 && field.wireType === LENGTH_DELIMITED) kv.key = reader.bytes();
+    else if (field.number === 2 && field.wireType === VARINT) kv.createRevision = reader.varint();
+    else if (field.number === 3 && field.wireType === VARINT) kv.modRevision = reader.varint();
+    else if (field.number === 5 && field.wireType === LENGTH_DELIMITED) kv.value = reader.bytes();
+    else reader.skip(field.wireType);
+  }
+  return kv;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+function readRange(reader: Reader): RangeResponse {
+  const response: RangeResponse = { revision: 0, kvs: [], more: false, count: 0 };
+  for (let field = reader.field(); field; field = reader.field()) {
+    if (field.number === 1 && field.wireType === LENGTH_DELIMITED) response.revision = readHeaderRevision(reader.nested());
+    else if (field.number === 2 && field.wireType === LENGTH_DELIMITED) response.kvs.push(readKeyValue(reader.nested()));
+    else if (field.number === 3 && field.wireType === VARINT) response.more = reader.varint() !== 0;
+    else if (field.number === 4 && field.wireType === VARINT) response.count = reader.varint();
+    else reader.skip(field.wireType);
+  }
+  return response;
+}
+
+export function decodeRangeResponse(message: Buffer): RangeResponse {
+  return readRange(new Reader(message));
+}
+
+function readDeleteRange(reader: Reader): { deleted: number; prevKvs: RawKeyValue[] } {
+  const response = { deleted: 0, prevKvs: [] as RawKeyValue[] };
+  for (let field = reader.field(); field; field = reader.field()) {
+    if (field.number === 2 && field.wireType === VARINT) response.deleted = reader.varint();
+    else if (field.number === 3 && field.wireType === LENGTH_DELIMITED) response.prevKvs.push(readKeyValue(reader.nested()));
+    else reader.skip(field.wireType);
+  }
+  return response;
+}
+
+function readResponseOp(reader: Reader): ResponseOp | undefined {
+  let op: ResponseOp | undefined;
+  for (let field = reader.field(); field; field = reader.field()) {
+    if (field.wireType !== LENGTH_DELIMITED) reader.skip(field.wireType);
+    else if (field.number === 1) op = { range: readRange(reader.nested()) };
+    else if (field.number === 2) {
+      reader.nested();
+      op = { put: {} };
+    } else if (field.number === 3) op = { deleteRange: readDeleteRange(reader.nested()) };
+    else reader.skip(field.wireType);
+  }
+  return op;
+}
+
+export function decodeTxnResponse(message: Buffer): TxnResponse {
+  const reader = new Reader(message);
+  const response: TxnResponse = { revision: 0, succeeded: false, responses: [] };
+  for (let field = reader.field(); field; field = reader.field()) {
+    if (field.number === 1 && field.wireType === LENGTH_DELIMITED) response.revision = readHeaderRevision(reader.nested());
+    else if (field.number === 2 && field.wireType === VARINT) response.succeeded = reader.varint() !== 0;
+    else if (field.number === 3 && field.wireType === LENGTH_DELIMITED) {
+      const op = readResponseOp(reader.nested());
+      if (op) response.responses.push(op);
+    } else reader.skip(field.wireType);
+  }
+  return response;
+}
