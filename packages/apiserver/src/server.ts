@@ -329,8 +329,11 @@ function serveApi(
     tokens,
     checks: [bootstrapper, ...(rbac ? [rbac] : [])],
     start() {
-      rbac?.start();
       bootstrapper.start();
+      // The RBAC index holds the bootstrap policy (its seed) until its first list replaces it: a
+      // list made before the policy is stored would leave anonymous health checks and discovery
+      // refused until the watch brings the policy in. Listing after bootstrap closes that window.
+      if (rbac) void bootstrapper.whenDone.then(() => rbac.start());
       objectCounter.start();
     },
     stop() {

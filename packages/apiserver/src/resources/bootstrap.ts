@@ -22,6 +22,9 @@ export class Bootstrapper implements HealthCheck {
   private lastError: unknown = new Error('not finished');
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  private finished!: () => void;
+  /** Resolves once every object exists (never, if stopped first). */
+  readonly whenDone = new Promise<void>((resolve) => (this.finished = resolve));
 
   constructor(
     private readonly catalog: ResourceCatalog,
@@ -50,6 +53,7 @@ export class Bootstrapper implements HealthCheck {
         }
       }
       this.done = true;
+      this.finished();
     } catch (error) {
       this.lastError = error;
       this.logger.warn({ err: error }, 'creating bootstrap objects failed; retrying');
