@@ -87,19 +87,24 @@ function referenceDiffs(old: readonly OwnerReference[], next: readonly OwnerRefe
   return { added, removed, changed };
 }
 
-/** A bounded set, oldest out first: owners known to be absent. */
-class AbsentOwners {
-  private readonly keys = new Set<string>();
+/** A bounded map, oldest out first. */
+class Recent<V> {
+  private readonly entries = new Map<string, V>();
   constructor(private readonly capacity = 500) {}
-  add(identity: Identity): void {
-    const key = identityKey(identity);
-    this.keys.delete(key);
-    this.keys.add(key);
-    if (this.keys.size > this.capacity) this.keys.delete(this.keys.values().next().value!);
+  set(key: string, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
   }
-  has(identity: Identity): boolean {
-    return this.keys.has(identityKey(identity));
+  get(key: string): V | undefined {
+    return this.entries.get(key);
   }
+}
+
+/** Whether resourceVersion `a` is older than `b`: ours are etcd revisions, one sequence for all kinds. */
+function olderThan(a: string | undefined, b: string | undefined): boolean {
+  if (!a || !b || !/^\d+$/.test(a) || !/^\d+$/.test(b)) return false;
+  return BigInt(a) < BigInt(b);
 }
 
 /** The resource of an owner reference is not (yet) served: retried quietly, as discovery may catch up. */
@@ -117,7 +122,15 @@ export class GarbageCollector {
   private readonly nodes = new Map<string, GraphNode>();
   readonly attemptToDelete: RateLimitingQueue<GraphNode>;
   readonly attemptToOrphan: RateLimitingQueue<GraphNode>;
-  private readonly absent = new AbsentOwners();
+  /** Owners known to be absent (by identityKey). */
+  private readonly absent = new Recent<true>();
+  /**
+   * Owners (by uid) whose orphan finalizer this collector removed, with the owner's resourceVersion
+   * then. A dependent the graph did not know of at that moment (its informer's event came after the
+   * owner's) still refers to the owner once it is gone: if it has not changed since, it is one the
+   * owner asked to orphan, and it is orphaned rather than collected.
+   */
+  private readonly orphaned = new Recent<string>(5000);
   private readonly monitored = new Set<string>();
 
   constructor(
@@ -246,7 +259,7 @@ export class GarbageCollector {
   private removeNode(node: GraphNode, identity: Identity): void {
     this.nodes.delete(node.identity.uid);
     for (const ref of node.owners) this.nodes.get(ref.uid)?.dependents.delete(node);
-    if (node.dependents.size) this.absent.add(identity);
+    if (node.dependents.size) this.absent.set(identityKey(identity), true);
     for (const dependent of node.dependents) this.attemptToDelete.add(dependent);
     for (const ref of node.owners) {
       const owner = this.nodes.get(ref.uid);
@@ -264,7 +277,7 @@ export class GarbageCollector {
       if (other.length) {
         // Some dependents name this uid by other coordinates: keep the node for them.
         if (matching.length) {
-          this.absent.add(identity);
+          this.absent.set(identityKey(identity), true);
           for (const dependent of matching) this.attemptToDelete.add(dependent);
         }
         if (sameIdentity(existing.identity, identity)) {
@@ -279,7 +292,7 @@ export class GarbageCollector {
     } else if (!sameIdentity(existing.identity, identity)) {
       const [matching] = partitionDependents(existing.dependents, identity);
       if (matching.length) {
-        this.absent.add(identity);
+        this.absent.set(identityKey(identity), true);
         for (const dependent of matching) this.attemptToDelete.add(dependent);
       }
       return;
@@ -319,21 +332,25 @@ export class GarbageCollector {
     }
   }
 
-  /** Changes an object read fresh, while it is still the object of `identity`; retried on conflicts. */
-  private async updateObject(identity: Identity, change: (object: KubeObject) => boolean): Promise<void> {
-    await retryOnConflict(async () => {
+  /**
+   * Changes an object read fresh, while it is still the object of `identity`; retried on conflicts.
+   * Resolves the object as updated, or undefined when nothing was written.
+   */
+  private async updateObject(identity: Identity, change: (object: KubeObject) => boolean): Promise<KubeObject | undefined> {
+    return retryOnConflict(async () => {
       const latest = await this.getObject(identity);
-      if (!latest || latest.metadata.uid !== identity.uid) return;
-      if (!change(latest)) return;
+      if (!latest || latest.metadata.uid !== identity.uid) return undefined;
+      if (!change(latest)) return undefined;
       try {
-        await this.objectClient(identity).update(latest);
+        return await this.objectClient(identity).update(latest);
       } catch (error) {
         if (!isNotFound(error)) throw error;
+        return undefined;
       }
     });
   }
 
-  private removeFinalizer(identity: Identity, finalizer: string): Promise<void> {
+  private removeFinalizer(identity: Identity, finalizer: string): Promise<KubeObject | undefined> {
     return this.updateObject(identity, (object) => {
       const finalizers = object.metadata.finalizers ?? [];
       if (!finalizers.includes(finalizer)) return false;
@@ -342,7 +359,7 @@ export class GarbageCollector {
     });
   }
 
-  private removeOwnerReferences(identity: Identity, uids: readonly string[]): Promise<void> {
+  private removeOwnerReferences(identity: Identity, uids: readonly string[]): Promise<KubeObject | undefined> {
     return this.updateObject(identity, (object) => {
       const refs = object.metadata.ownerReferences ?? [];
       const kept = refs.filter((r) => !uids.includes(r.uid));
@@ -358,7 +375,7 @@ export class GarbageCollector {
   /** Whether an owner reference points at an object that is gone (or is another object now). */
   private async isDangling(ref: OwnerReference, item: GraphNode): Promise<{ dangling: true } | { dangling: false; owner: KubeObject }> {
     const coordinates = { apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, uid: ref.uid };
-    if (this.absent.has({ ...coordinates, namespace: '' }) || this.absent.has({ ...coordinates, namespace: item.identity.namespace })) {
+    if (this.absent.get(identityKey({ ...coordinates, namespace: '' })) || this.absent.get(identityKey({ ...coordinates, namespace: item.identity.namespace }))) {
       return { dangling: true };
     }
     const resource = this.resourceOf(ref);
@@ -366,7 +383,7 @@ export class GarbageCollector {
     const ownerIdentity = { ...coordinates, namespace: resource.namespaced ? item.identity.namespace : '' };
     const owner = await this.getObject(ownerIdentity);
     if (!owner || owner.metadata.uid !== ref.uid) {
-      this.absent.add(ownerIdentity);
+      this.absent.set(identityKey(ownerIdentity), true);
       return { dangling: true };
     }
     return { dangling: false, owner };
@@ -407,6 +424,13 @@ export class GarbageCollector {
 
     const refs = latest.metadata.ownerReferences ?? [];
     if (!refs.length) return;
+    const version = latest.metadata.resourceVersion;
+    const toOrphaned = refs.filter((ref) => olderThan(version, this.orphaned.get(ref.uid)));
+    if (toOrphaned.length) {
+      // Its update brings it back here with the references that remain.
+      await this.removeOwnerReferences(item.identity, toOrphaned.map((ref) => ref.uid));
+      return;
+    }
     const { solid, dangling, waiting } = await this.classifyReferences(item, refs);
     if (solid.length) {
       // An owner remains: references to absent owners, and to owners waiting on their
@@ -459,7 +483,8 @@ export class GarbageCollector {
     const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed.length) throw new Error(`orphaning dependents of ${owner}: ${failed.map((f) => (f.reason as Error).message).join('; ')}`);
     this.logger.info({ controller: 'garbagecollector', object: owner.identity, dependents: dependents.length }, 'orphaned dependents');
-    await this.removeFinalizer(owner.identity, ORPHAN_FINALIZER);
+    const released = await this.removeFinalizer(owner.identity, ORPHAN_FINALIZER);
+    if (released?.metadata.resourceVersion) this.orphaned.set(owner.identity.uid, released.metadata.resourceVersion);
   }
 }
 
