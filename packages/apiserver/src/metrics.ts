@@ -1,6 +1,7 @@
 // Prometheus metrics of one server: its own registry (two servers in one process do not clash),
 // process metrics, and the request metrics under upstream's names and labels.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { CheapHistogram } from './cheap-histogram.js';
 import type { Handler, Middleware, RequestState } from './context.js';
 import type { RequestInfo } from './request-info.js';
 
@@ -28,7 +29,7 @@ export class ServerMetrics {
   readonly rateLimitFallbacks: Counter;
   /** Watch events sent, and their sizes in bytes, by the group, version and kind watched. */
   readonly watchEvents: Counter<'group' | 'version' | 'kind'>;
-  readonly watchEventSizes: Histogram<'group' | 'version' | 'kind'>;
+  readonly watchEventSizes: CheapHistogram<'group' | 'version' | 'kind'>;
   /** Stored objects per resource (<resource>.<group>), counted periodically. */
   readonly storageObjects: Gauge<'resource'>;
   /** Storage calls' latency, by operation and the object type (<resource>.<group>). */
@@ -91,13 +92,14 @@ export class ServerMetrics {
       labelNames: ['group', 'version', 'kind'],
       registers,
     });
-    this.watchEventSizes = new Histogram({
-      name: 'apiserver_watch_events_sizes',
-      help: 'Watch event size distribution in bytes',
-      labelNames: ['group', 'version', 'kind'],
-      buckets: [1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072],
+    // Observed once per event per watcher: see cheap-histogram.ts.
+    this.watchEventSizes = new CheapHistogram(
+      'apiserver_watch_events_sizes',
+      'Watch event size distribution in bytes',
+      ['group', 'version', 'kind'],
+      [1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072],
       registers,
-    });
+    );
     this.storageObjects = new Gauge({
       name: 'apiserver_storage_objects',
       help: 'Number of stored objects at the time of last check split by kind.',

@@ -44,13 +44,12 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
     // in one writev (the watch cache hands a busy resource's events on in runs; upstream likewise
     // flushes only when its channel is empty). The frames are shared between watchers, not copied.
     for await (const run of watch.batches()) {
-      let writable = true;
-      for (const event of run) {
-        const frame = encode.event(event);
-        eventSizes.observe(frame.byteLength);
-        writable = res.write(frame);
-      }
-      eventsSent.inc(run.length);
+      const frames = run.map(encode.event);
+      for (const frame of frames) eventSizes.observe(frame.byteLength);
+      eventsSent.inc(frames.length);
+      // One chunk per run: each write is a chunk header, the data and a CRLF, and a writev of
+      // three buffers costs less than one of three per event, even after copying the run once.
+      const writable = res.write(frames.length === 1 ? frames[0]! : Buffer.concat(frames));
       if (!writable) await drainedOrClosed(res);
       if (res.destroyed) break;
     }
