@@ -93,7 +93,8 @@ describe('watch cache (memory backend)', () => {
   });
 
   it('a busy resource hands its events on in runs; a quiet one at once', async () => {
-    const store = new CachedStorage(new MemoryStorage(), { watcherBufferSize: 50, dispatchIntervalMs: 40 });
+    // The full interval from the first watcher on.
+    const store = new CachedStorage(new MemoryStorage(), { watcherBufferSize: 50, dispatchIntervalMs: 40, dispatchFullAtWatchers: 1 });
     try {
       const start = await store.currentRevision();
       await store.list('/apps/things/');
@@ -127,6 +128,34 @@ describe('watch cache (memory backend)', () => {
         slowEvents.map((event) => event.object.metadata?.name),
         ['first', ...Array.from({ length: slowEvents.length - 1 }, (_, i) => `t${i}`)],
       );
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('with few watchers the interval shrinks: events go out one by one', async () => {
+    // Two watchers of 1,000: 2/1,000 of 40 ms between hand-overs.
+    const store = new CachedStorage(new MemoryStorage(), { dispatchIntervalMs: 40 });
+    try {
+      const start = await store.currentRevision();
+      await store.list('/apps/things/');
+      const watch = await store.watch('/apps/things/', { recursive: true, revision: start });
+      const other = await store.watch('/apps/things/', { recursive: true, revision: start });
+      let runs = 0;
+      const reading = (async () => {
+        let seen = 0;
+        for await (const run of watch.batches!()) {
+          runs++;
+          if ((seen += run.length) === 50) break;
+        }
+      })();
+      for (let i = 0; i < 50; i++) {
+        await store.create(`/apps/things/ns/f${i}`, item('ns', `f${i}`));
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      await reading;
+      other.stop();
+      assert.ok(runs > 40, `${runs} runs for 50 events`);
     } finally {
       await store.close();
     }

@@ -14,10 +14,12 @@ export interface ResourceCacheSettings {
   /** Page size of the (re)list that fills the cache. */
   listPageSize: number;
   /**
-   * A busy resource hands events to its watchers at most this often, each watcher taking all that
-   * came meanwhile at once (0: every event at once). A quiet one hands each event on immediately.
+   * A busy resource with `dispatchFullAtWatchers` watchers or more hands events to its watchers at
+   * most this often, each watcher taking all that came meanwhile at once; with fewer watchers the
+   * interval shrinks in proportion (0: every event at once). A quiet one hands each event on at once.
    */
   dispatchIntervalMs: number;
+  dispatchFullAtWatchers: number;
   onError: (error: unknown, what: string) => void;
 }
 
@@ -212,7 +214,9 @@ export class ResourceCache {
    */
   private scheduleDispatch(): void {
     if (this.dispatchTimer) return;
-    const wait = this.lastDispatch + this.settings.dispatchIntervalMs - performance.now();
+    // A hand-over costs in proportion to the watchers: so does the wait between two.
+    const share = Math.min(1, this.watchers.size / this.settings.dispatchFullAtWatchers);
+    const wait = this.lastDispatch + this.settings.dispatchIntervalMs * share - performance.now();
     if (wait <= 0) {
       this.dispatch();
       return;
