@@ -142,8 +142,24 @@ async function* eventRuns<T extends KubeObject>(source: Watch<T>): AsyncGenerato
   for await (const event of source) yield [event];
 }
 
-/** Selector transitions: what a client filtering on the selector should see of this change. */
+/**
+ * Without a selector every watcher sees a storage event as the same API event; the watch cache
+ * hands the same storage event to all of them, so it is made once (and so encoded once).
+ */
+const unfiltered = new WeakMap<object, ApiWatchEvent | null>();
+
 function toApiEvent<T extends KubeObject>(event: StorageWatchEvent<T>, predicate: Predicate<T>): ApiWatchEvent | undefined {
+  if (predicate.filter) return selectorTransition(event, predicate);
+  let shared = unfiltered.get(event);
+  if (shared === undefined) {
+    shared = selectorTransition(event, predicate) ?? null;
+    unfiltered.set(event, shared);
+  }
+  return shared ?? undefined;
+}
+
+/** Selector transitions: what a client filtering on the selector should see of this change. */
+function selectorTransition<T extends KubeObject>(event: StorageWatchEvent<T>, predicate: Predicate<T>): ApiWatchEvent | undefined {
   const matches = (object: T | undefined): boolean => !!object && (!predicate.filter || predicate.filter(object));
   const now = event.type !== 'DELETED' && matches(event.object);
   const before = event.type === 'ADDED' ? false : matches(event.previous ?? (event.type === 'DELETED' ? event.object : undefined));

@@ -233,8 +233,16 @@ export class ResourceCache {
     this.undispatched = [];
     this.lastDispatch = performance.now();
     this.dispatchedRevision = events[events.length - 1]!.revision;
+    const firstRevision = events[0]!.revision;
+    // Watchers of the same key that started before the run take the same events: one filter each.
+    const byKey = new Map<string, WatchEvent[]>();
     for (const watcher of this.watchers) {
-      const matching = events.filter((event) => event.revision > watcher.after && watcher.matches(event.key!));
+      let matching: WatchEvent[];
+      if (watcher.after < firstRevision) {
+        const shared = `${watcher.recursive ? 'r' : 'k'}${watcher.key}`;
+        matching = byKey.get(shared) ?? events.filter((event) => watcher.matches(event.key!));
+        byKey.set(shared, matching);
+      } else matching = events.filter((event) => event.revision > watcher.after && watcher.matches(event.key!));
       if (matching.length === 0) continue;
       if (watcher.queue.length >= this.settings.watcherBufferSize) {
         // Too slow: a full buffer still unread from earlier runs. End it (it resumes from its last
