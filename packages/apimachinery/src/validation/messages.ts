@@ -13,7 +13,24 @@ export function regexError(message: string, regex: string, ...examples: string[]
   return `${message} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${regex}')`;
 }
 
-const encoder = new TextEncoder();
-
-/** Go's len() of a string: its length in UTF-8 bytes, which upstream's length limits count. */
-export const byteLength = (value: string): number => encoder.encode(value).length;
+/**
+ * Go's len() of a string: its length in UTF-8 bytes, which upstream's length limits count. Counted
+ * from the UTF-16 code units, without encoding: annotations are measured on every write.
+ */
+export function byteLength(value: string): number {
+  let bytes = value.length;
+  for (let i = 0; i < value.length; i++) {
+    const unit = value.charCodeAt(i);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) bytes += 1;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < value.length) {
+      const next = value.charCodeAt(i + 1);
+      // A surrogate pair: two units, four bytes.
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 2;
+        i++;
+      } else bytes += 2;
+    } else bytes += 2;
+  }
+  return bytes;
+}
