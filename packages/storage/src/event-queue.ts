@@ -1,6 +1,36 @@
 // An unbounded async queue with a high-water mark: the producer is told to pause when the consumer
 // falls behind and to resume once it has caught up, so a slow reader applies backpressure to etcd.
 
+/**
+ * Turns of the event loop shared by every coalescing consumer, a slice of them per turn. A
+ * hand-over wakes a thousand watch streams at once; resumed all in one turn they would hold the
+ * loop for the whole burst of writes, and every request arriving meanwhile (the writes that feed
+ * the watches among them) would wait for it. In slices, the loop serves its I/O between them.
+ * With 1,000 watchers x 200 writes/s (bench/api): create p50 8 ms instead of 40-70, delivery p99
+ * 148 ms instead of 181-229.
+ */
+const TURN_SLICE = 32;
+const turnWaiters: (() => void)[] = [];
+let turnScheduled = false;
+
+function runTurn(): void {
+  const slice = turnWaiters.splice(0, TURN_SLICE);
+  if (turnWaiters.length > 0) setImmediate(runTurn);
+  else turnScheduled = false;
+  for (const resume of slice) resume();
+}
+
+/** Resolves on a later turn of the event loop, after the I/O at hand (in slices: see above). */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => {
+    turnWaiters.push(resolve);
+    if (!turnScheduled) {
+      turnScheduled = true;
+      setImmediate(runTurn);
+    }
+  });
+}
+
 export interface EventQueueOptions {
   highWaterMark?: number;
   onPause?: () => void;
@@ -105,14 +135,14 @@ export class EventQueue<T> implements AsyncIterable<T> {
   /**
    * The items in order, in runs of whatever has queued up since the consumer last looked: a
    * consumer that handles a run at a time pays one wake-up per run, not one per item, and the runs
-   * grow by themselves when it falls behind. With `coalesce`, each run first waits for the event
-   * loop to finish the I/O at hand (setImmediate), so that items pushed by several callbacks of one
-   * loop turn travel together.
+   * grow by themselves when it falls behind. With `coalesce`, each run first waits for a later
+   * turn of the event loop (nextTurn), so that items pushed by several callbacks of one turn travel
+   * together.
    */
   async *batches(options: { coalesce?: boolean } = {}): AsyncGenerator<T[], void, undefined> {
     for (;;) {
       if (this.length > 0) {
-        if (options.coalesce) await new Promise<void>((resolve) => setImmediate(resolve));
+        if (options.coalesce) await nextTurn();
         if (this.length > 0) yield this.takeAll();
         continue;
       }
