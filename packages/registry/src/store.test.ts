@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isStatusError } from '@plat/apimachinery';
-import { createStorage } from '@plat/storage';
+import { CachedStorage, createStorage } from '@plat/storage';
 import type { KubeObject, ResourceDefinition } from './definition.js';
 import { resolveResource } from './resolved.js';
 import { ResourceStore } from './store.js';
@@ -90,6 +90,32 @@ test('watch: periodic bookmarks carry the revision reached', async () => {
     apiVersion: 'things.example.com/v1',
     metadata: { resourceVersion: created.metadata.resourceVersion },
   });
+});
+
+test('watch: with a watch cache, bookmarks follow the progress of the store past the last event', async () => {
+  // Widgets sit in a watch cache over the embedded store, which reports progress when asked.
+  const storage = new CachedStorage(createStorage({ backend: 'memory', compactionIntervalMs: 0 }));
+  const store = new ResourceStore(resolveResource(widgets, 'example.com'), { storage, context: { domain: 'example.com' } });
+  const created = await store.create('', { metadata: { name: 'a' } });
+  const watch = await startWatch(store, '', { resourceVersion: created.metadata.resourceVersion!, allowWatchBookmarks: true }, { bookmarkIntervalMs: 30 });
+  const keepAlive = setInterval(() => {}, 1000);
+  try {
+    // Writes elsewhere in the store: no event for this watch, but the revision moves on.
+    let elsewhere = 0;
+    for (let i = 0; i < 3; i++) elsewhere = Number((await storage.create<KubeObject>(`/other/things/x${i}`, { metadata: { name: `x${i}` } })).metadata.resourceVersion);
+    let reached = 0;
+    let bookmarks = 0;
+    for await (const event of watch) {
+      assert.equal(event.type, 'BOOKMARK');
+      reached = Number((event.object as KubeObject).metadata.resourceVersion);
+      if (reached >= elsewhere || ++bookmarks === 100) break;
+    }
+    assert.equal(reached, elsewhere);
+  } finally {
+    clearInterval(keepAlive);
+    watch.stop();
+    await storage.close();
+  }
 });
 
 test('watch: a client too far behind is closed rather than buffered without bound', async () => {

@@ -92,8 +92,13 @@ export async function startWatch<T extends KubeObject>(
   }
 
   let lastRevision = startRevision;
+  // A bookmark says how far this watch has got: past its last event when the store reports progress
+  // (the watch cache, from etcd's progress notifications), which is asked for the next one.
   const timer = query.allowWatchBookmarks
-    ? setInterval(() => queue.push(bookmark(lastRevision)), settings.bookmarkIntervalMs)
+    ? setInterval(() => {
+        queue.push(bookmark(Math.max(lastRevision, source.progressRevision?.() ?? 0)));
+        source.requestProgress?.();
+      }, settings.bookmarkIntervalMs)
     : undefined;
   timer?.unref();
   const stop = (): void => {

@@ -126,6 +126,12 @@ export interface Watch<T extends StoredObject = StoredObject> extends AsyncItera
    * per run). A watch is read either this way or one event at a time, not both.
    */
   batches?(): AsyncIterable<WatchEvent<T>[]>;
+  /**
+   * The revision up to which the reader has been handed every event of this watch, when it has
+   * read all that is queued (undefined otherwise). Progress notifications carry it past the last
+   * event: what a bookmark may say.
+   */
+  progressRevision?(): number | undefined;
 }
 
 export interface Storage {

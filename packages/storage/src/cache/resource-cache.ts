@@ -63,6 +63,9 @@ export class ResourceCache {
   private dispatchedRevision = 0;
   private lastDispatch = -Infinity;
   private dispatchTimer: NodeJS.Timeout | undefined;
+  /** A progress notification that came while events were waiting to be handed over. */
+  private pendingProgress = 0;
+  private lastProgressRequest = 0;
   private inner: Watch | undefined;
   private readyValue = false;
   private stopped = false;
@@ -232,7 +235,7 @@ export class ResourceCache {
     if (events.length === 0) return;
     this.undispatched = [];
     this.lastDispatch = performance.now();
-    this.dispatchedRevision = events[events.length - 1]!.revision;
+    this.dispatchedRevision = Math.max(events[events.length - 1]!.revision, this.pendingProgress);
     const firstRevision = events[0]!.revision;
     // Watchers of the same key that started before the run take the same events: one filter each.
     const byKey = new Map<string, WatchEvent[]>();
@@ -259,7 +262,18 @@ export class ResourceCache {
   private onProgress(revision: number): void {
     if (revision <= this.revisionValue) return;
     this.revisionValue = revision;
+    // Every event up to `revision` has been applied: once handed over, the watchers have it all.
+    if (this.undispatched.length === 0) this.dispatchedRevision = Math.max(this.dispatchedRevision, revision);
+    else this.pendingProgress = revision;
     this.wake();
+  }
+
+  /** Asks the store how far the inner watch is, at most once a second however many ask. */
+  private requestProgress(): void {
+    const now = Date.now();
+    if (now - this.lastProgressRequest < 1000) return;
+    this.lastProgressRequest = now;
+    this.inner?.requestProgress?.();
   }
 
   private wake(): void {
@@ -360,7 +374,15 @@ export class ResourceCache {
         stop();
       }
     }
-    return { [Symbol.asyncIterator]: () => events(), batches, stop };
+    return {
+      [Symbol.asyncIterator]: () => events(),
+      batches,
+      stop,
+      // What this watcher has been handed, all of it, once it has read what is queued: with
+      // progress notifications, past its last event.
+      progressRevision: () => (watcher.queue.length === 0 ? Math.max(watcher.after, this.dispatchedRevision) : undefined),
+      ...(this.inner?.requestProgress && { requestProgress: () => this.requestProgress() }),
+    };
   }
 
   stop(): void {
