@@ -80,6 +80,24 @@ describe('unary gRPC channel to etcd', () => {
     }
   });
 
+  it('a session is replaced after its share of streams, the calls in flight unharmed', async () => {
+    const channel = new UnaryChannel({ endpoints: [etcd.endpoint], timeoutMs: 5000, maxStreamsPerSession: 3 });
+    const sessions = new Set<unknown>();
+    const current = (channel as unknown as { currentSession(): unknown }).currentSession.bind(channel);
+    (channel as unknown as { currentSession(): unknown }).currentSession = () => {
+      const session = current();
+      sessions.add(session);
+      return session;
+    };
+    try {
+      const bodies = await Promise.all(Array.from({ length: 10 }, () => channel.call(RANGE, encodeRangeRequest({ key: Buffer.from('/unary/none') }))));
+      assert.equal(bodies.length, 10);
+      assert.ok(sessions.size >= 4, `${sessions.size} sessions for 10 calls of at most 3 each`);
+    } finally {
+      channel.close();
+    }
+  });
+
   it('a call that gets no answer fails at its deadline', async () => {
     const silent: Http2Server = createServer(() => {});
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));

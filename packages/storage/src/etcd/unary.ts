@@ -26,6 +26,12 @@ export interface UnaryChannelOptions {
   endpoints: readonly string[];
   /** How long a call may take, dialing included. */
   timeoutMs: number;
+  /**
+   * Streams one session carries before the next is dialed. HTTP/2 stream ids are 31 bits and a
+   * client's are odd: about a billion per connection, after which node refuses new streams. At
+   * 5,000 calls a second that is under three days. Default 2^29.
+   */
+  maxStreamsPerSession?: number;
 }
 
 /** A message as gRPC frames it: not compressed, a 4-byte big-endian length, the bytes. */
@@ -54,6 +60,7 @@ export class UnaryChannel {
   private closed = false;
   /** Sessions that reached etcd: a request on any other was never sent. */
   private readonly connected = new WeakSet<ClientHttp2Session>();
+  private streamsOnSession = 0;
 
   constructor(private readonly options: UnaryChannelOptions) {
     if (options.endpoints.length === 0) throw new Error('no etcd endpoints');
@@ -61,7 +68,13 @@ export class UnaryChannel {
 
   private currentSession(): ClientHttp2Session {
     const current = this.session;
-    if (current && !current.closed && !current.destroyed) return current;
+    if (current && !current.closed && !current.destroyed) {
+      if (++this.streamsOnSession <= (this.options.maxStreamsPerSession ?? 2 ** 29)) return current;
+      // Out of stream ids soon: dial afresh, and close this one once every call on it is past its
+      // deadline (closing at once would fail those still queued behind the connection).
+      setTimeout(() => current.close(), this.options.timeoutMs + 1000).unref();
+    }
+    this.streamsOnSession = 1;
     const endpoint = this.options.endpoints[this.nextEndpoint++ % this.options.endpoints.length]!;
     const session = connect(endpoint, { settings: { initialWindowSize: WINDOW_BYTES } });
     const forget = (): void => {
@@ -91,7 +104,9 @@ export class UnaryChannel {
       try {
         return await this.attempt(path, request, deadline);
       } catch (error) {
-        const retry = error instanceof NotSentError && attempt < this.options.endpoints.length && Date.now() < deadline;
+        // Each endpoint once, and at least one fresh session (the first may have been closing).
+        const attempts = Math.max(2, this.options.endpoints.length);
+        const retry = error instanceof NotSentError && attempt < attempts && Date.now() < deadline;
         if (!retry) throw error instanceof NotSentError ? new GrpcUnavailableError(error.message) : error;
       }
     }
@@ -107,13 +122,22 @@ export class UnaryChannel {
         return;
       }
       const remaining = Math.max(1, deadline - Date.now());
-      const stream = session.request({
-        ':method': 'POST',
-        ':path': path,
-        'content-type': 'application/grpc',
-        te: 'trailers',
-        'grpc-timeout': `${remaining}m`,
-      });
+      let stream: ReturnType<ClientHttp2Session['request']>;
+      try {
+        stream = session.request({
+          ':method': 'POST',
+          ':path': path,
+          'content-type': 'application/grpc',
+          te: 'trailers',
+          'grpc-timeout': `${remaining}m`,
+        });
+      } catch (error) {
+        // A session that cannot open a stream (closing, out of stream ids) is done with.
+        if (this.session === session) this.session = undefined;
+        session.close();
+        reject(new NotSentError(`etcd ${path}: ${(error as Error).message}`));
+        return;
+      }
       const chunks: Buffer[] = [];
       let status: string | undefined;
       let message = '';
