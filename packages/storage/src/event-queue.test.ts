@@ -24,8 +24,9 @@ describe('EventQueue runs', () => {
     const reading = (async () => {
       for await (const run of queue.batches({ coalesce: true })) runs.push(run);
     })();
-    setTimeout(() => queue.push('a'), 1);
-    setTimeout(() => queue.push('b'), 1);
+    // Two callbacks of one check phase: the consumer, woken by the first, waits for a later turn.
+    setImmediate(() => queue.push('a'));
+    setImmediate(() => queue.push('b'));
     await new Promise((resolve) => setTimeout(resolve, 20));
     queue.end();
     await reading;
