@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { CachedStorage, createStorage } from '@plat/storage';
 import { startApiServer } from './api-test-support.js';
+import { resourceOfPrefix } from './watch-cache-metrics.js';
 
 const promtool = spawnSync('promtool', ['--version']).status === 0;
 
@@ -40,15 +42,47 @@ test('metrics: requests, watches, storage calls and stored objects under upstrea
 });
 
 test('metrics: promtool check metrics passes on /metrics', { skip: !promtool && 'promtool is not installed (Debian package prometheus)' }, async () => {
-  const { server, send, get } = await startApiServer();
+  // With the watch cache, as replicas run by default: its metrics are linted too.
+  const { server, send, get } = await startApiServer({ storage: new CachedStorage(createStorage({ backend: 'memory' })) });
   try {
     await send('POST', '/api/v1/namespaces', { metadata: { name: 'linted' } });
     await send('GET', '/api/v1/namespaces?watch=1&timeoutSeconds=1');
     const metrics = (await get('/metrics')).body;
+    assert.match(metrics, /^apiserver_watch_cache_events_received_total\{resource="namespaces"\} \d+$/m);
     const result = spawnSync('promtool', ['check', 'metrics'], { input: metrics, encoding: 'utf8' });
     // promtool exits 1 on lint problems and 3 on unparseable input; lint problems are listed one a line.
     assert.equal(result.status, 0, `${result.stdout}${result.stderr}`);
   } finally {
     await server.shutdown();
   }
+});
+
+test('metrics: the watch cache reports events received and dispatched, initializations, lists and capacity', async () => {
+  const { server, send, get } = await startApiServer({ storage: new CachedStorage(createStorage({ backend: 'memory' }), { maxHistoryEvents: 5000 }) });
+  try {
+    const watch = send('GET', '/api/v1/namespaces?watch=1&timeoutSeconds=1');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (const name of ['cached-a', 'cached-b']) assert.equal((await send('POST', '/api/v1/namespaces', { metadata: { name } })).status, 201);
+    assert.equal((await send('GET', '/api/v1/namespaces')).status, 200);
+    await watch;
+    const metrics = (await get('/metrics')).body;
+    assert.ok((sample(metrics, 'apiserver_watch_cache_events_received_total', 'resource="namespaces"') ?? 0) >= 2);
+    assert.ok((sample(metrics, 'apiserver_watch_cache_events_dispatched_total', 'resource="namespaces"') ?? 0) >= 2);
+    assert.equal(sample(metrics, 'apiserver_watch_cache_initializations_total', 'resource="namespaces"'), 1);
+    assert.ok((sample(metrics, 'apiserver_cache_list_total', 'resource_prefix="/core/namespaces/",index=""') ?? 0) >= 1);
+    assert.equal(sample(metrics, 'watch_cache_capacity', 'resource="namespaces"'), 5000);
+    // A second scrape adds only what happened since the first.
+    const again = (await get('/metrics')).body;
+    assert.equal(
+      sample(again, 'apiserver_watch_cache_events_received_total', 'resource="namespaces"'),
+      sample(metrics, 'apiserver_watch_cache_events_received_total', 'resource="namespaces"'),
+    );
+  } finally {
+    await server.shutdown();
+  }
+});
+
+test('metrics: a group resource names its group, the core group none', () => {
+  assert.equal(resourceOfPrefix('/core/pods/'), 'pods');
+  assert.equal(resourceOfPrefix('/rbac.authorization.plat.io/roles/'), 'roles.rbac.authorization.plat.io');
 });

@@ -27,6 +27,7 @@ import { ShutdownCheck, healthHandler, pingCheck, singleCheckHandler, storageChe
 import { newUserRateLimiter, type LimitOptions } from './limits.js';
 import { AuditFileLog, auditFilter, type AuditSink } from './audit.js';
 import { ServerMetrics } from './metrics.js';
+import { registerWatchCacheMetrics, type WatchCacheStatsSource } from './watch-cache-metrics.js';
 import { ObjectCounter, timedStorage } from './storage-metrics.js';
 import { apiEnablement, type RuntimeConfigEntry } from './runtime-config.js';
 import { PathMux } from './mux.js';
@@ -108,6 +109,8 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 export function createServer(options: ServerOptions): Server {
   const { logger } = options;
   const metrics = new ServerMetrics();
+  const cached = options.storage as Storage & { stats?: WatchCacheStatsSource };
+  if (typeof cached.stats === 'function') registerWatchCacheMetrics(metrics.registry, () => cached.stats!());
   // Every storage call the server makes is timed (etcd_request_duration_seconds).
   const storage = timedStorage(options.storage, metrics);
   const mux = new PathMux();

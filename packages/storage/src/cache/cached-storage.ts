@@ -53,6 +53,13 @@ export interface WatchCacheStats {
   watchers: number;
   innerWatches: number;
   rebuilds: number;
+  /** Events applied from the inner watch, and handed to watchers (once per watcher). */
+  eventsReceived: number;
+  eventsDispatched: number;
+  /** Lists answered from the cache. */
+  lists: number;
+  /** The most events the window keeps. */
+  capacity: number;
 }
 
 /** The cache prefix of a key: `/<group>/<resource>/`, or undefined for a shorter key. */
@@ -165,6 +172,7 @@ export class CachedStorage implements Storage {
           : this.readFloor(prefix, options.notOlderThan);
       if (await cache.waitFor(floor.revision, this.consistentReadTimeoutMs, floor.eventExpected)) {
         this.listsFromCache++;
+        cache.listsServed++;
         const result = cache.list(prefix, options.filter);
         return { items: result.items as T[], keys: result.keys, revision: result.revision, continue: '' };
       }
@@ -222,6 +230,10 @@ export class CachedStorage implements Storage {
         watchers: cache.watcherCount,
         innerWatches: cache.innerWatches,
         rebuilds: cache.rebuilds,
+        eventsReceived: cache.eventsReceived,
+        eventsDispatched: cache.eventsDispatched,
+        lists: cache.listsServed,
+        capacity: this.settings.maxHistoryEvents,
       }));
   }
 

@@ -73,6 +73,12 @@ export class ResourceCache {
   innerWatches = 0;
   /** Rebuilds after the inner watch failed. */
   rebuilds = 0;
+  /** Events applied from the inner watch. */
+  eventsReceived = 0;
+  /** Events handed to watchers, one per watcher that took each. */
+  eventsDispatched = 0;
+  /** Lists answered from this cache. */
+  listsServed = 0;
 
   constructor(
     private readonly storage: Storage,
@@ -189,6 +195,7 @@ export class ResourceCache {
     const now = Date.now();
     this.history.push({ event, at: now });
     this.trim(now);
+    this.eventsReceived++;
     this.undispatched.push(event);
     this.scheduleDispatch();
     this.wake();
@@ -256,6 +263,7 @@ export class ResourceCache {
         continue;
       }
       watcher.queue.pushAll(matching);
+      this.eventsDispatched += matching.length;
     }
   }
 
