@@ -8,20 +8,23 @@ import { rulesReview } from './rules-review.js';
 import { nonResourceAttributes, resourceAttributes, user } from './testing.js';
 import type { ClusterRole } from './types.js';
 
-const names = ['cluster-admin', 'system:discovery', 'system:basic-user', 'system:public-info-viewer', 'admin', 'edit', 'view',
-  'system:aggregate-to-admin', 'system:aggregate-to-edit', 'system:aggregate-to-view'];
+const controllerRoles = ['system:controller:clusterrole-aggregation-controller', 'system:controller:generic-garbage-collector',
+  'system:controller:namespace-controller', 'system:controller:service-account-controller'];
+const names = (controllerManager: string): string[] => ['cluster-admin', 'system:discovery', 'system:basic-user', 'system:public-info-viewer', 'admin', 'edit', 'view',
+  'system:aggregate-to-admin', 'system:aggregate-to-edit', 'system:aggregate-to-view', controllerManager, ...controllerRoles];
 
 const byName = (roles: ClusterRole[], name: string): ClusterRole => roles.find((r) => r.metadata.name === name)!;
 
-const domains: [string, { rbac: string; label: string; annotation: string; authorization: string; networking: string }][] = [
-  ['plat.io', { rbac: 'rbac.authorization.plat.io', label: 'plat.io/bootstrapping', annotation: 'rbac.authorization.plat.io/autoupdate', authorization: 'authorization.plat.io', networking: 'networking.plat.io' }],
-  ['k8s.io', { rbac: 'rbac.authorization.k8s.io', label: 'kubernetes.io/bootstrapping', annotation: 'rbac.authorization.kubernetes.io/autoupdate', authorization: 'authorization.k8s.io', networking: 'networking.k8s.io' }],
+const domains: [string, { rbac: string; label: string; annotation: string; authorization: string; networking: string; prefix: string }][] = [
+  ['plat.io', { rbac: 'rbac.authorization.plat.io', label: 'plat.io/bootstrapping', annotation: 'rbac.authorization.plat.io/autoupdate', authorization: 'authorization.plat.io', networking: 'networking.plat.io', prefix: 'plat' }],
+  ['k8s.io', { rbac: 'rbac.authorization.k8s.io', label: 'kubernetes.io/bootstrapping', annotation: 'rbac.authorization.kubernetes.io/autoupdate', authorization: 'authorization.k8s.io', networking: 'networking.k8s.io', prefix: 'kube' }],
 ];
 
 for (const [domain, expected] of domains) {
   test(`bootstrapPolicy(${domain}): names, labels and annotations`, () => {
     const { clusterRoles, clusterRoleBindings } = bootstrapPolicy(domain);
-    assert.deepEqual(clusterRoles.map((r) => r.metadata.name), names);
+    const controllerManager = `system:${expected.prefix}-controller-manager`;
+    assert.deepEqual(clusterRoles.map((r) => r.metadata.name), names(controllerManager));
     for (const object of [...clusterRoles, ...clusterRoleBindings]) {
       assert.equal(object.apiVersion, `${expected.rbac}/v1`);
       assert.equal(object.metadata.labels?.[expected.label], 'rbac-defaults');
@@ -41,6 +44,12 @@ for (const [domain, expected] of domains) {
         ['system:basic-user', { apiGroup: expected.rbac, kind: 'ClusterRole', name: 'system:basic-user' }, [`Group:${expected.rbac}:system:authenticated`]],
         ['system:public-info-viewer', { apiGroup: expected.rbac, kind: 'ClusterRole', name: 'system:public-info-viewer' },
           [`Group:${expected.rbac}:system:authenticated`, `Group:${expected.rbac}:system:unauthenticated`]],
+        [controllerManager, { apiGroup: expected.rbac, kind: 'ClusterRole', name: controllerManager }, [`User:${expected.rbac}:${controllerManager}`]],
+        ...controllerRoles.map((role) => [
+          role,
+          { apiGroup: expected.rbac, kind: 'ClusterRole', name: role },
+          [`ServiceAccount:undefined:${role.slice('system:controller:'.length)}`],
+        ]),
       ],
     );
   });
@@ -75,7 +84,25 @@ const bindIn = (index: RbacIndex, role: string, namespace: string): void =>
     subjects: [{ kind: 'User', name: 'alice' }],
   });
 
+const controllerManager = user('system:plat-controller-manager', ['system:authenticated']);
+const controllerAccount = (name: string) =>
+  user(`system:serviceaccount:plat-system:${name}`, ['system:serviceaccounts', 'system:serviceaccounts:plat-system', 'system:authenticated']);
+const lease = (name: string) => ({ group: 'coordination.plat.io', resource: 'leases', namespace: 'plat-system', name });
+
 const endToEnd: [string, (index: RbacIndex) => ReturnType<typeof authorize>, 'allow' | 'no-opinion', string?][] = [
+  ['the controller-manager renews its own lease', (i) => authorize(i, resourceAttributes(controllerManager, 'update', lease('plat-controller-manager'))), 'allow',
+    'RBAC: allowed by ClusterRoleBinding "system:plat-controller-manager" of ClusterRole "system:plat-controller-manager" to User "system:plat-controller-manager"'],
+  ["the controller-manager cannot update another component's lease", (i) => authorize(i, resourceAttributes(controllerManager, 'update', lease('other'))), 'no-opinion'],
+  ['the controller-manager watches everything', (i) => authorize(i, resourceAttributes(controllerManager, 'watch', { group: 'apps', resource: 'deployments' })), 'allow'],
+  ['the controller-manager gets its controllers tokens', (i) => authorize(i, resourceAttributes(controllerManager, 'create', { resource: 'serviceaccounts', subresource: 'token', namespace: 'plat-system', name: 'namespace-controller' })), 'allow'],
+  ['the controller-manager itself deletes nothing', (i) => authorize(i, resourceAttributes(controllerManager, 'delete', { resource: 'namespaces', name: 'x' })), 'no-opinion'],
+  ['the garbage collector deletes any object', (i) => authorize(i, resourceAttributes(controllerAccount('generic-garbage-collector'), 'delete', { group: 'rbac.authorization.plat.io', resource: 'roles', namespace: 'x', name: 'r' })), 'allow',
+    'RBAC: allowed by ClusterRoleBinding "system:controller:generic-garbage-collector" of ClusterRole "system:controller:generic-garbage-collector" to ServiceAccount "generic-garbage-collector/plat-system"'],
+  ['the garbage collector creates nothing', (i) => authorize(i, resourceAttributes(controllerAccount('generic-garbage-collector'), 'create', { resource: 'secrets', namespace: 'x' })), 'no-opinion'],
+  ['the namespace controller finalizes namespaces', (i) => authorize(i, resourceAttributes(controllerAccount('namespace-controller'), 'update', { resource: 'namespaces', subresource: 'finalize', name: 'x' })), 'allow'],
+  ['the aggregation controller may escalate cluster roles', (i) => authorize(i, resourceAttributes(controllerAccount('clusterrole-aggregation-controller'), 'escalate', { group: 'rbac.authorization.plat.io', resource: 'clusterroles', name: 'admin' })), 'allow'],
+  ['the service-account controller creates service accounts', (i) => authorize(i, resourceAttributes(controllerAccount('service-account-controller'), 'create', { resource: 'serviceaccounts', namespace: 'x' })), 'allow'],
+  ['a controller account elsewhere is nobody', (i) => authorize(i, resourceAttributes(user('system:serviceaccount:other:namespace-controller', ['system:authenticated']), 'update', { resource: 'namespaces', subresource: 'finalize', name: 'x' })), 'no-opinion'],
   ['an authenticated user reads discovery', (i) => authorize(i, nonResourceAttributes(authenticated, 'get', '/apis/apps/v1')), 'allow',
     'RBAC: allowed by ClusterRoleBinding "system:discovery" of ClusterRole "system:discovery" to Group "system:authenticated"'],
   ['an authenticated user runs a SelfSubjectAccessReview', (i) => authorize(i, resourceAttributes(authenticated, 'create', { group: 'authorization.plat.io', resource: 'selfsubjectaccessreviews' })), 'allow',

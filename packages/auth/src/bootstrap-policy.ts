@@ -1,6 +1,15 @@
 // The default ClusterRoles and ClusterRoleBindings created at start-up: upstream 1.28's bootstrap policy for the roles we serve.
-import { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, apiGroupFor, rbacGroup, SYSTEM_MASTERS, wellKnownPrefix } from './domain.js';
-import type { ClusterRole, ClusterRoleBinding, PolicyRule } from './types.js';
+import {
+  ALL_AUTHENTICATED,
+  ALL_UNAUTHENTICATED,
+  apiGroupFor,
+  controllerManagerUser,
+  rbacGroup,
+  SYSTEM_MASTERS,
+  systemPrefix,
+  wellKnownPrefix,
+} from './domain.js';
+import type { ClusterRole, ClusterRoleBinding, PolicyRule, Subject } from './types.js';
 
 const read = ['get', 'list', 'watch'];
 const write = ['create', 'update', 'patch', 'delete', 'deletecollection'];
@@ -14,6 +23,62 @@ const rule = (verbs: string[], groups: string[], resources: string[], domain: st
 });
 
 const urlRule = (verbs: string[], urls: string[]): PolicyRule => ({ nonResourceURLs: urls, verbs });
+
+/** Upstream's controller roles for the controllers we run, by the service account each runs as. */
+export const controllerServiceAccounts = {
+  'namespace-controller': 'namespace-controller',
+  'serviceaccount-controller': 'service-account-controller',
+  'clusterrole-aggregation-controller': 'clusterrole-aggregation-controller',
+  'garbage-collector-controller': 'generic-garbage-collector',
+} as const;
+
+function controllerRoles(domain: string): { name: string; rules: PolicyRule[] }[] {
+  const r = (verbs: string[], groups: string[], resources: string[]): PolicyRule => rule(verbs, groups, resources, domain);
+  // Upstream's eventsRule(): every controller may record events.
+  const events = r(['create', 'update', 'patch'], ['', 'events.k8s.io'], ['events']);
+  const prefix = systemPrefix(domain);
+  return [
+    {
+      // upstream system:kube-controller-manager: its own identity, with which it elects a leader,
+      // watches everything, and gets its controllers' service-account tokens.
+      name: controllerManagerUser(domain),
+      rules: [
+        events,
+        r(['create'], ['coordination.k8s.io'], ['leases']),
+        { ...r(['get', 'update'], ['coordination.k8s.io'], ['leases']), resourceNames: [`${prefix}-controller-manager`] },
+        r(['create'], [''], ['secrets', 'serviceaccounts']),
+        r(['delete'], [''], ['secrets']),
+        r(['get'], [''], ['namespaces', 'secrets', 'serviceaccounts', 'configmaps']),
+        r(['update'], [''], ['secrets', 'serviceaccounts']),
+        r(['create'], ['authentication.k8s.io'], ['tokenreviews']),
+        r(['create'], ['authorization.k8s.io'], ['subjectaccessreviews']),
+        r(['list', 'watch'], ['*'], ['*']),
+        r(['create'], [''], ['serviceaccounts/token']),
+      ],
+    },
+    {
+      name: 'system:controller:clusterrole-aggregation-controller',
+      rules: [r(['escalate', 'get', 'list', 'patch', 'update', 'watch'], ['rbac.authorization.k8s.io'], ['clusterroles'])],
+    },
+    {
+      name: 'system:controller:generic-garbage-collector',
+      rules: [r(['get', 'list', 'watch', 'patch', 'update', 'delete'], ['*'], ['*']), events],
+    },
+    {
+      name: 'system:controller:namespace-controller',
+      rules: [
+        r(['get', 'list', 'watch', 'delete'], [''], ['namespaces']),
+        r(['update'], [''], ['namespaces/finalize', 'namespaces/status']),
+        r(['get', 'list', 'delete', 'deletecollection'], ['*'], ['*']),
+        events,
+      ],
+    },
+    {
+      name: 'system:controller:service-account-controller',
+      rules: [r(['create'], [''], ['serviceaccounts']), events],
+    },
+  ];
+}
 
 /** The aggregation label `rbac.authorization.<domain>/aggregate-to-<role>`. */
 export const aggregateToLabel = (domain: string, role: 'admin' | 'edit' | 'view'): string => `${rbacGroup(domain)}/aggregate-to-${role}`;
@@ -131,12 +196,23 @@ function clusterRoles(domain: string): { name: string; labels?: Record<string, s
   ];
 }
 
-const clusterRoleBindings: { name: string; groups: string[] }[] = [
-  { name: 'cluster-admin', groups: [SYSTEM_MASTERS] },
-  { name: 'system:discovery', groups: [ALL_AUTHENTICATED] },
-  { name: 'system:basic-user', groups: [ALL_AUTHENTICATED] },
-  { name: 'system:public-info-viewer', groups: [ALL_AUTHENTICATED, ALL_UNAUTHENTICATED] },
-];
+function clusterRoleBindings(domain: string): { name: string; subjects: Subject[] }[] {
+  const group = rbacGroup(domain);
+  const groups = (...names: string[]): Subject[] => names.map((name) => ({ kind: 'Group', apiGroup: group, name }));
+  const systemNamespace = `${systemPrefix(domain)}-system`;
+  return [
+    { name: 'cluster-admin', subjects: groups(SYSTEM_MASTERS) },
+    { name: 'system:discovery', subjects: groups(ALL_AUTHENTICATED) },
+    { name: 'system:basic-user', subjects: groups(ALL_AUTHENTICATED) },
+    { name: 'system:public-info-viewer', subjects: groups(ALL_AUTHENTICATED, ALL_UNAUTHENTICATED) },
+    { name: controllerManagerUser(domain), subjects: [{ kind: 'User', apiGroup: group, name: controllerManagerUser(domain) }] },
+    // Each controller role to the service account its controller runs as (--use-service-account-credentials).
+    ...Object.values(controllerServiceAccounts).sort().map((account) => ({
+      name: `system:controller:${account}`,
+      subjects: [{ kind: 'ServiceAccount', name: account, namespace: systemNamespace }],
+    })),
+  ];
+}
 
 /**
  * The bootstrap ClusterRoles and their ClusterRoleBindings, in upstream's order, API groups and
@@ -153,7 +229,7 @@ export function bootstrapPolicy(domain: string): { clusterRoles: ClusterRole[]; 
     annotations: { [autoupdateAnnotation(domain)]: 'true' },
   });
   return {
-    clusterRoles: clusterRoles(domain).map(({ name, labels, aggregateFrom, rules }) => {
+    clusterRoles: [...clusterRoles(domain), ...controllerRoles(domain)].map(({ name, labels, aggregateFrom, rules }: ReturnType<typeof clusterRoles>[number]) => {
       const role: ClusterRole = { apiVersion: `${group}/v1`, kind: 'ClusterRole', metadata: metadata(name, labels) };
       if (aggregateFrom) {
         role.aggregationRule = { clusterRoleSelectors: [{ matchLabels: { [aggregateToLabel(domain, aggregateFrom)]: 'true' } }] };
@@ -161,12 +237,12 @@ export function bootstrapPolicy(domain: string): { clusterRoles: ClusterRole[]; 
       if (rules) role.rules = rules;
       return role;
     }),
-    clusterRoleBindings: clusterRoleBindings.map(({ name, groups }) => ({
+    clusterRoleBindings: clusterRoleBindings(domain).map(({ name, subjects }) => ({
       apiVersion: `${group}/v1`,
       kind: 'ClusterRoleBinding',
       metadata: metadata(name),
       roleRef: { apiGroup: group, kind: 'ClusterRole', name },
-      subjects: groups.map((subject) => ({ kind: 'Group', apiGroup: group, name: subject })),
+      subjects,
     })),
   };
 }

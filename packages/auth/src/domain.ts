@@ -15,5 +15,11 @@ export const SYSTEM_MASTERS = 'system:masters';
 export const ALL_AUTHENTICATED = 'system:authenticated';
 export const ALL_UNAUTHENTICATED = 'system:unauthenticated';
 
+/** "kube" under k8s.io, else the domain's first label: the prefix of kube-system, kube-controller-manager, ... */
+export const systemPrefix = (domain: string): string => (domain === 'k8s.io' ? 'kube' : (domain.split('.')[0] ?? domain));
+
+/** The controller-manager's own user (upstream's system:kube-controller-manager). */
+export const controllerManagerUser = (domain: string): string => `system:${systemPrefix(domain)}-controller-manager`;
+
 /** The user name of a service account, as its tokens authenticate. */
 export const serviceAccountUsername = (namespace: string, name: string): string => `system:serviceaccount:${namespace}:${name}`;

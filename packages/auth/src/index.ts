@@ -20,8 +20,10 @@ export {
   ALL_UNAUTHENTICATED,
   SYSTEM_MASTERS,
   apiGroupFor,
+  controllerManagerUser,
   rbacGroup,
   serviceAccountUsername,
+  systemPrefix,
   wellKnownPrefix,
 } from './domain.js';
 export {
@@ -50,5 +52,5 @@ export {
   type EscalationCheck,
   type RoleRequest,
 } from './escalation.js';
-export { aggregateToLabel, autoupdateAnnotation, bootstrapPolicy, bootstrappingLabel } from './bootstrap-policy.js';
+export { aggregateToLabel, autoupdateAnnotation, bootstrapPolicy, bootstrappingLabel, controllerServiceAccounts } from './bootstrap-policy.js';
 export { aggregateClusterRole, ruleEquals } from './aggregation.js';
