@@ -16,6 +16,11 @@ export interface ControllersHooks {
   queueMetrics?: WorkQueueMetricsProvider;
   /** Told of the shared informers when the controllers start, and of undefined once they stopped (readiness). */
   onInformers?(informers: InformerFactory | undefined): void;
+  /**
+   * The client a controller acts with (--use-service-account-credentials); absent, every controller
+   * uses the controller-manager's own. Reads through the shared informers stay on its own client.
+   */
+  clientFor?(controller: ControllerName, signal: AbortSignal): Promise<Client>;
 }
 
 export async function runControllers(client: Client, config: ControllersConfig, logger: Logger, signal: AbortSignal, hooks: ControllersHooks = {}): Promise<void> {
@@ -34,13 +39,15 @@ export async function runControllers(client: Client, config: ControllersConfig, 
     'clusterrole-aggregation-controller': clusterRoleAggregationController,
     'garbage-collector-controller': garbageCollectorController(config.concurrentGCSyncs),
   };
-  // Each controller asks for its informers before its first await; they all start together.
-  const running = Object.entries(controllers)
-    .filter(([name]) => config.controllers.has(name as ControllerName))
-    .map(([name, controller]) => {
-      logger.info({ controller: name }, 'starting controller');
-      return controller(context, signal).catch((err: unknown) => logger.error({ err, controller: name }, 'controller failed'));
-    });
+  const enabled = (Object.keys(controllers) as ControllerName[]).filter((name) => config.controllers.has(name));
+  // Credentials first: each controller asks for its informers before its first await, and they
+  // all start together.
+  const clientFor = hooks.clientFor;
+  const clients = clientFor ? await Promise.all(enabled.map((name) => clientFor(name, signal))) : enabled.map(() => client);
+  const running = enabled.map((name, i) => {
+    logger.info({ controller: name }, 'starting controller');
+    return controllers[name]({ ...context, client: clients[i]! }, signal).catch((err: unknown) => logger.error({ err, controller: name }, 'controller failed'));
+  });
   informers.start();
   hooks.onInformers?.(informers);
   await Promise.all(running);

@@ -256,3 +256,39 @@ describe('garbage collector: a dependent its graph did not know when the owner w
     assert.ok(await isGone(lone.client, refs.roles, 'gc-orphan-late', 'late'));
   });
 });
+
+describe('controllers with --use-service-account-credentials, under RBAC', () => {
+  // The controller-manager's own user has only the bootstrap role system:plat-controller-manager;
+  // each controller acts as its service account in plat-system, with its system:controller role.
+  let rbac: TestCluster;
+  before(async () => {
+    rbac = await startTestCluster(undefined, { serviceAccountCredentials: true });
+  });
+  after(() => rbac.close());
+
+  it('each controller gets its service account, and together they still do their work', async () => {
+    const admin = rbac.client;
+    const names = ['clusterrole-aggregation-controller', 'generic-garbage-collector', 'namespace-controller', 'service-account-controller'];
+    await eventually('the controllers\' service accounts', async () => {
+      const accounts = await admin.resource(refs.serviceAccounts).namespace('plat-system').list();
+      return names.every((name) => accounts.items.some((a) => a.metadata.name === name));
+    });
+    // Service accounts (service-account-controller).
+    await admin.resource(refs.namespaces).create({ metadata: { name: 'sa-creds' } });
+    await eventually('the default ServiceAccount', async () => !!(await admin.resource(refs.serviceAccounts).namespace('sa-creds').get('default').catch(() => undefined)));
+    // Garbage collection (generic-garbage-collector).
+    const owner = await admin.resource(refs.serviceAccounts).namespace('sa-creds').create({ metadata: { name: 'owner' } });
+    const roles = admin.resource(refs.roles).namespace('sa-creds');
+    await roles.create({ metadata: { name: 'owned', ownerReferences: [ownerRef(owner, 'v1', 'ServiceAccount')] }, rules: [] });
+    await admin.resource(refs.serviceAccounts).namespace('sa-creds').delete('owner');
+    await eventually('the dependent collected', () => isGone(admin, refs.roles, 'sa-creds', 'owned'));
+    // Aggregation (clusterrole-aggregation-controller, which needs escalate).
+    const clusterRoles = admin.resource(refs.clusterRoles);
+    await clusterRoles.create({ metadata: { name: 'sa-creds-part', labels: { 'sa-creds': 'yes' } }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] });
+    await clusterRoles.create({ metadata: { name: 'sa-creds-union' }, aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'sa-creds': 'yes' } }] } } as KubeObject);
+    await eventually('the rules aggregated', async () => ((await clusterRoles.get('sa-creds-union')) as { rules?: unknown[] }).rules?.length === 1);
+    // Namespace deletion (namespace-controller).
+    await admin.resource(refs.namespaces).delete('sa-creds');
+    await eventually('the namespace removed', () => isGone(admin, refs.namespaces, '', 'sa-creds'), 10_000);
+  });
+});

@@ -4,12 +4,14 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { pino, type Logger } from 'pino';
-import { Client, LeaderElector, leaseResource, type Lease } from '@plat/client';
+import { Client, LeaderElector, leaseResource, sleep, type Lease } from '@plat/client';
 import { loadServingCert, pingCheck, type HealthCheck } from '@plat/serving';
 import { runControllers, type ControllersHooks } from './controller-manager.js';
 import { commandLineOrExit } from '@plat/apimachinery';
 import { ControllerManagerMetrics } from './metrics.js';
-import { controllerManagerFlags, parseCommandLine, type ControllerManagerConfig } from './options.js';
+import { controllerManagerFlags, parseCommandLine, type ControllerManagerConfig, type ControllerName } from './options.js';
+import { systemNamespace } from './names.js';
+import { ServiceAccountCredentials } from './service-account-credentials.js';
 import { InformerSyncCheck, leaderElectionCheck, startSecureServing, type SecureServing } from './serving.js';
 
 const PROGRAM = 'plat-controller-manager';
@@ -41,6 +43,19 @@ async function serve(config: ControllerManagerConfig, checks: { live: HealthChec
   return serving;
 }
 
+/** A controller's credentials, asked for again every 2 s while the API cannot give them. */
+async function clientWithRetries(credentials: ServiceAccountCredentials, controller: ControllerName, signal: AbortSignal, logger: Logger): Promise<Client> {
+  for (;;) {
+    try {
+      return await credentials.clientFor(controller, signal);
+    } catch (err) {
+      if (signal.aborted) throw err;
+      logger.warn({ err, controller }, 'getting the credentials of a controller failed; retrying');
+      await sleep(2000, signal);
+    }
+  }
+}
+
 async function run(config: ControllerManagerConfig, logger: Logger): Promise<void> {
   const client = await Client.fromKubeconfig(config.kubeconfig, { userAgent: PROGRAM });
   const stop = new AbortController();
@@ -57,7 +72,14 @@ async function run(config: ControllerManagerConfig, logger: Logger): Promise<voi
 
   const metrics = new ControllerManagerMetrics();
   const synced = new InformerSyncCheck();
-  const hooks: ControllersHooks = { queueMetrics: metrics.queueMetrics, onInformers: (informers) => synced.set(informers) };
+  const credentials = config.useServiceAccountCredentials
+    ? new ServiceAccountCredentials(client, systemNamespace(config.apiDomain), config.apiDomain, logger)
+    : undefined;
+  const hooks: ControllersHooks = {
+    queueMetrics: metrics.queueMetrics,
+    onInformers: (informers) => synced.set(informers),
+    ...(credentials && { clientFor: (controller: ControllerName, signal: AbortSignal) => clientWithRetries(credentials, controller, signal, logger) }),
+  };
   const election = config.leaderElection;
   // Unique per process, as upstream's hostname_uuid.
   const identity = `${hostname()}_${randomUUID()}`;
@@ -106,6 +128,7 @@ async function run(config: ControllerManagerConfig, logger: Logger): Promise<voi
     }
   }
   await serving?.close();
+  credentials?.close();
   client.close();
   logger.info('stopped');
   process.exit(0);

@@ -25,6 +25,10 @@ export const controllerManagerFlags = {
   'leader-elect-resource-namespace': flag.string('Namespace of the leader Lease (default <prefix>-system).'),
   'leader-elect-resource-name': flag.string('Name of the leader Lease (default <prefix>-controller-manager).'),
   controllers: flag.list(`Controllers to run: "*" for all, "name" to enable, "-name" to disable. Names: ${controllerNames.join(', ')}.`, ['*']),
+  'use-service-account-credentials': flag.bool(
+    'Run each controller as its own service account in the system namespace (created when missing), with a token requested for it; the bootstrap policy gives each its system:controller role.',
+    false,
+  ),
   'concurrent-gc-syncs': flag.int('Garbage collector workers (default 20).', 20, 1, 1000),
   'concurrent-namespace-syncs': flag.int('Namespace deletion workers (default 10).', 10, 1, 1000),
   'log-level': flag.string(`Least severe level logged: ${logLevels.join(', ')} (default info).`, 'info'),
@@ -51,6 +55,7 @@ export interface ControllerManagerConfig {
     name: string;
   };
   controllers: ReadonlySet<ControllerName>;
+  useServiceAccountCredentials: boolean;
   concurrentGCSyncs: number;
   concurrentNamespaceSyncs: number;
   logLevel: LogLevel;
@@ -119,6 +124,7 @@ export function buildConfig(values: ControllerManagerFlagValues): ControllerMana
     apiDomain: domain,
     leaderElection,
     controllers: enabledControllers(values.controllers),
+    useServiceAccountCredentials: values['use-service-account-credentials'],
     concurrentGCSyncs: values['concurrent-gc-syncs'],
     concurrentNamespaceSyncs: values['concurrent-namespace-syncs'],
     logLevel: logLevel as LogLevel,

@@ -3,15 +3,19 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { builtinDefinitions, immortalNamespaces, systemNamespaceObjects } from '@plat/api';
+import { builtinDefinitions, builtinSubresourceDefinitions, immortalNamespaces, systemNamespaceObjects } from '@plat/api';
 import { createLogger, createServer, ensureSelfSignedCert, type Server, type UserInfo } from '@plat/apiserver';
 import { createStorage } from '@plat/storage';
 import { Client, silentLogger, type KubeObject, type Logger, type ResourceRef } from '@plat/client';
+import { generateKeyPairSync } from 'node:crypto';
 import { runControllers } from './controller-manager.js';
+import { ServiceAccountCredentials } from './service-account-credentials.js';
 import { controllerNames, type ControllerName } from './options.js';
 
 const DOMAIN = 'plat.io';
 const TOKEN = 'controller-test-admin';
+/** The controller-manager's own identity, with no group: only what the bootstrap policy grants it. */
+const CONTROLLER_MANAGER_TOKEN = 'controller-test-controller-manager';
 
 export interface TestCluster {
   server: Server;
@@ -20,19 +24,36 @@ export interface TestCluster {
   close(): Promise<void>;
 }
 
-export async function startTestCluster(controllers: readonly ControllerName[] = controllerNames): Promise<TestCluster> {
+export interface TestClusterOptions {
+  /**
+   * RBAC with the bootstrap policy; the controllers run as the controller-manager's own user
+   * (system:plat-controller-manager), each with its service account's token (as
+   * --use-service-account-credentials). Otherwise authorization allows all and they use an admin.
+   */
+  serviceAccountCredentials?: boolean;
+}
+
+export async function startTestCluster(controllers: readonly ControllerName[] = controllerNames, options: TestClusterOptions = {}): Promise<TestCluster> {
   const certDir = await mkdtemp(join(tmpdir(), 'plat-controller-test-'));
   const tls = await ensureSelfSignedCert({ certDir, bindAddress: '127.0.0.1' });
+  const users = new Map<string, UserInfo>([[TOKEN, { name: 'admin', uid: 'admin', groups: ['system:masters'] }]]);
+  users.set(CONTROLLER_MANAGER_TOKEN, { name: `system:plat-controller-manager`, uid: 'controller-manager', groups: [] });
+  const signing = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const server = createServer({
     storage: createStorage({ backend: 'memory', compactionIntervalMs: 0 }),
     logger: createLogger({ level: 'error' }),
     tls,
     bindAddress: '127.0.0.1',
     port: 0,
-    authentication: { tokens: new Map<string, UserInfo>([[TOKEN, { name: 'admin', uid: 'admin', groups: ['system:masters'] }]]), anonymous: false },
+    authentication: { tokens: users, anonymous: false },
+    ...(options.serviceAccountCredentials && {
+      authorizationModes: ['RBAC'],
+      serviceAccountTokens: { issuers: ['https://plat.test'], keys: [signing.publicKey], signingKey: signing.privateKey },
+    }),
     shutdownTimeoutMs: 1000,
     api: {
       definitions: builtinDefinitions,
+      subresourceDefinitions: builtinSubresourceDefinitions,
       domain: DOMAIN,
       bootstrap: systemNamespaceObjects(DOMAIN).map((object) => ({ group: '', version: 'v1', resource: 'namespaces', object })),
       immortalNamespaces: immortalNamespaces(DOMAIN),
@@ -40,19 +61,34 @@ export async function startTestCluster(controllers: readonly ControllerName[] = 
   });
   const { port } = await server.listen();
   const client = new Client({ server: `https://127.0.0.1:${port}`, ca: tls.ca, token: TOKEN });
+  const logger = process.env.PLAT_TEST_LOG ? consoleLogger : silentLogger;
   const stop = new AbortController();
-  const running = runControllers(
-    client,
-    { apiDomain: DOMAIN, controllers: new Set(controllers), concurrentGCSyncs: 5, concurrentNamespaceSyncs: 2 },
-    process.env.PLAT_TEST_LOG ? consoleLogger : silentLogger,
-    stop.signal,
-  );
+  let credentials: ServiceAccountCredentials | undefined;
+  let running: Promise<void>;
+  if (options.serviceAccountCredentials) {
+    const own = new Client({ server: `https://127.0.0.1:${port}`, ca: tls.ca, token: CONTROLLER_MANAGER_TOKEN });
+    // The bootstrap policy stored and in the authorizer's index: the controller-manager may list.
+    await eventually('the controller-manager authorized', () => own.resource(refs.serviceAccounts).list().then(() => true, () => false), 10_000);
+    const sa = new ServiceAccountCredentials(own, 'plat-system', DOMAIN, logger);
+    credentials = sa;
+    running = runControllers(own, { apiDomain: DOMAIN, controllers: new Set(controllers), concurrentGCSyncs: 5, concurrentNamespaceSyncs: 2 }, logger, stop.signal, {
+      clientFor: (controller, signal) => sa.clientFor(controller, signal),
+    }).finally(() => own.close());
+  } else {
+    running = runControllers(
+      client,
+      { apiDomain: DOMAIN, controllers: new Set(controllers), concurrentGCSyncs: 5, concurrentNamespaceSyncs: 2 },
+      logger,
+      stop.signal,
+    );
+  }
   return {
     server,
     client,
     async close() {
       stop.abort();
       await running;
+      credentials?.close();
       client.close();
       await server.shutdown();
       await rm(certDir, { recursive: true, force: true });

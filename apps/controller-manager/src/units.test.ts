@@ -21,6 +21,7 @@ test('command line: defaults are upstream\'s', () => {
   assert.equal(parsed.config.apiDomain, 'plat.io');
   assert.equal(parsed.config.concurrentGCSyncs, 20);
   assert.equal(parsed.config.controllers.size, 4);
+  assert.equal(parsed.config.useServiceAccountCredentials, false);
   // kube-controller-manager's secure port, on loopback here, with a certificate made in memory.
   assert.deepEqual(parsed.config.serving, { port: 10257, bindAddress: '127.0.0.1', certDir: '', tlsCertFile: '', tlsPrivateKeyFile: '' });
 });
@@ -40,6 +41,13 @@ for (const c of servingCases) {
     assert.deepEqual(parsed.config.serving, { port: 10257, bindAddress: '127.0.0.1', certDir: '', tlsCertFile: '', tlsPrivateKeyFile: '', ...c.want });
   });
 }
+
+test('command line: --use-service-account-credentials', () => {
+  const parsed = parseCommandLine(['--kubeconfig=/k', '--use-service-account-credentials']);
+  assert.ok(!parsed.help);
+  if (parsed.help) return;
+  assert.equal(parsed.config.useServiceAccountCredentials, true);
+});
 
 test('command line: k8s.io names, durations, --leader-elect=false', () => {
   const parsed = parseCommandLine(['--kubeconfig', '/k', '--api-domain=k8s.io', '--leader-elect=false', '--leader-elect-lease-duration=30s']);
