@@ -7,7 +7,7 @@
 //   node scripts/cluster-up.mjs [--dir=.cluster] [--api-domain=plat.io] [--replicas=3]
 //                               [--controller-managers=2] [--lb-port=0 (a free port)]
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, closeSync, openSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile, appendFile } from 'node:fs/promises';
 import { createServer, connect } from 'node:net';
@@ -165,10 +165,23 @@ async function main() {
 
   // One admin token (system:masters), one CA and serving certificate in the shared folder: every
   // replica finds them there and serves the same certificate, so one kubeconfig trusts them all.
+  // The controller-managers get a token of their own user, which the bootstrap policy lets elect a
+  // leader, watch and request their controllers' service-account tokens: no system:masters.
+  const prefix = apiDomain === 'k8s.io' ? 'kube' : apiDomain.split('.')[0];
   if (!existsSync(tokenFile)) {
-    await writeFile(tokenFile, `${randomBytes(24).toString('base64url')},admin,admin-uid,"system:masters"\n`, { mode: 0o600 });
+    const admin = `${randomBytes(24).toString('base64url')},admin,admin-uid,"system:masters"`;
+    const manager = `${randomBytes(24).toString('base64url')},system:${prefix}-controller-manager,controller-manager-uid`;
+    await writeFile(tokenFile, `${admin}\n${manager}\n`, { mode: 0o600 });
   }
-  const token = (await readFile(tokenFile, 'utf8')).split(',')[0];
+  const [token, managerToken] = (await readFile(tokenFile, 'utf8')).trim().split('\n').map((line) => line.split(',')[0]);
+  // One service-account signing key for every replica: tokens one issues, all accept.
+  const signingKey = join(dir, 'service-account.key');
+  const publicKey = join(dir, 'service-account.pub');
+  if (!existsSync(signingKey)) {
+    const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    await writeFile(signingKey, pair.privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+    await writeFile(publicKey, pair.publicKey.export({ type: 'spki', format: 'pem' }));
+  }
   const { ca } = await ensureSelfSignedCert({ certDir, bindAddress: HOST });
 
   // --redis-url is passed only once the binary implements it (its --help says so until then).
@@ -193,6 +206,9 @@ async function main() {
       `--cert-dir=${certDir}`,
       `--token-auth-file=${tokenFile}`,
       `--api-domain=${apiDomain}`,
+      '--service-account-issuer=https://plat-cluster.local',
+      `--service-account-key-file=${publicKey}`,
+      `--service-account-signing-key-file=${signingKey}`,
       ...redisFlag,
     ]);
     replicas.push({ name, port, pid, url: `https://${HOST}:${port}` });
@@ -238,13 +254,20 @@ current-context: plat-cluster
     { mode: 0o600 },
   );
 
+  const managerKubeconfig = join(dir, 'controller-manager.kubeconfig');
+  await writeFile(
+    managerKubeconfig,
+    (await readFile(kubeconfig, 'utf8')).replace(`token: ${token}`, `token: ${managerToken}`).replaceAll('name: admin', 'name: controller-manager').replace('user: admin', 'user: controller-manager'),
+    { mode: 0o600 },
+  );
   const managers = [];
   for (let i = 1; i <= managerCount; i++) {
     const name = `controller-manager-${i}`;
     // Each its own secure port (health, metrics): they share this host, so not all the default 10257.
     const securePort = await freePort();
     const pid = await launch(name, join(ROOT, 'bin/plat-controller-manager'), [
-      `--kubeconfig=${kubeconfig}`,
+      `--kubeconfig=${managerKubeconfig}`,
+      '--use-service-account-credentials',
       '--leader-elect',
       `--api-domain=${apiDomain}`,
       `--bind-address=${HOST}`,

@@ -48,6 +48,13 @@ describe('make cluster: three replicas behind haproxy', { timeout: 420_000 }, ()
       return lease.status === 200 && Boolean(lease.json().spec?.holderIdentity);
     });
     await eventually('the default ServiceAccount', async () => (await cluster.request(state.lbPort, '/api/v1/namespaces/lb-smoke/serviceaccounts/default')).status === 200);
+    // They run with --use-service-account-credentials as their own user, not system:masters: the
+    // default ServiceAccount above came from the service-account-controller's account, and every
+    // controller has its account in plat-system.
+    const accounts = (await cluster.request(state.lbPort, '/api/v1/namespaces/plat-system/serviceaccounts')).json().items.map((a: { metadata: { name: string } }) => a.metadata.name);
+    for (const name of ['clusterrole-aggregation-controller', 'generic-garbage-collector', 'namespace-controller', 'service-account-controller']) {
+      assert.ok(accounts.includes(name), `${name} in ${accounts}`);
+    }
     const leading = await Promise.all(state.controllerManagers.map(async (manager) => (await cluster.logs(manager.name)).includes('"msg":"started leading"')));
     assert.ok(leading.some(Boolean), 'a controller-manager leads');
     // Each controller-manager serves /healthz on a port of its own (its certificate is self-signed in
