@@ -24,8 +24,8 @@ const rule = (verbs: string[], groups: string[], resources: string[], domain: st
 
 const urlRule = (verbs: string[], urls: string[]): PolicyRule => ({ nonResourceURLs: urls, verbs });
 
-/** Upstream's controller roles for the controllers we run, by the service account each runs as. */
-export const controllerServiceAccounts = {
+/** The service account each of our controllers runs as (apps/controller-manager/src/controller-accounts.ts says the same). */
+const controllerServiceAccounts = {
   'namespace-controller': 'namespace-controller',
   'serviceaccount-controller': 'service-account-controller',
   'clusterrole-aggregation-controller': 'clusterrole-aggregation-controller',

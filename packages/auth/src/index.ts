@@ -52,5 +52,5 @@ export {
   type EscalationCheck,
   type RoleRequest,
 } from './escalation.js';
-export { aggregateToLabel, autoupdateAnnotation, bootstrapPolicy, bootstrappingLabel, controllerServiceAccounts } from './bootstrap-policy.js';
+export { aggregateToLabel, autoupdateAnnotation, bootstrapPolicy, bootstrappingLabel } from './bootstrap-policy.js';
 export { aggregateClusterRole, ruleEquals } from './aggregation.js';
