@@ -41,14 +41,10 @@ export function registerWatchCacheMetrics(registry: Registry, source: WatchCache
     registers: [registry],
     collect,
   });
-  // One read of the caches per scrape, made by whichever metric is collected first.
-  let pending: Promise<WatchCacheStats[]> | undefined;
-  const read = (): Promise<WatchCacheStats[]> => {
-    pending ??= source().finally(() => setImmediate(() => (pending = undefined)));
-    return pending;
-  };
+  // Collected once per metric per scrape; reading the caches' counters is cheap and advancing to
+  // the same totals again adds nothing.
   async function collectAll(): Promise<void> {
-    for (const stats of await read()) {
+    for (const stats of await source()) {
       const resource = resourceOfPrefix(stats.prefix);
       for (const { name, counter: metric, label } of counters) {
         const labels: Record<string, string> = label === 'resource' ? { resource } : { resource_prefix: stats.prefix, index: '' };

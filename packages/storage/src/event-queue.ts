@@ -61,17 +61,18 @@ export class EventQueue<T> implements AsyncIterable<T> {
   push(item: T): void {
     if (this.ended) return;
     this.items.push(item);
-    if (!this.paused && this.length >= this.highWaterMark) {
-      this.paused = true;
-      this.options.onPause?.();
-    }
-    this.wake();
+    this.pushed();
   }
 
   /** Queues several items with one wake-up of the consumer. */
   pushAll(items: readonly T[]): void {
     if (this.ended || items.length === 0) return;
     for (const item of items) this.items.push(item);
+    this.pushed();
+  }
+
+  /** After items were queued: pause the producer above the high-water mark, wake the consumer. */
+  private pushed(): void {
     if (!this.paused && this.length >= this.highWaterMark) {
       this.paused = true;
       this.options.onPause?.();

@@ -132,11 +132,25 @@ export class CachedStorage implements Storage {
     return written;
   }
 
-  /** The revision a read accepting `notOlderThan` must wait for: the floor, or this process's last write. */
-  private readFloor(key: string, notOlderThan: number): { revision: number; eventExpected: boolean } {
-    const prefix = cachePrefix(key);
-    const written = prefix === undefined ? 0 : (this.lastWrites.get(prefix) ?? 0);
-    return written > notOlderThan ? { revision: written, eventExpected: true } : { revision: notOlderThan, eventExpected: false };
+  /**
+   * The cache of `key`'s resource once it may answer a read: one accepting any state at or after
+   * `notOlderThan` (and this process's last write below the prefix), or, with `notOlderThan`
+   * undefined, a consistent read (the store's current revision). Undefined when it cannot.
+   */
+  private async readyCache(key: string, notOlderThan: number | undefined): Promise<ResourceCache | undefined> {
+    const cache = await this.cacheFor(key);
+    if (!cache) return undefined;
+    let revision: number;
+    let eventExpected = false;
+    if (notOlderThan === undefined) revision = await this.inner.currentRevision();
+    else {
+      const prefix = cachePrefix(key);
+      const written = prefix === undefined ? 0 : (this.lastWrites.get(prefix) ?? 0);
+      // Only an event can bring the cache to this process's own write: it is known to exist.
+      eventExpected = written > notOlderThan;
+      revision = Math.max(written, notOlderThan);
+    }
+    return (await cache.waitFor(revision, this.consistentReadTimeoutMs, eventExpected)) ? cache : undefined;
   }
 
   async create<T extends StoredObject>(key: string, object: T): Promise<T> {
@@ -145,9 +159,8 @@ export class CachedStorage implements Storage {
 
   async get<T extends StoredObject>(key: string, options: GetOptions = {}): Promise<T> {
     if (options.notOlderThan !== undefined && !options.revision) {
-      const cache = await this.cacheFor(key);
-      const floor = this.readFloor(key, options.notOlderThan);
-      if (cache && (await cache.waitFor(floor.revision, this.consistentReadTimeoutMs, floor.eventExpected))) {
+      const cache = await this.readyCache(key, options.notOlderThan);
+      if (cache) {
         const object = cache.get(key);
         if (!object) throw notFound(key);
         // The cache's copy is shared: a caller that may change what it gets receives its own.
@@ -162,20 +175,14 @@ export class CachedStorage implements Storage {
     if (options.continue || (options.limit ?? 0) > 0 || (options.revision ?? 0) > 0) {
       return this.inner.list(prefix, options);
     }
-    const cache = await this.cacheFor(prefix);
+    // A consistent read: the cache must have seen everything the store had when asked. A read
+    // that accepts an older state needs the cache to have reached only that.
+    const cache = await this.readyCache(prefix, options.notOlderThan);
     if (cache) {
-      // A consistent read: the cache must have seen everything the store had when asked. A read
-      // that accepts an older state needs the cache to have reached only that.
-      const floor =
-        options.notOlderThan === undefined
-          ? { revision: await this.inner.currentRevision(), eventExpected: false }
-          : this.readFloor(prefix, options.notOlderThan);
-      if (await cache.waitFor(floor.revision, this.consistentReadTimeoutMs, floor.eventExpected)) {
-        this.listsFromCache++;
-        cache.listsServed++;
-        const result = cache.list(prefix, options.filter);
-        return { items: result.items as T[], keys: result.keys, revision: result.revision, continue: '' };
-      }
+      this.listsFromCache++;
+      cache.listsServed++;
+      const result = cache.list(prefix, options.filter);
+      return { items: result.items as T[], keys: result.keys, revision: result.revision, continue: '' };
     }
     this.listsFromStore++;
     return this.inner.list(prefix, options);

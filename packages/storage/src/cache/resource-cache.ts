@@ -250,8 +250,9 @@ export class ResourceCache {
       let matching: WatchEvent[];
       if (watcher.after < firstRevision) {
         const shared = `${watcher.recursive ? 'r' : 'k'}${watcher.key}`;
-        matching = byKey.get(shared) ?? events.filter((event) => watcher.matches(event.key!));
-        byKey.set(shared, matching);
+        let filtered = byKey.get(shared);
+        if (!filtered) byKey.set(shared, (filtered = events.filter((event) => watcher.matches(event.key!))));
+        matching = filtered;
       } else matching = events.filter((event) => event.revision > watcher.after && watcher.matches(event.key!));
       if (matching.length === 0) continue;
       if (watcher.queue.length >= this.settings.watcherBufferSize) {
