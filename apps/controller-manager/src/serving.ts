@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { InformerFactory, LeaderElector, Logger } from '@plat/client';
-import { runHealthCheck, runHealthChecks, type HealthCheck, type HealthReport } from '@plat/serving';
+import { runHealthCheck, secureServingOptions, runHealthChecks, type HealthCheck, type HealthReport } from '@plat/serving';
 import type { Registry } from 'prom-client';
 
 export const healthEndpoints = ['healthz', 'livez', 'readyz'] as const;
@@ -86,7 +86,7 @@ export async function startSecureServing(options: SecureServingOptions): Promise
     return named ? report(endpoint!, await runHealthCheck(named)) : text(404, '404 page not found\n');
   };
 
-  const server: Server = createServer({ cert: options.tls.cert, key: options.tls.key }, (req, res) => {
+  const server: Server = createServer(secureServingOptions(options.tls), (req, res) => {
     answer(new URL(req.url ?? '/', 'https://localhost'))
       .catch((err: unknown): Answer => {
         logger.error({ err, path: req.url }, 'serving failed');

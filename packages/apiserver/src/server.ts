@@ -32,7 +32,7 @@ import { ObjectCounter, timedStorage } from './storage-metrics.js';
 import { apiEnablement, type RuntimeConfigEntry } from './runtime-config.js';
 import { PathMux } from './mux.js';
 import { RequestTracker } from './request-tracker.js';
-import type { ServingCertificate } from '@plat/serving';
+import { secureServingOptions, type ServingCertificate } from '@plat/serving';
 import { versionHandler, versionInfo, type VersionInfo } from './version.js';
 
 export interface ServerOptions {
@@ -170,9 +170,7 @@ export function createServer(options: ServerOptions): Server {
   // fails authentication (401), as upstream, rather than the handshake.
   const clientCA = options.authentication?.clientCA;
   const tlsOptions = {
-    cert: options.tls.cert,
-    key: options.tls.key,
-    minVersion: 'TLSv1.2' as const,
+    ...secureServingOptions(options.tls),
     ...(clientCA && { ca: clientCA, requestCert: true, rejectUnauthorized: false }),
   };
   const httpServer: HttpsServer = createHttpsServer(tlsOptions, (req, res) => {

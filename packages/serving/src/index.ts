@@ -13,3 +13,4 @@ export {
   type CertificateNames,
 } from './serving-cert.js';
 export { pingCheck, runHealthChecks, runHealthCheck, type HealthCheck, type HealthReport } from './health.js';
+export { secureServingOptions, serverCiphers, type ServingTlsOptions } from './tls-options.js';
