@@ -4,8 +4,11 @@
 // balancer loses no acknowledged write, and the clients carry on.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, get } from 'node:https';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
@@ -252,6 +255,37 @@ describe('helm/plat', () => {
     assert.match(text('servicemonitor.yaml'), /if \.Values\.serviceMonitor\.enabled/);
   });
 
+  it('the controller-manager runs as its own user, in no group, with service-account credentials', () => {
+    // tokens.csv: only the admin is in system:masters; the controller-manager's line has no groups.
+    const csv = text('secret-auth.yaml').split('tokens.csv: |\n')[1]!.split('\n').filter((line) => line.startsWith('    {{ $'));
+    assert.deepEqual(csv.map((line) => line.trim()), [
+      '{{ $admin }},admin,admin-uid,"system:masters"',
+      '{{ $manager }},{{ include "plat.controllerManagerUser" . }},controller-manager-uid',
+    ]);
+    const helpers = readFileSync(join(chart, 'templates/_helpers.tpl'), 'utf8');
+    assert.match(helpers, /define "plat\.controllerManagerUser"/);
+    assert.match(helpers, /ternary "kube" \(splitList "\." \.Values\.apiDomain \| first\) \(eq \.Values\.apiDomain "k8s\.io"\)/);
+    assert.match(helpers, /printf "system:%s-controller-manager" \$prefix/);
+
+    // Its kubeconfig reads its own token; its pods mount that token and the CA, not the admin's token.
+    assert.match(text('controller-manager-configmap.yaml'), /tokenFile: \/etc\/plat\/auth\/controller-manager-token/);
+    const manager = text('controller-manager-deployment.yaml');
+    assert.match(manager, /^ {12}- --use-service-account-credentials$/m);
+    assert.doesNotMatch(manager, /admin-token/);
+    assert.match(manager, /- key: controller-manager-token\s+path: controller-manager-token/);
+
+    // The apiservers issue the tokens: an issuer and one shared signing key, kept in a Secret.
+    const apiserver = text('apiserver-deployment.yaml');
+    assert.match(apiserver, /- --service-account-issuer=\{\{ include "plat\.serviceAccountIssuer" \. \}\}/);
+    assert.match(apiserver, /- --service-account-signing-key-file=\/etc\/plat\/service-account\/service-account\.key/);
+    assert.match(apiserver, /mountPath: \/etc\/plat\/service-account/);
+    assert.match(apiserver, /secretName: \{\{ include "plat\.serviceAccountKeySecretName" \. \}\}\s+items:\s+- key: service-account\.key\s+path: service-account\.key/);
+    const key = text('secret-service-account-key.yaml');
+    assert.match(key, /lookup "v1" "Secret"/);
+    assert.match(key, /genPrivateKey "ecdsa"/);
+    assert.match(key, /service-account\.key: \{\{ \$key \| b64enc \}\}/);
+  });
+
   it('its README documents every value and every template', () => {
     const undocumented = leaves(values).filter((path) => !readme.includes(`\`${path}\``));
     assert.deepEqual(undocumented, [], 'values missing from helm/plat/README.md');
@@ -267,6 +301,80 @@ describe('docker-compose.yml and deploy/', () => {
     ]);
     for (const name of ['apiserver-1', 'haproxy', 'controller-manager-2']) assert.equal(compose.services[name]!.build?.dockerfile, 'deploy/Dockerfile', name);
     assert.ok(compose.services['apiserver-2']!.command!.includes('--etcd-servers=http://etcd:2379'));
+  });
+
+  it('the controller-managers use their own kubeconfig and service-account credentials; the apiservers issue the tokens', (t) => {
+    type Service = { command?: string[]; environment?: Record<string, string>; volumes?: string[] };
+    const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, Service> };
+    const { services } = compose;
+    for (const name of ['controller-manager-1', 'controller-manager-2']) {
+      const service = services[name]!;
+      assert.ok(service.command!.includes('--use-service-account-credentials'), name);
+      assert.ok(service.command!.includes('--kubeconfig=/controller-manager/controller-manager.kubeconfig'), name);
+      // Not the certs volume: the admin's token and kubeconfigs are there.
+      assert.deepEqual(service.volumes, ['controller-manager-credentials:/controller-manager:ro'], name);
+    }
+    for (const name of ['apiserver-1', 'apiserver-2', 'apiserver-3']) {
+      const command = services[name]!.command!;
+      for (const flag of ['--service-account-issuer=', '--service-account-key-file=/certs/', '--service-account-signing-key-file=/certs/']) {
+        assert.ok(command.some((arg) => arg.startsWith(flag)), `${name}: ${flag}`);
+      }
+    }
+    const certs = services.certs!;
+    assert.equal(certs.environment!.CERT_DIR, '/certs');
+    assert.equal(certs.environment!.CONTROLLER_MANAGER_DIR, '/controller-manager');
+    assert.equal(certs.environment!.API_DOMAIN, '${API_DOMAIN:-plat.io}');
+
+    // deploy/init-certs.sh makes every file these flags name: run it (openssl and sh) into a temporary folder.
+    if (spawnSync('openssl', ['version']).error) return t.skip('openssl is not installed');
+    const dir = mkdtempSync(join(tmpdir(), 'plat-init-certs-'));
+    try {
+      const init = (adminToken: string, apiDomain?: string) =>
+        execFileSync('sh', [join(ROOT, 'deploy/init-certs.sh')], {
+          env: {
+            PATH: process.env.PATH,
+            PLAT_ADMIN_TOKEN: adminToken,
+            CERT_DIR: join(dir, 'certs'),
+            CONTROLLER_MANAGER_DIR: join(dir, 'controller-manager'),
+            ...(apiDomain && { API_DOMAIN: apiDomain }),
+          },
+          stdio: 'pipe',
+        });
+      init('admin-token-1');
+      const volumeFile = (path: string) => join(dir, path.replace(/^\/(certs|controller-manager)\//, '$1/'));
+      for (const service of Object.values(services)) {
+        for (const arg of service.command ?? []) {
+          const path = /^--[a-z-]+=(\/(?:certs|controller-manager)\/.+)$/.exec(arg)?.[1];
+          if (path) assert.ok(existsSync(volumeFile(path)), `${arg}: init-certs.sh did not make it`);
+        }
+      }
+      const read = (path: string) => readFileSync(join(dir, path), 'utf8');
+      const managerToken = read('controller-manager/controller-manager-token').trim();
+      assert.equal(read('certs/tokens.csv'), `admin-token-1,admin,admin-uid,"system:masters"\n${managerToken},system:plat-controller-manager,controller-manager-uid\n`);
+      assert.match(read('controller-manager/controller-manager.kubeconfig'), new RegExp(`token: ${managerToken}\n`));
+      assert.doesNotMatch(read('controller-manager/controller-manager.kubeconfig'), /admin-token-1/);
+      for (const file of ['certs/kubeconfig', 'certs/kubeconfig-host']) {
+        assert.match(read(file), /token: admin-token-1\n/, file);
+        assert.doesNotMatch(read(file), new RegExp(managerToken), file);
+      }
+      assert.equal(readdirSync(join(dir, 'controller-manager')).sort().join(' '), 'controller-manager-token controller-manager.kubeconfig');
+      // One EC P-256 signing key with its public half.
+      const privateKey = createPrivateKey(read('certs/service-account.key'));
+      assert.equal(privateKey.asymmetricKeyDetails?.namedCurve, 'prime256v1');
+      assert.equal(
+        createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }),
+        createPublicKey(read('certs/service-account.pub')).export({ type: 'spki', format: 'pem' }),
+      );
+
+      // Again, under k8s.io: the same controller-manager token and signing key, the user renamed.
+      const signingKey = read('certs/service-account.key');
+      init('admin-token-2', 'k8s.io');
+      assert.equal(read('controller-manager/controller-manager-token').trim(), managerToken);
+      assert.equal(read('certs/service-account.key'), signingKey);
+      assert.equal(read('certs/tokens.csv'), `admin-token-2,admin,admin-uid,"system:masters"\n${managerToken},system:kube-controller-manager,controller-manager-uid\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('the haproxy template passes TLS through, round-robin, health-checked on /readyz', () => {

@@ -54,6 +54,25 @@ app.kubernetes.io/component: controller-manager
 {{- default (printf "%s-auth" (include "plat.fullname" .)) .Values.auth.existingSecret }}
 {{- end }}
 
+{{/* The Secret with the service-account token signing key under service-account.key. */}}
+{{- define "plat.serviceAccountKeySecretName" -}}
+{{- default (printf "%s-service-account-key" (include "plat.fullname" .)) .Values.serviceAccountTokens.existingSecret }}
+{{- end }}
+
+{{/* --service-account-issuer: serviceAccountTokens.issuer, default https://<the Service's DNS name>. */}}
+{{- define "plat.serviceAccountIssuer" -}}
+{{- default (printf "https://%s" (include "plat.serviceHost" .)) .Values.serviceAccountTokens.issuer }}
+{{- end }}
+
+{{/*
+  The controller-manager's own user, as the apiserver names it from --api-domain: system:kube-controller-manager
+  under k8s.io, else system:<the domain's first label>-controller-manager (system:plat-controller-manager).
+*/}}
+{{- define "plat.controllerManagerUser" -}}
+{{- $prefix := ternary "kube" (splitList "." .Values.apiDomain | first) (eq .Values.apiDomain "k8s.io") }}
+{{- printf "system:%s-controller-manager" $prefix }}
+{{- end }}
+
 {{/* The Service's in-cluster DNS name. */}}
 {{- define "plat.serviceHost" -}}
 {{- printf "%s.%s.svc" (include "plat.fullname" .) .Release.Namespace }}
