@@ -2,6 +2,8 @@
 // a replica on each storage backend and in each API domain.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { connect as tlsConnect } from 'node:tls';
 import { decodeObject, decodeWatchFrames, encodeObject, PROTOBUF_PREFIX } from '@plat/protobuf';
 import type { ApiserverProcess, RequestOptions, Response } from './support/apiserver-process.js';
 
@@ -864,6 +866,50 @@ export function runApiCases(title: string, start: () => Promise<ApiTarget>, stop
           }
           assert.deepEqual(seen, ['ADDED b', 'MODIFIED a', 'DELETED b']);
           watch.close();
+        }
+      });
+
+      it('over HTTP/1.1 a watch is chunked (a run of events per chunk); over HTTP/1.0 it is read to the close', async () => {
+        const ns = await namespace();
+        const start = await call(roles(ns), { method: 'POST', body: role('before') });
+        const rv = start.json.metadata.resourceVersion;
+        for (const version of ['1.1', '1.0']) {
+          const socket = tlsConnect({ host: '127.0.0.1', port: target.server.port, ca: target.server.ca });
+          await once(socket, 'secureConnect');
+          const received: Buffer[] = [];
+          socket.on('data', (chunk: Buffer) => received.push(chunk));
+          const ended = once(socket, 'end');
+          socket.write(`GET ${roles(ns)}?watch=1&resourceVersion=${rv}&timeoutSeconds=2 HTTP/${version}\r\nHost: 127.0.0.1\r\nConnection: close\r\nAuthorization: Bearer ${target.token}\r\n\r\n`);
+          for (const name of [`h${version.replace('.', '')}-a`, `h${version.replace('.', '')}-b`]) await call(roles(ns), { method: 'POST', body: role(name) });
+          await ended;
+          socket.destroy();
+          const raw = Buffer.concat(received).toString();
+          const [head, body] = [raw.slice(0, raw.indexOf('\r\n\r\n')), raw.slice(raw.indexOf('\r\n\r\n') + 4)];
+          assert.match(head, new RegExp(`^HTTP/1.1 200`), version);
+          let lines: string[];
+          if (version === '1.1') {
+            assert.match(head, /transfer-encoding: chunked/i);
+            // Decode the chunks by their sizes: each must hold whole event lines.
+            let rest = body;
+            const chunks: string[] = [];
+            for (;;) {
+              const size = Number.parseInt(rest.slice(0, rest.indexOf('\r\n')), 16);
+              rest = rest.slice(rest.indexOf('\r\n') + 2);
+              if (size === 0) break;
+              chunks.push(rest.slice(0, size));
+              assert.equal(rest.slice(size, size + 2), '\r\n', 'a chunk ends with CRLF');
+              rest = rest.slice(size + 2);
+            }
+            assert.equal(rest, '\r\n', 'the last chunk ends the body');
+            for (const chunk of chunks) assert.ok(chunk.endsWith('\n'), 'a chunk holds whole events');
+            lines = chunks.join('').split('\n').filter(Boolean);
+          } else {
+            assert.doesNotMatch(head, /transfer-encoding/i);
+            lines = body.split('\n').filter(Boolean);
+          }
+          const names = lines.map((line) => (JSON.parse(line) as { object: { metadata: { name: string } } }).object.metadata.name);
+          const tag = version.replace('.', '');
+          assert.deepEqual(names.filter((name) => name.startsWith(`h${tag}`)), [`h${tag}-a`, `h${tag}-b`], version);
         }
       });
 

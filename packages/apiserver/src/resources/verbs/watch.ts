@@ -1,10 +1,12 @@
 // GET with watch: a chunked stream of JSON watch events (conventions 4.7 and 6), ended by
 // timeoutSeconds, by the client going away, or by graceful shutdown.
 import type { ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { startWatch, type ApiWatchEvent, type KubeObject } from '@plat/registry';
 import { parseIncludeObject, toTable } from '../table.js';
 import { encodeWatchEvent } from '@plat/protobuf';
 import { listQuery } from './list.js';
+import { JoinedRuns } from './joined-runs.js';
 import type { VerbScope } from './scope.js';
 
 /** Upstream's default for watches without timeoutSeconds: 30 to 60 minutes, spread at random. */
@@ -39,18 +41,20 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
   const eventSizes = services.metrics.watchEventSizes.labels(watcherLabels);
   const timer = setTimeout(stop, Math.max(0, timeoutSeconds) * 1000);
   res.on('close', stop);
+  // Over HTTP/1.1 a run goes to the socket as one chunk, framed once for all the watchers that
+  // write it: the response would frame it again for each of them, in a writev of three buffers.
+  // Pipelined behind another response (no socket yet), or over HTTP/1.0, the response writes.
+  const socket = res.chunkedEncoding ? res.socket : null;
   try {
-    // A run of events is written in one go: node corks the socket for the tick, so the run leaves
-    // in one writev (the watch cache hands a busy resource's events on in runs; upstream likewise
-    // flushes only when its channel is empty). The frames are shared between watchers, not copied.
+    // A run of events is written in one go (the watch cache hands a busy resource's events on in
+    // runs; upstream likewise flushes only when its channel is empty). Each event is encoded once
+    // for all watchers, and each run joined once.
     for await (const run of watch.batches()) {
       const frames = run.map(encode.event);
       for (const frame of frames) eventSizes.observe(frame.byteLength);
       eventsSent.inc(frames.length);
-      // One chunk per run: each write is a chunk header, the data and a CRLF, and a writev of
-      // three buffers costs less than one of three per event, even after copying the run once.
-      const writable = res.write(frames.length === 1 ? frames[0]! : Buffer.concat(frames));
-      if (!writable) await drainedOrClosed(res);
+      const writable = socket ? socket.write(chunkedRuns.join(frames)) : res.write(joinedRuns.join(frames));
+      if (!writable) await drainedOrClosed(socket ?? res);
       if (res.destroyed) break;
     }
   } finally {
@@ -91,7 +95,7 @@ function eventEncoder(scope: VerbScope): { contentType: string; event: (event: A
 }
 
 /** Waits for the client to take what was written, or to go away; leaves no listener behind. */
-function drainedOrClosed(res: ServerResponse): Promise<void> {
+function drainedOrClosed(res: ServerResponse | Duplex): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
       res.off('drain', done);
@@ -120,6 +124,9 @@ function sharedFrames(encode: (event: ApiWatchEvent) => Uint8Array): (event: Api
     return frame;
   };
 }
+
+const joinedRuns = new JoinedRuns();
+const chunkedRuns = new JoinedRuns({ chunked: true });
 
 const jsonEventLine = sharedFrames((event) => Buffer.from(`{"type":${JSON.stringify(event.type)},"object":${JSON.stringify(event.object)}}\n`));
 
