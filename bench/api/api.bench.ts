@@ -9,15 +9,19 @@
 // Prints JSON. The clients run in this process, on the same machine as the replica and etcd.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:https';
-import { connect as tlsConnect } from 'node:tls';
+import { Worker } from 'node:worker_threads';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Etcd3 } from 'etcd3';
 import { startEtcd } from '@plat/storage/testing';
+import { Arrivals, type WatchersTask } from './watchers.js';
 
 const MAIN = fileURLToPath(new URL('../../../apps/apiserver/dist/main.js', import.meta.url));
+/** USER_HZ: /proc's unit for CPU times, 100 on every Linux this runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
+const WATCHERS_MODULE = new URL('./watchers.js', import.meta.url);
 const OPERATIONS = Number(process.env.BENCH_OPERATIONS ?? 4000);
 const IN_FLIGHT = 64;
 /** Extra node flags for the replica, e.g. BENCH_REPLICA_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p". */
@@ -30,6 +34,8 @@ const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 1000);
 const WRITE_RATE = Number(process.env.BENCH_WRITE_RATE ?? 200);
 const WRITE_SECONDS = Number(process.env.BENCH_WRITE_SECONDS ?? 10);
 const FAN_OUT_WARM_UP_SECONDS = Number(process.env.BENCH_FAN_OUT_WARM_UP_SECONDS ?? 3);
+/** Worker threads the watchers are spread over: on one thread with the writer, reading 200,000 events/s would delay them. */
+const WATCHER_THREADS = Number(process.env.BENCH_WATCHER_THREADS ?? 2);
 
 /**
  * An object of about the size of bench/storage's (~600 bytes of JSON): a ServiceAccount (the
@@ -148,6 +154,14 @@ async function rssMiB(pid: number): Promise<number> {
   return Math.round(kib / 1024);
 }
 
+/** CPU seconds (user + system) the process has used so far. */
+async function cpuSeconds(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+
 async function createMany(client: Client, namespace: string, count: number, name: (i: number) => string): Promise<void> {
   await measure(count, IN_FLIGHT, (i) => client.ok('POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, serviceAccount(namespace, name(i))));
 }
@@ -165,102 +179,24 @@ async function listLatencies(client: Client, path: string): Promise<{ p50: numbe
   return { p50: percentile(times, 50), p99: percentile(times, 99), items };
 }
 
-/**
- * What the watchers saw, in arrays sized up front: with 1,000 watchers and 200 writes/s the
- * watchers record 200,000 arrivals a second in the same process as the writer.
- */
-class Arrivals {
-  /** Delivery latency (write sent -> event read) of every event every watcher read. */
-  readonly latencies: Float64Array;
-  count = 0;
-  /** Per write index: the first and last watcher's arrival time. */
-  readonly first: Float64Array;
-  readonly last: Float64Array;
-
-  constructor(writes: number, watchers: number) {
-    this.latencies = new Float64Array(writes * watchers);
-    this.first = new Float64Array(writes).fill(Infinity);
-    this.last = new Float64Array(writes).fill(-Infinity);
-  }
-
-  record(index: number, sentAt: number, now: number): void {
-    if (this.count < this.latencies.length) this.latencies[this.count++] = now - sentAt;
-    if (index >= 0 && index < this.first.length) {
-      if (now < this.first[index]!) this.first[index] = now;
-      if (now > this.last[index]!) this.last[index] = now;
-    }
-  }
-}
-
-const SENT_AT = Buffer.from('"sentAt":"');
-const FAN_NAME = Buffer.from('"name":"fan-');
-const HEADERS_END = Buffer.from('\r\n\r\n');
-
-/** The decimal number (digits and one dot) in `buffer` from `start` to the next other byte. */
-function numberAt(buffer: Buffer, start: number): number {
-  let value = 0;
-  let scale = 0;
-  for (let i = start; i < buffer.length; i++) {
-    const byte = buffer[i]!;
-    if (byte === 46) scale = 1;
-    else if (byte >= 48 && byte <= 57) {
-      if (scale) value += (byte - 48) / (scale *= 10);
-      else value = value * 10 + (byte - 48);
-    } else break;
-  }
-  return value;
-}
-
-/**
- * A watch over its own TLS connection whose events carry `sentAt` in their data. The watchers
- * share this process (and the machine) with the writer, the replica and etcd, so they do as little
- * as a client can: no HTTP client, the chunked body scanned as bytes for event lines and the two
- * fields needed (chunk-size lines carry neither and are passed over).
- */
-function openWatch(replica: Replica, token: string, path: string, arrivals: Arrivals, onEvent: () => void): Promise<() => void> {
-  return new Promise((resolve, reject) => {
-    const socket = tlsConnect({ host: '127.0.0.1', port: replica.port, ca: replica.ca }, () => {
-      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n\r\n`);
-    });
-    let pending: Buffer | undefined;
-    let inBody = false;
-    socket.on('data', (chunk: Buffer) => {
-      let buffer = pending ? Buffer.concat([pending, chunk]) : chunk;
-      if (!inBody) {
-        const end = buffer.indexOf(HEADERS_END);
-        if (end < 0) {
-          pending = buffer;
-          return;
-        }
-        const status = buffer.subarray(0, buffer.indexOf(13)).toString();
-        if (!status.startsWith('HTTP/1.1 200')) {
-          socket.destroy();
-          reject(new Error(`watch ${path}: ${status}`));
-          return;
-        }
-        inBody = true;
-        resolve(() => socket.destroy());
-        buffer = buffer.subarray(end + HEADERS_END.length);
-      }
-      const now = performance.timeOrigin + performance.now();
-      let start = 0;
-      for (let newline = buffer.indexOf(10, start); newline >= 0; newline = buffer.indexOf(10, start)) {
-        const lineStart = start;
-        start = newline + 1;
-        // Event lines are JSON objects; chunk sizes and chunk ends are not.
-        if (buffer[lineStart] !== 123) continue;
-        const line = buffer.subarray(lineStart, newline);
-        const sentAt = line.indexOf(SENT_AT);
-        const name = line.indexOf(FAN_NAME);
-        if (sentAt >= 0) arrivals.record(name >= 0 ? numberAt(line, name + FAN_NAME.length) : -1, numberAt(line, sentAt + SENT_AT.length), now);
-        onEvent();
-      }
-      pending = start < buffer.length ? buffer.subarray(start) : undefined;
-    });
-    socket.on('error', (error) => {
-      if (!inBody) reject(error);
-    });
+/** Opens `count` watches in a worker thread; resolves once they are open, with their arrivals and a closer. */
+async function startWatchers(replica: Replica, token: string, path: string, count: number, writes: number): Promise<{ arrivals: Arrivals; close(): Promise<void> }> {
+  const arrivals = Arrivals.allocate(writes, count);
+  const task: WatchersTask = { port: replica.port, ca: replica.ca, token, path, watchers: count, buffers: arrivals.buffers };
+  const worker = new Worker(WATCHERS_MODULE, { workerData: task });
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    worker.once('message', () => resolve());
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`watchers' worker exited with ${code}`)));
   });
+  return {
+    arrivals,
+    async close() {
+      worker.postMessage('close');
+      await exited;
+    },
+  };
 }
 
 async function main(): Promise<void> {
@@ -334,17 +270,13 @@ async function main(): Promise<void> {
     // 3. fan-out: WATCHERS watchers while WRITE_RATE objects/s are written for WRITE_SECONDS.
     const start = JSON.parse(await client.ok('GET', '/api/v1/namespaces/fan/serviceaccounts?limit=1')) as { metadata: { resourceVersion: string } };
     const writes = WRITE_RATE * WRITE_SECONDS;
-    const arrivals = new Arrivals(writes, WATCHERS);
-    let delivered = 0;
-    const closers: (() => void)[] = [];
     const path = `/api/v1/namespaces/fan/serviceaccounts?watch=1&resourceVersion=${start.metadata.resourceVersion}`;
-    for (let i = 0; i < WATCHERS; i += 50) {
-      closers.push(
-        ...(await Promise.all(
-          Array.from({ length: Math.min(50, WATCHERS - i) }, () => openWatch(replica, token, path, arrivals, () => delivered++)),
-        )),
-      );
-    }
+    const groups = await Promise.all(
+      Array.from({ length: WATCHER_THREADS }, (_, t) =>
+        startWatchers(replica, token, path, Math.floor(WATCHERS / WATCHER_THREADS) + (t < WATCHERS % WATCHER_THREADS ? 1 : 0), writes),
+      ),
+    );
+    const delivered = (): number => groups.reduce((sum, group) => sum + group.arrivals.delivered, 0);
     /** Writes `count` objects at WRITE_RATE; each carries `sentAt` when its latency is measured. */
     const writeAtRate = async (count: number, name: (i: number) => string, measured: boolean, createLatencies: number[]) => {
       const started = performance.now();
@@ -365,26 +297,37 @@ async function main(): Promise<void> {
     };
     const deliveredAll = async (count: number): Promise<void> => {
       const deadline = performance.now() + 30_000;
-      while (delivered < count && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      while (delivered() < count && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     };
     // Warm up the fan-out path (the replica's JIT, the watchers' connections) at the same rate,
     // unmeasured, and let it drain: the figures are for the steady state.
     const warmWrites = WRITE_RATE * FAN_OUT_WARM_UP_SECONDS;
     await writeAtRate(warmWrites, (i) => `warm-${i}`, false, []);
     await deliveredAll(warmWrites * WATCHERS);
-    delivered -= warmWrites * WATCHERS;
-    const expected = writes * WATCHERS;
+    const deliveredInWarmUp = delivered();
+    const expected = deliveredInWarmUp + writes * WATCHERS;
     const writeStarted = performance.now();
+    const cpuBefore = await cpuSeconds(replica.pid);
     const createLatencies: number[] = [];
     await writeAtRate(writes, (i) => `fan-${i}`, true, createLatencies);
     const writeSeconds = (performance.now() - writeStarted) / 1000;
     await deliveredAll(expected);
     const deliverySeconds = (performance.now() - writeStarted) / 1000;
+    const replicaCpu = (await cpuSeconds(replica.pid)) - cpuBefore;
     const fanOutRss = await rssMiB(replica.pid);
-    for (const close of closers) close();
-    const latencies = arrivals.latencies.subarray(0, arrivals.count).sort();
+    const deliveredMeasured = delivered() - deliveredInWarmUp;
+    await Promise.all(groups.map((group) => group.close()));
+    const latencies = new Float64Array(groups.reduce((sum, group) => sum + group.arrivals.recorded, 0));
+    let filled = 0;
+    for (const { arrivals } of groups) {
+      latencies.set(arrivals.latencies.subarray(0, arrivals.recorded), filled);
+      filled += arrivals.recorded;
+    }
+    latencies.sort();
     createLatencies.sort((a, b) => a - b);
-    const spreads = Array.from(arrivals.first, (first, i) => arrivals.last[i]! - first)
+    const firsts = groups.map((group) => group.arrivals.first);
+    const lasts = groups.map((group) => group.arrivals.last);
+    const spreads = Array.from({ length: writes }, (_, i) => Math.max(...lasts.map((last) => last[i]!)) - Math.min(...firsts.map((first) => first[i]!)))
       .filter((spread) => Number.isFinite(spread))
       .sort((a, b) => a - b);
 
@@ -418,9 +361,10 @@ async function main(): Promise<void> {
         warmUpSeconds: FAN_OUT_WARM_UP_SECONDS,
         writes,
         writeSeconds: round(writeSeconds),
-        eventsExpected: expected,
-        eventsDelivered: delivered,
-        deliveredEventsPerSecond: Math.round(delivered / deliverySeconds),
+        eventsExpected: writes * WATCHERS,
+        watcherThreads: WATCHER_THREADS,
+        eventsDelivered: deliveredMeasured,
+        deliveredEventsPerSecond: Math.round(deliveredMeasured / deliverySeconds),
         /** From sending the create to a watcher parsing its event (the create's own latency included). */
         latencyMs: {
           p50: percentile(latencies, 50),
@@ -432,6 +376,8 @@ async function main(): Promise<void> {
         /** Per event, from the first watcher's receipt to the last's: the fan-out itself. */
         fanOutSpreadMs: { p50: percentile(spreads, 50), p99: percentile(spreads, 99) },
         replicaRssMiB: fanOutRss,
+        /** The replica's CPU time over the measured writes and their delivery: per second, and per event delivered. */
+        replicaCpu: { coresBusy: round(replicaCpu / deliverySeconds), microsecondsPerEvent: round((replicaCpu * 1e6) / deliveredMeasured) },
       },
     };
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
