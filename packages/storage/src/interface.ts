@@ -43,7 +43,10 @@ export interface ListOptions {
   revision?: number;
   /** Most items to return; 0 or absent: no limit. */
   limit?: number;
-  /** As GetOptions.notOlderThan, for an unpaged list. */
+  /**
+   * As GetOptions.notOlderThan, for an unpaged list. With 0 (any state) and a limit, a store may
+   * return the whole list, unpaged: the watch cache does, as upstream's.
+   */
   notOlderThan?: number;
   /** A token from a previous chunk's `continue`. */
   continue?: string;

@@ -210,6 +210,18 @@ describe('watch cache (memory backend)', () => {
       const listed = await store.list<Item>('/apps/things/', { notOlderThan: 0 });
       assert.deepEqual(listed.items.map((i) => i.metadata.name), ['a']);
       assert.deepEqual(reads, before, 'the store was not read');
+      // Any state with a limit: the whole list from the cache, the limit ignored, as upstream.
+      await store.create('/apps/things/ns/b', item('ns', 'b', 2));
+      const whole = await store.list<Item>('/apps/things/', { notOlderThan: 0, limit: 1 });
+      assert.deepEqual(whole.items.map((i) => i.metadata.name), ['a', 'b']);
+      assert.equal(whole.continue, '');
+      assert.deepEqual(reads, before, 'the store was not read for a limited list of any state');
+      // A floor above zero with a limit pages through the store.
+      const paged = await store.list<Item>('/apps/things/', { notOlderThan: Number(created.metadata.resourceVersion), limit: 1 });
+      assert.equal(paged.items.length, 1);
+      assert.notEqual(paged.continue, '');
+      assert.equal(reads.list, before.list + 1);
+      reads.list = before.list;
       // A caller that may change what it gets receives its own copy; a read-only caller the cache's.
       any.n = 99;
       assert.equal((await store.get<Item>('/apps/things/ns/a', { notOlderThan: 0 })).n, 1);

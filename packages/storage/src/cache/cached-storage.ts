@@ -171,8 +171,11 @@ export class CachedStorage implements Storage {
   }
 
   async list<T extends StoredObject>(prefix: string, options: ListOptions = {}): Promise<ListResult<T>> {
-    // Paged, continued and exact-revision lists keep the inner store's tokens and history.
-    if (options.continue || (options.limit ?? 0) > 0 || (options.revision ?? 0) > 0) {
+    // Paged, continued and exact-revision lists keep the inner store's tokens and history. A list
+    // of any state (resourceVersion "0") is served whole from the cache, its limit ignored, as
+    // upstream's watch cache does: a page of it could not be continued from the cache.
+    const anyState = options.notOlderThan === 0;
+    if (options.continue || ((options.limit ?? 0) > 0 && !anyState) || (options.revision ?? 0) > 0) {
       return this.inner.list(prefix, options);
     }
     // A consistent read: the cache must have seen everything the store had when asked. A read
