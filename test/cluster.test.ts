@@ -1,13 +1,15 @@
 // End to end over `make cluster`'s topology (scripts/cluster-up.mjs into a temporary folder): etcd,
 // redis, three replicas behind haproxy, two leader-elected controller-managers. A write through one
-// replica is seen in order by watches on the others; a replica killed under load through the load
-// balancer loses no acknowledged write, and the clients carry on.
+// replica is seen in order by watches on the others; a watcher that stops reading does not delay
+// another; a replica killed under load through the load balancer loses no acknowledged write, and
+// the clients carry on.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { Agent, get } from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import { Agent, get, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -113,6 +115,80 @@ describe('make cluster: three replicas behind haproxy', { timeout: 420_000 }, ()
       }
     } finally {
       for (const watch of watches) watch.close();
+    }
+  });
+
+  it('a watcher that stops reading does not delay another watcher of the same replica, and loses nothing', async () => {
+    const [watched, , writer] = cluster.state.replicas as [(typeof cluster.state.replicas)[0], unknown, (typeof cluster.state.replicas)[0]];
+    const ns = 'slow';
+    const accounts = `/api/v1/namespaces/${ns}/serviceaccounts`;
+    assert.equal((await cluster.request(writer.port, '/api/v1/namespaces', { method: 'POST', body: { metadata: { name: ns } } })).status, 201);
+    const from = (await cluster.request(watched.port, accounts)).json().metadata.resourceVersion as string;
+    // 80 objects of 200 KB: 16 MB of events, four times what the slow connection's socket buffers
+    // hold (seen with ss: 128 KB received, as it is not read, and 4 MB sent), so the replica's
+    // writes to it back up and the rest waits in the replica.
+    const COUNT = 80;
+    const padding = 'x'.repeat(200_000);
+    const path = `${accounts}?watch=1&resourceVersion=${from}`;
+
+    // The slow watcher: its response is paused from the first byte, so nothing more is read.
+    const slow = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: watched.port, path, ca: cluster.ca, agent: false, headers: { authorization: `Bearer ${cluster.state.token}` } }, (res) => {
+        res.pause();
+        resolve(res);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    assert.equal(slow.statusCode, 200);
+    const fast = await cluster.watch(watched.port, path);
+    try {
+      assert.equal(fast.status, 200);
+      const arrived = new Map<string, number>();
+      const reading = (async () => {
+        while (arrived.size < COUNT) {
+          const event = await fast.next(30_000);
+          assert.ok(event, `the fast watch ended after ${arrived.size} events`);
+          // The controller-manager adds the namespace's default ServiceAccount meanwhile.
+          if (event.type === 'ADDED' && (event.object.metadata.name as string).startsWith('slow-')) arrived.set(event.object.metadata.name as string, Date.now());
+        }
+      })();
+      const acknowledged = new Map<string, number>();
+      for (let i = 0; i < COUNT; i++) {
+        const name = `slow-${String(i).padStart(3, '0')}`;
+        const response = await cluster.request(writer.port, accounts, { method: 'POST', body: { metadata: { name, annotations: { padding } } } });
+        assert.equal(response.status, 201, response.body.slice(0, 300));
+        acknowledged.set(name, Date.now());
+      }
+      await reading;
+      const delays = [...acknowledged].map(([name, at]) => arrived.get(name)! - at);
+      // Generous for a loaded CI machine; a fast watcher held back by the slow one would wait
+      // for it for ever (its events are never read until the end of the test).
+      assert.ok(Math.max(...delays) < 5_000, `the fast watcher waited up to ${Math.max(...delays)} ms for an event`);
+
+      // Now read the slow watcher: everything, in order (it stayed within its buffer's bound).
+      const names: string[] = [];
+      let pending = '';
+      await new Promise<void>((resolve, reject) => {
+        slow.setEncoding('utf8');
+        slow.on('data', (chunk: string) => {
+          const lines = (pending + chunk).split('\n');
+          pending = lines.pop()!;
+          for (const line of lines) {
+            if (!line.trim()) continue;
+            const event = JSON.parse(line) as { type: string; object: { metadata: { name: string } } };
+            if (event.type === 'ADDED' && event.object.metadata.name.startsWith('slow-')) names.push(event.object.metadata.name);
+          }
+          if (names.length >= COUNT) resolve();
+        });
+        slow.on('error', reject);
+        slow.on('end', () => reject(new Error(`the slow watch ended after ${names.length} events`)));
+        slow.resume();
+      });
+      assert.deepEqual(names, [...acknowledged.keys()]);
+    } finally {
+      fast.close();
+      slow.destroy();
     }
   });
 
