@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { Etcd3 } from 'etcd3';
 import { startEtcd } from '@plat/storage/testing';
 import { Arrivals, type WatchersTask } from './watchers.js';
+import { measure } from '../throughput.js';
 
 const MAIN = fileURLToPath(new URL('../../../apps/apiserver/dist/main.js', import.meta.url));
 /** USER_HZ: /proc's unit for CPU times, 100 on every Linux this runs on. */
@@ -131,17 +132,6 @@ class Client {
   close(): void {
     this.agent.destroy();
   }
-}
-
-async function measure(count: number, inFlight: number, op: (index: number) => Promise<unknown>): Promise<number> {
-  let next = 0;
-  const started = process.hrtime.bigint();
-  await Promise.all(
-    Array.from({ length: inFlight }, async () => {
-      while (next < count) await op(next++);
-    }),
-  );
-  return Math.round(count / (Number(process.hrtime.bigint() - started) / 1e9));
 }
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

@@ -4,6 +4,7 @@
 import { Etcd3 } from 'etcd3';
 import { createStorage, type Storage } from '@plat/storage';
 import { startEtcd } from '@plat/storage/testing';
+import { measure } from '../throughput.js';
 
 const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 1000);
 const CONCURRENT = Number(process.env.BENCH_CONCURRENT ?? 6000);
@@ -21,18 +22,6 @@ const objectNamed = (name: string) => ({
 interface Operations {
   create(index: number): Promise<unknown>;
   get(index: number): Promise<unknown>;
-}
-
-async function measure(count: number, inFlight: number, op: (index: number) => Promise<unknown>): Promise<number> {
-  let next = 0;
-  const started = process.hrtime.bigint();
-  await Promise.all(
-    Array.from({ length: inFlight }, async () => {
-      while (next < count) await op(next++);
-    }),
-  );
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  return Math.round(count / seconds);
 }
 
 function throughStorage(storage: Storage, run: string): Operations {
