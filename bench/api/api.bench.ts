@@ -5,8 +5,10 @@
 // - a 10,000-object list served from the watch cache (p50, p99, and the replica's memory), beside
 //   the same list from a replica started with --watch-cache=false;
 // - fan-out: 1,000 watchers on the replica while 200 objects/s are written (after 3 s of the same,
-//   unmeasured): delivered events/s and the p99 delivery latency (write sent -> event read).
-// Prints JSON. The clients run in this process, on the same machine as the replica and etcd.
+//   unmeasured), in 3 rounds of 10 s: delivered events/s, the delivery latency (write sent ->
+//   event read) and the replica's CPU per event, each round's and their medians.
+// Prints JSON. The clients run in this process (the watchers in worker threads), on the same
+// machine as the replica and etcd.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:https';
 import { Worker } from 'node:worker_threads';
@@ -16,7 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Etcd3 } from 'etcd3';
 import { startEtcd } from '@plat/storage/testing';
-import { Arrivals, type WatchersTask } from './watchers.js';
+import { Arrivals, type WatchersMessage, type WatchersTask } from './watchers.js';
 import { measure } from '../throughput.js';
 
 const MAIN = fileURLToPath(new URL('../../../apps/apiserver/dist/main.js', import.meta.url));
@@ -38,6 +40,7 @@ const WRITE_SECONDS = Number(process.env.BENCH_WRITE_SECONDS ?? 10);
 const FAN_OUT_WARM_UP_SECONDS = Number(process.env.BENCH_FAN_OUT_WARM_UP_SECONDS ?? 3);
 /** Worker threads the watchers are spread over: on one thread with the writer, reading 200,000 events/s would delay them. */
 const WATCHER_THREADS = Number(process.env.BENCH_WATCHER_THREADS ?? 2);
+const FAN_OUT_ROUNDS = Number(process.env.BENCH_FAN_OUT_ROUNDS ?? 3);
 
 /**
  * An object of about the size of bench/storage's (~600 bytes of JSON): a ServiceAccount (the
@@ -172,21 +175,49 @@ async function listLatencies(client: Client, path: string): Promise<{ p50: numbe
   return { p50: percentile(times, 50), p99: percentile(times, 99), items };
 }
 
-/** Opens `count` watches in a worker thread; resolves once they are open, with their arrivals and a closer. */
-async function startWatchers(replica: Replica, token: string, path: string, count: number, writes: number): Promise<{ arrivals: Arrivals; close(): Promise<void> }> {
-  const arrivals = Arrivals.allocate(writes, count);
+/** One measured round of the fan-out. */
+interface FanOutRound {
+  writeSeconds: number;
+  eventsDelivered: number;
+  deliveredEventsPerSecond: number;
+  latencyMs: { p50: number; p99: number; max: number };
+  createLatencyMs: { p50: number; p99: number };
+  fanOutSpreadMs: { p50: number; p99: number };
+  replicaCpu: { coresBusy: number; microsecondsPerEvent: number };
+}
+
+interface WatcherGroup {
+  /** What the group's watchers saw in the current round. */
+  readonly arrivals: Arrivals;
+  /** From now on, record into a round of `writes` writes from `firstIndex` on. */
+  startRound(firstIndex: number, writes: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Opens `count` watches in a worker thread; resolves once they are open. */
+async function startWatchers(replica: Replica, token: string, path: string, count: number): Promise<WatcherGroup> {
+  let arrivals = Arrivals.allocate(0, 0, count);
   const task: WatchersTask = { port: replica.port, ca: replica.ca, token, path, watchers: count, buffers: arrivals.buffers };
   const worker = new Worker(WATCHERS_MODULE, { workerData: task });
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    worker.once('message', () => resolve());
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`watchers' worker exited with ${code}`)));
-  });
+  const reply = (): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      worker.once('message', () => resolve());
+      worker.once('error', reject);
+    });
+  await Promise.race([reply(), exited.then(() => Promise.reject(new Error("the watchers' worker exited before its watches were open")))]);
   return {
-    arrivals,
+    get arrivals() {
+      return arrivals;
+    },
+    async startRound(firstIndex, writes) {
+      arrivals = Arrivals.allocate(firstIndex, writes, count);
+      const recording = reply();
+      worker.postMessage({ round: arrivals.buffers } satisfies WatchersMessage);
+      await recording;
+    },
     async close() {
-      worker.postMessage('close');
+      worker.postMessage('close' satisfies WatchersMessage);
       await exited;
     },
   };
@@ -260,13 +291,14 @@ async function main(): Promise<void> {
     await uncached.replica.stop();
     uncached.replica = undefined;
 
-    // 3. fan-out: WATCHERS watchers while WRITE_RATE objects/s are written for WRITE_SECONDS.
+    // 3. fan-out: WATCHERS watchers while WRITE_RATE objects/s are written for WRITE_SECONDS, in
+    // FAN_OUT_ROUNDS rounds whose medians are reported (one round's p99 swings with this machine).
     const start = JSON.parse(await client.ok('GET', '/api/v1/namespaces/fan/serviceaccounts?limit=1')) as { metadata: { resourceVersion: string } };
     const writes = WRITE_RATE * WRITE_SECONDS;
     const path = `/api/v1/namespaces/fan/serviceaccounts?watch=1&resourceVersion=${start.metadata.resourceVersion}`;
     const groups = await Promise.all(
       Array.from({ length: WATCHER_THREADS }, (_, t) =>
-        startWatchers(replica, token, path, Math.floor(WATCHERS / WATCHER_THREADS) + (t < WATCHERS % WATCHER_THREADS ? 1 : 0), writes),
+        startWatchers(replica, token, path, Math.floor(WATCHERS / WATCHER_THREADS) + (t < WATCHERS % WATCHER_THREADS ? 1 : 0)),
       ),
     );
     const delivered = (): number => groups.reduce((sum, group) => sum + group.arrivals.delivered, 0);
@@ -288,6 +320,7 @@ async function main(): Promise<void> {
       }
       await Promise.all(pending);
     };
+    /** Waits until the watchers have read `count` events in this round, for at most 30 s. */
     const deliveredAll = async (count: number): Promise<void> => {
       const deadline = performance.now() + 30_000;
       while (delivered() < count && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -297,32 +330,49 @@ async function main(): Promise<void> {
     const warmWrites = WRITE_RATE * FAN_OUT_WARM_UP_SECONDS;
     await writeAtRate(warmWrites, (i) => `warm-${i}`, false, []);
     await deliveredAll(warmWrites * WATCHERS);
-    const deliveredInWarmUp = delivered();
-    const expected = deliveredInWarmUp + writes * WATCHERS;
-    const writeStarted = performance.now();
-    const cpuBefore = await cpuSeconds(replica.pid);
-    const createLatencies: number[] = [];
-    await writeAtRate(writes, (i) => `fan-${i}`, true, createLatencies);
-    const writeSeconds = (performance.now() - writeStarted) / 1000;
-    await deliveredAll(expected);
-    const deliverySeconds = (performance.now() - writeStarted) / 1000;
-    const replicaCpu = (await cpuSeconds(replica.pid)) - cpuBefore;
-    const fanOutRss = await rssMiB(replica.pid);
-    const deliveredMeasured = delivered() - deliveredInWarmUp;
-    await Promise.all(groups.map((group) => group.close()));
-    const latencies = new Float64Array(groups.reduce((sum, group) => sum + group.arrivals.recorded, 0));
-    let filled = 0;
-    for (const { arrivals } of groups) {
-      latencies.set(arrivals.latencies.subarray(0, arrivals.recorded), filled);
-      filled += arrivals.recorded;
+    const fanOutRounds: FanOutRound[] = [];
+    for (let r = 0; r < FAN_OUT_ROUNDS; r++) {
+      const firstIndex = r * writes;
+      await Promise.all(groups.map((group) => group.startRound(firstIndex, writes)));
+      const writeStarted = performance.now();
+      const cpuBefore = await cpuSeconds(replica.pid);
+      const createLatencies: number[] = [];
+      await writeAtRate(writes, (i) => `fan-${firstIndex + i}`, true, createLatencies);
+      const writeSeconds = (performance.now() - writeStarted) / 1000;
+      await deliveredAll(writes * WATCHERS);
+      const deliverySeconds = (performance.now() - writeStarted) / 1000;
+      const replicaCpu = (await cpuSeconds(replica.pid)) - cpuBefore;
+      const roundDelivered = delivered();
+      const latencies = new Float64Array(groups.reduce((sum, group) => sum + group.arrivals.recorded, 0));
+      let filled = 0;
+      for (const { arrivals } of groups) {
+        latencies.set(arrivals.latencies.subarray(0, arrivals.recorded), filled);
+        filled += arrivals.recorded;
+      }
+      latencies.sort();
+      createLatencies.sort((a, b) => a - b);
+      const firsts = groups.map((group) => group.arrivals.first);
+      const lasts = groups.map((group) => group.arrivals.last);
+      const spreads = Array.from({ length: writes }, (_, i) => Math.max(...lasts.map((last) => last[i]!)) - Math.min(...firsts.map((first) => first[i]!)))
+        .filter((spread) => Number.isFinite(spread))
+        .sort((a, b) => a - b);
+      fanOutRounds.push({
+        writeSeconds: Math.round(writeSeconds * 100) / 100,
+        eventsDelivered: roundDelivered,
+        deliveredEventsPerSecond: Math.round(roundDelivered / deliverySeconds),
+        latencyMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: percentile(latencies, 100) },
+        createLatencyMs: { p50: percentile(createLatencies, 50), p99: percentile(createLatencies, 99) },
+        fanOutSpreadMs: { p50: percentile(spreads, 50), p99: percentile(spreads, 99) },
+        replicaCpu: {
+          coresBusy: Math.round((replicaCpu / deliverySeconds) * 100) / 100,
+          microsecondsPerEvent: Math.round(((replicaCpu * 1e6) / roundDelivered) * 100) / 100,
+        },
+      });
     }
-    latencies.sort();
-    createLatencies.sort((a, b) => a - b);
-    const firsts = groups.map((group) => group.arrivals.first);
-    const lasts = groups.map((group) => group.arrivals.last);
-    const spreads = Array.from({ length: writes }, (_, i) => Math.max(...lasts.map((last) => last[i]!)) - Math.min(...firsts.map((first) => first[i]!)))
-      .filter((spread) => Number.isFinite(spread))
-      .sort((a, b) => a - b);
+    const fanOutRss = await rssMiB(replica.pid);
+    await Promise.all(groups.map((group) => group.close()));
+    /** The median over the rounds of one figure. */
+    const fanOutMedian = (figure: (round: FanOutRound) => number): number => median(fanOutRounds.map(figure));
 
     const round = (value: number): number => Math.round(value * 100) / 100;
     const result = {
@@ -350,28 +400,24 @@ async function main(): Promise<void> {
       },
       fanOut: {
         watchers: WATCHERS,
+        watcherThreads: WATCHER_THREADS,
         writesPerSecond: WRITE_RATE,
         /** Unmeasured writes at the same rate first, delivered before the measured ones start. */
         warmUpSeconds: FAN_OUT_WARM_UP_SECONDS,
-        writes,
-        writeSeconds: round(writeSeconds),
-        eventsExpected: writes * WATCHERS,
-        watcherThreads: WATCHER_THREADS,
-        eventsDelivered: deliveredMeasured,
-        deliveredEventsPerSecond: Math.round(deliveredMeasured / deliverySeconds),
+        writesPerRound: writes,
+        eventsExpectedPerRound: writes * WATCHERS,
+        /** Medians over the rounds below. */
+        deliveredEventsPerSecond: fanOutMedian((r) => r.deliveredEventsPerSecond),
         /** From sending the create to a watcher parsing its event (the create's own latency included). */
-        latencyMs: {
-          p50: percentile(latencies, 50),
-          p99: percentile(latencies, 99),
-          max: percentile(latencies, 100),
-        },
+        latencyMs: { p50: fanOutMedian((r) => r.latencyMs.p50), p99: fanOutMedian((r) => r.latencyMs.p99) },
         /** The creates' own latency (sent -> response) under this load. */
-        createLatencyMs: { p50: percentile(createLatencies, 50), p99: percentile(createLatencies, 99) },
+        createLatencyMs: { p50: fanOutMedian((r) => r.createLatencyMs.p50), p99: fanOutMedian((r) => r.createLatencyMs.p99) },
         /** Per event, from the first watcher's receipt to the last's: the fan-out itself. */
-        fanOutSpreadMs: { p50: percentile(spreads, 50), p99: percentile(spreads, 99) },
-        replicaRssMiB: fanOutRss,
+        fanOutSpreadMs: { p50: fanOutMedian((r) => r.fanOutSpreadMs.p50), p99: fanOutMedian((r) => r.fanOutSpreadMs.p99) },
         /** The replica's CPU time over the measured writes and their delivery: per second, and per event delivered. */
-        replicaCpu: { coresBusy: round(replicaCpu / deliverySeconds), microsecondsPerEvent: round((replicaCpu * 1e6) / deliveredMeasured) },
+        replicaCpu: { coresBusy: fanOutMedian((r) => r.replicaCpu.coresBusy), microsecondsPerEvent: fanOutMedian((r) => r.replicaCpu.microsecondsPerEvent) },
+        replicaRssMiB: fanOutRss,
+        rounds: fanOutRounds,
       },
     };
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -11,11 +11,16 @@ export interface WatchersTask {
   token: string;
   path: string;
   watchers: number;
-  /** Shared with the main thread (see Arrivals). */
+  /** Shared with the main thread (see Arrivals): the first round's; each next round sends its own. */
   buffers: ArrivalBuffers;
 }
 
+/** Main thread -> worker: record into these from now on, or close the watches. */
+export type WatchersMessage = { round: ArrivalBuffers } | 'close';
+
 export interface ArrivalBuffers {
+  /** The write index (`fan-<index>`) of the round's first write. */
+  firstIndex: number;
   latencies: SharedArrayBuffer;
   first: SharedArrayBuffer;
   last: SharedArrayBuffer;
@@ -24,10 +29,9 @@ export interface ArrivalBuffers {
 }
 
 /**
- * What the watchers saw, in arrays sized up front: with 1,000 watchers and 200 writes/s the
- * watchers record 200,000 arrivals a second in the same process as the writer.
+ * What one worker's watchers saw in one round, in arrays shared with the main thread and sized up
+ * front: 1,000 watchers and 200 writes/s make 200,000 arrivals a second.
  */
-/** What one worker's watchers saw, in shared arrays sized up front. */
 export class Arrivals {
   /** Delivery latency (write sent -> event read) of every measured event every watcher read. */
   readonly latencies: Float64Array;
@@ -43,8 +47,9 @@ export class Arrivals {
     this.counters = new Int32Array(buffers.counters);
   }
 
-  static allocate(writes: number, watchers: number): Arrivals {
+  static allocate(firstIndex: number, writes: number, watchers: number): Arrivals {
     const arrivals = new Arrivals({
+      firstIndex,
       latencies: new SharedArrayBuffer(writes * watchers * 8),
       first: new SharedArrayBuffer(writes * 8),
       last: new SharedArrayBuffer(writes * 8),
@@ -68,7 +73,8 @@ export class Arrivals {
     Atomics.add(this.counters, 0, 1);
   }
 
-  record(index: number, sentAt: number, now: number): void {
+  record(writeIndex: number, sentAt: number, now: number): void {
+    const index = writeIndex - this.buffers.firstIndex;
     const count = this.counters[1]!;
     if (count < this.latencies.length) {
       this.latencies[count] = now - sentAt;
@@ -106,7 +112,7 @@ function numberAt(buffer: Buffer, start: number): number {
  * as a client can: no HTTP client, the chunked body scanned as bytes for event lines and the two
  * fields needed (chunk-size lines carry neither and are passed over).
  */
-function openWatch(task: WatchersTask, arrivals: Arrivals): Promise<() => void> {
+function openWatch(task: WatchersTask, recorder: { arrivals: Arrivals }): Promise<() => void> {
   return new Promise((resolve, reject) => {
     const socket = tlsConnect({ host: '127.0.0.1', port: task.port, ca: task.ca }, () => {
       socket.write(`GET ${task.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${task.token}\r\n\r\n`);
@@ -141,6 +147,7 @@ function openWatch(task: WatchersTask, arrivals: Arrivals): Promise<() => void> 
         const line = buffer.subarray(lineStart, newline);
         const sentAt = line.indexOf(SENT_AT);
         const name = line.indexOf(FAN_NAME);
+        const { arrivals } = recorder;
         if (sentAt >= 0) arrivals.record(name >= 0 ? numberAt(line, name + FAN_NAME.length) : -1, numberAt(line, sentAt + SENT_AT.length), now);
         arrivals.delivery();
       }
@@ -152,16 +159,21 @@ function openWatch(task: WatchersTask, arrivals: Arrivals): Promise<() => void> 
   });
 }
 
-/** In the worker: open the watches, say so, and close them when told. */
+/** In the worker: open the watches and say so; then record each round where told, until told to close. */
 async function run(task: WatchersTask): Promise<void> {
-  const arrivals = new Arrivals(task.buffers);
+  const recorder = { arrivals: new Arrivals(task.buffers) };
   const closers: (() => void)[] = [];
   for (let i = 0; i < task.watchers; i += 50) {
-    closers.push(...(await Promise.all(Array.from({ length: Math.min(50, task.watchers - i) }, () => openWatch(task, arrivals)))));
+    closers.push(...(await Promise.all(Array.from({ length: Math.min(50, task.watchers - i) }, () => openWatch(task, recorder)))));
   }
-  parentPort!.once('message', () => {
-    for (const close of closers) close();
-    parentPort!.close();
+  parentPort!.on('message', (message: WatchersMessage) => {
+    if (message === 'close') {
+      for (const close of closers) close();
+      parentPort!.close();
+      return;
+    }
+    recorder.arrivals = new Arrivals(message.round);
+    parentPort!.postMessage('recording');
   });
   parentPort!.postMessage('open');
 }
