@@ -137,6 +137,9 @@ class Client {
   }
 }
 
+/** To two decimals, for the JSON printed. */
+const round = (value: number): number => Math.round(value * 100) / 100;
+
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 const percentile = (sorted: ArrayLike<number>, p: number): number =>
@@ -357,15 +360,15 @@ async function main(): Promise<void> {
         .filter((spread) => Number.isFinite(spread))
         .sort((a, b) => a - b);
       fanOutRounds.push({
-        writeSeconds: Math.round(writeSeconds * 100) / 100,
+        writeSeconds: round(writeSeconds),
         eventsDelivered: roundDelivered,
         deliveredEventsPerSecond: Math.round(roundDelivered / deliverySeconds),
         latencyMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: percentile(latencies, 100) },
         createLatencyMs: { p50: percentile(createLatencies, 50), p99: percentile(createLatencies, 99) },
         fanOutSpreadMs: { p50: percentile(spreads, 50), p99: percentile(spreads, 99) },
         replicaCpu: {
-          coresBusy: Math.round((replicaCpu / deliverySeconds) * 100) / 100,
-          microsecondsPerEvent: Math.round(((replicaCpu * 1e6) / roundDelivered) * 100) / 100,
+          coresBusy: round(replicaCpu / deliverySeconds),
+          microsecondsPerEvent: round((replicaCpu * 1e6) / roundDelivered),
         },
       });
     }
@@ -374,7 +377,6 @@ async function main(): Promise<void> {
     /** The median over the rounds of one figure. */
     const fanOutMedian = (figure: (round: FanOutRound) => number): number => median(fanOutRounds.map(figure));
 
-    const round = (value: number): number => Math.round(value * 100) / 100;
     const result = {
       benchmark: 'api',
       replica: 'one plat-apiserver process on etcd, watch cache on; clients in the benchmark process on the same machine',
