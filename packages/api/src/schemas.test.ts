@@ -6,12 +6,13 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { JSONSchema, KubeObject } from '@plat/registry';
 import { builtinDefinitions, kubernetesSchemaFormats, kubernetesSchemaKeywords, objectMetaSchema } from './index.js';
 
+const quantity = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
 const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
 function newAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ strict: true, allErrors: true });
+  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
   ajv.addVocabulary([...kubernetesSchemaKeywords]);
-  for (const format of kubernetesSchemaFormats) ajv.addFormat(format, format === 'date-time' ? rfc3339 : true);
+  for (const format of kubernetesSchemaFormats) ajv.addFormat(format, format === 'date-time' ? rfc3339 : format === 'quantity' ? quantity : true);
   return ajv;
 }
 
@@ -204,7 +205,8 @@ test('schema: fieldsV1 keeps any content', () => {
 });
 
 const typeCases: { name: string; kind: string; mutate: (o: Record<string, any>) => void; want: [string, string][] }[] = [
-  { name: 'a fractional JSON number is not a quantity', kind: 'LimitRange', mutate: (o) => (o.spec.limits[0].max.cpu = 0.5), want: [['type', '/spec/limits/0/max/cpu'], ['type', '/spec/limits/0/max/cpu'], ['anyOf', '/spec/limits/0/max/cpu']] },
+  { name: 'a string that is no quantity', kind: 'LimitRange', mutate: (o) => (o.spec.limits[0].max.cpu = 'half'), want: [['format', '/spec/limits/0/max/cpu']] },
+  { name: 'a quantity is a string or a number', kind: 'LimitRange', mutate: (o) => (o.spec.limits[0].max.cpu = [1]), want: [['type', '/spec/limits/0/max/cpu']] },
   { name: 'a label value must be a string', kind: 'Role', mutate: (o) => (o.metadata.labels.app = 1), want: [['type', '/metadata/labels/app']] },
   { name: 'generation is an integer', kind: 'Role', mutate: (o) => (o.metadata.generation = 1.5), want: [['type', '/metadata/generation']] },
   { name: 'creationTimestamp is a date-time', kind: 'Role', mutate: (o) => (o.metadata.creationTimestamp = 'yesterday'), want: [['format', '/metadata/creationTimestamp']] },

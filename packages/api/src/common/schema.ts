@@ -6,8 +6,8 @@ import type { JSONSchema } from '@plat/registry';
 /** The x-kubernetes-* keywords our schemas use: the registry's list, which its validator registers. */
 export { KUBERNETES_SCHEMA_KEYWORDS as kubernetesSchemaKeywords } from '@plat/registry';
 
-/** Formats our schemas name: OpenAPI's integer widths and RFC 3339 times. */
-export const kubernetesSchemaFormats = ['int32', 'int64', 'date-time'] as const;
+/** Formats our schemas name: OpenAPI's integer widths, RFC 3339 times and resource quantities. */
+export const kubernetesSchemaFormats = ['int32', 'int64', 'date-time', 'quantity'] as const;
 
 export const stringField = (description: string): JSONSchema => ({ type: 'string', description });
 
@@ -53,13 +53,14 @@ export function objectSchema(description: string, properties: Record<string, JSO
 }
 
 /**
- * A resource.Quantity: "1", "250m", "1Gi", or a bare JSON integer. Upstream's OpenAPI gives it as
- * int-or-string.
+ * A resource.Quantity: "1", "250m", "1Gi", or a bare JSON number (0.5 is 500m), as upstream's
+ * decoder takes it (its OpenAPI v3 gives string or number). A string that is no quantity is refused
+ * while decoding (the `quantity` format).
  */
 export const quantitySchema = (description: string): JSONSchema => ({
   description,
-  anyOf: [{ type: 'integer' }, { type: 'string' }],
-  'x-kubernetes-int-or-string': true,
+  type: ['string', 'number'],
+  format: 'quantity',
 });
 
 /** A map of resource name to quantity (upstream's ResourceList). */

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { create, k8s, messages, plat, summary, update } from '../testing/harness.js';
+import { checkFields } from '@plat/registry';
 import { limitRangeDefinition, type LimitRange, type LimitRangeItem } from './limit-range.js';
 
 const lr = (...limits: LimitRangeItem[]): LimitRange => ({ metadata: { name: 'limits', namespace: 'default' }, spec: { limits } });
@@ -56,6 +57,11 @@ const defaultCases: { name: string; input: LimitRangeItem; want: LimitRangeItem 
     name: 'quantities are stored in canonical form',
     input: { type: 'PersistentVolumeClaim', min: { storage: 2000 }, max: { storage: '1000m' }, maxLimitRequestRatio: { storage: '1024Mi' } },
     want: { type: 'PersistentVolumeClaim', min: { storage: '2k' }, max: { storage: '1' }, maxLimitRequestRatio: { storage: '1Gi' } },
+  },
+  {
+    name: 'JSON numbers with a fraction or an exponent are quantities too, as upstream decodes them',
+    input: { type: 'Pod', max: { cpu: 0.5, memory: 1.5e3 } },
+    want: { type: 'Pod', max: { cpu: '500m', memory: '1500' } },
   },
 ];
 for (const c of defaultCases) {
@@ -214,3 +220,23 @@ test('limit range: registration as upstream', () => {
   assert.equal(limitRangeDefinition.namespaced, true);
   assert.equal('tableColumns' in limitRangeDefinition, false);
 });
+
+// Upstream's typed decoder parses every resource.Quantity: a string that is none makes the body a
+// 400 (the whole message is the parser's), before defaulting could copy it anywhere.
+const decodeCases: { name: string; max: Record<string, unknown>; typeErrors: string[] }[] = [
+  { name: 'strings and numbers that are quantities', max: { cpu: '250m', memory: 1.5, storage: 1e3, pods: '1E3' }, typeErrors: [] },
+  {
+    name: 'a string of the wrong shape',
+    max: { cpu: 'abc' },
+    typeErrors: ["quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"],
+  },
+  { name: 'an unknown suffix', max: { cpu: '1Qi' }, typeErrors: ["quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"] },
+  { name: 'a suffix that is not one', max: { cpu: '1mm' }, typeErrors: ["unable to parse quantity's suffix"] },
+  { name: 'neither a string nor a number', max: { cpu: true }, typeErrors: ['spec.limits[0].max.cpu: must be string,number'] },
+];
+for (const c of decodeCases) {
+  test(`limit range decode: ${c.name}`, () => {
+    const object = { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'l' }, spec: { limits: [{ type: 'Container', max: c.max }] } };
+    assert.deepEqual(checkFields(limitRangeDefinition, object, false).typeErrors, c.typeErrors);
+  });
+}

@@ -286,8 +286,16 @@ function agree(validation: JSONSchema, published: Json, schemas: Record<string, 
     if (JSON.stringify(validation[marker]) !== JSON.stringify(node[marker])) problems.push(`${at}: ${marker} differs`);
   }
   const intOrStringInV2 = dialect === 'v2' && validation['x-kubernetes-int-or-string'] === true;
+  const quantityInV2 = dialect === 'v2' && validation.format === 'quantity';
+  // A union of types is published as anyOf in v3 (and, for a quantity, as a string in v2).
+  const union = Array.isArray(validation.type) && validation.type.length > 1 ? (validation.type as string[]) : undefined;
+  if (union && dialect === 'v3' && JSON.stringify(node.anyOf) !== JSON.stringify(union.map((type) => ({ type })))) {
+    problems.push(`${at}: type ${JSON.stringify(union)} vs anyOf ${JSON.stringify(node.anyOf)}`);
+  }
   for (const keyword of ['type', 'description', 'format', 'enum'] as const) {
     if (keyword === 'type' && intOrStringInV2) continue;
+    if (keyword === 'type' && quantityInV2 && node.type === 'string') continue;
+    if (keyword === 'type' && union && dialect === 'v3' && node.type === undefined) continue;
     if (JSON.stringify(validation[keyword]) !== JSON.stringify(node[keyword])) problems.push(`${at}: ${keyword} ${JSON.stringify(validation[keyword])} vs ${JSON.stringify(node[keyword])}`);
   }
   const sorted = (list: unknown): string => JSON.stringify([...((list as string[] | undefined) ?? [])].sort());
@@ -313,7 +321,7 @@ function agree(validation: JSONSchema, published: Json, schemas: Record<string, 
     problems.push(`${at}: additionalProperties published as ${JSON.stringify(node.additionalProperties)}`);
   }
   const branches = (validation.anyOf ?? []) as JSONSchema[];
-  if (dialect === 'v3') {
+  if (dialect === 'v3' && !union) {
     const published3 = (node.anyOf ?? []) as Json[];
     if (branches.length !== published3.length) problems.push(`${at}: anyOf has ${published3.length} branches, not ${branches.length}`);
     branches.forEach((branch, i) => published3[i] && problems.push(...agree(branch, published3[i]!, schemas, dialect, `${at}|${i}`)));
@@ -346,12 +354,12 @@ test('the walk notices a disagreement', () => {
   assert.ok(problems.some((p) => p.startsWith('Role.metadata.generation: type')), problems.join('\n'));
 });
 
-test('Swagger 2.0 has no anyOf: an int-or-string keeps its marker only', () => {
+test('a quantity is a string in Swagger 2.0 (no unions there) and a string or a number in OpenAPI v3', () => {
   const limitRange = (k8s.v2.definitions as Json)['io.k8s.api.core.v1.LimitRange'];
   const max = limitRange.properties.spec.properties.limits.items.properties.max.additionalProperties;
-  assert.deepEqual(max, { description: 'A quantity of the named resource.', 'x-kubernetes-int-or-string': true });
+  assert.deepEqual(max, { description: 'A quantity of the named resource.', type: 'string', format: 'quantity' });
   const v3 = k8s.v3.get('api/v1')!.components.schemas['io.k8s.api.core.v1.LimitRange'];
-  assert.deepEqual(v3.properties.spec.properties.limits.items.properties.max.additionalProperties.anyOf, [{ type: 'integer' }, { type: 'string' }]);
+  assert.deepEqual(v3.properties.spec.properties.limits.items.properties.max.additionalProperties.anyOf, [{ type: 'string' }, { type: 'number' }]);
 });
 
 test('a kind whose metadata schema differs from ObjectMeta keeps it inline, so that it is still what is validated', () => {

@@ -110,7 +110,9 @@ export class SchemaSet {
       if (keyword.startsWith('x-kubernetes-') || COPIED.has(keyword)) {
         out[keyword] = clone(value);
       } else if (keyword === 'type') {
-        this.convertType(value, out);
+        // Swagger 2.0 has no unions; upstream publishes a quantity (string or number) as a string there.
+        if (!v3 && schema.format === 'quantity') out.type = 'string';
+        else this.convertType(value, out);
       } else if (keyword === 'properties') {
         const properties = Object.entries(value as Record<string, JSONSchema>);
         out.properties = Object.fromEntries(properties.map(([field, child]) => [field, this.convert(child)]));
