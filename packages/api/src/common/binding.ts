@@ -11,7 +11,7 @@ export interface Binding extends KubeObject {
 }
 
 export function defaultBinding(binding: Binding, domain: string): void {
-  defaultRoleRef(binding.roleRef, domain);
+  binding.roleRef = defaultRoleRef(binding.roleRef, domain);
   for (const subject of binding.subjects ?? []) defaultSubject(subject, domain);
 }
 

@@ -20,9 +20,15 @@ export const roleRefSchema: JSONSchema = objectSchema(
   { required: ['apiGroup', 'kind', 'name'], mapType: 'atomic' },
 );
 
-/** Fills apiGroup with the RBAC group when it is empty, as upstream's defaulting does. */
-export function defaultRoleRef(roleRef: RoleRef | undefined, domain: string): void {
-  if (roleRef && !roleRef.apiGroup) roleRef.apiGroup = rbacGroup(domain);
+/**
+ * The roleRef with apiGroup filled with the RBAC group when it is empty, as upstream's defaulting
+ * does. Upstream's roleRef is a struct, never nil: an absent (or null) roleRef is an empty one,
+ * defaulted like any other, so that validation reports only its kind and name.
+ */
+export function defaultRoleRef(roleRef: RoleRef | undefined | null, domain: string): RoleRef {
+  const defaulted = roleRef ?? ({} as RoleRef);
+  if (!defaulted.apiGroup) defaulted.apiGroup = rbacGroup(domain);
+  return defaulted;
 }
 
 /** Problems with a binding's roleRef; `kinds` are the role kinds the binding may reference. */
