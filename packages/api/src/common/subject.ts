@@ -26,11 +26,15 @@ export const subjectSchema: JSONSchema = objectSchema(
   { required: ['kind', 'name'], mapType: 'atomic' },
 );
 
-/** Fills apiGroup as upstream's defaulting does: "" for ServiceAccount, the RBAC group for User and Group. */
+/**
+ * Fills apiGroup as upstream's defaulting does: the RBAC group for User and Group, none for a
+ * ServiceAccount. apiGroup and namespace are omitempty upstream, so an empty (or null) one is
+ * dropped rather than stored as "": a ServiceAccount subject has no apiGroup key at all.
+ */
 export function defaultSubject(subject: Subject, domain: string): void {
-  if (subject.apiGroup) return;
-  if (subject.kind === 'ServiceAccount') subject.apiGroup = '';
-  else if (subject.kind === 'User' || subject.kind === 'Group') subject.apiGroup = rbacGroup(domain);
+  if (!subject.apiGroup && (subject.kind === 'User' || subject.kind === 'Group')) subject.apiGroup = rbacGroup(domain);
+  if (!subject.apiGroup) delete subject.apiGroup;
+  if (!subject.namespace) delete subject.namespace;
 }
 
 /**
