@@ -1,6 +1,15 @@
 // ClusterRole (rbac.authorization.{domain}/v1, cluster-scoped): permissions across the cluster or on
 // non-resource URLs, optionally aggregated from other ClusterRoles by label.
-import { nameIsPathSegment, newPath, required, validateLabelSelectorObject, type FieldError } from '@plat/apimachinery';
+import {
+  invalid,
+  labelSelectorFromObject,
+  nameIsPathSegment,
+  newPath,
+  required,
+  SelectorParseError,
+  validateLabelSelectorObject,
+  type FieldError,
+} from '@plat/apimachinery';
 import type { JSONSchema, KubeObject, ResourceDefinition } from '@plat/registry';
 import { labelSelectorSchema, type LabelSelector } from '../common/label-selector.js';
 import { kindSchema } from '../common/object-meta-schema.js';
@@ -32,9 +41,27 @@ function validateClusterRole(role: ClusterRole): FieldError[] {
     if (selectors.length === 0) {
       errors.push(required(path, 'at least one clusterRoleSelector required if aggregationRule is non-nil'));
     }
-    selectors.forEach((selector, i) => errors.push(...validateLabelSelectorObject(selector, path.index(i))));
+    selectors.forEach((selector, i) => {
+      errors.push(...validateLabelSelectorObject(selector, path.index(i)));
+      if (!convertsToSelector(selector)) errors.push(invalid(path.index(i), 'null', 'invalid label selector.'));
+    });
   }
   return errors;
+}
+
+/**
+ * Whether upstream's LabelSelectorAsSelector accepts the selector. Upstream validates a ClusterRole's
+ * selectors and then also converts each one, reporting a conversion failure once more on the
+ * selector itself: its value is the nil selector the failed conversion returned, printed "null".
+ */
+function convertsToSelector(selector: LabelSelector): boolean {
+  try {
+    labelSelectorFromObject(selector);
+    return true;
+  } catch (error) {
+    if (error instanceof SelectorParseError) return false;
+    throw error;
+  }
 }
 
 export const clusterRoleDefinition = {
