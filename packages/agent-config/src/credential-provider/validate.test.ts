@@ -49,6 +49,19 @@ for (const { rule, valid, invalid, field } of rules) {
   });
 }
 
+// Each rule's whole message; durations print as Go prints them (time.Duration's String), not as milliseconds.
+const messageCases: { name: string; config: CredentialProviderConfig; errors: string[] }[] = [
+  { name: 'a negative defaultCacheDuration', config: withProvider({ defaultCacheDuration: -60_000 }), errors: ['providers[0].defaultCacheDuration: Invalid value: "-1m0s": must be greater than or equal to 0'] },
+  { name: 'a negative defaultCacheDuration under a second', config: withProvider({ defaultCacheDuration: -1.5 }), errors: ['providers[0].defaultCacheDuration: Invalid value: "-1.5ms": must be greater than or equal to 0'] },
+  { name: 'a negative defaultCacheDuration of hours', config: withProvider({ defaultCacheDuration: -(90 * 60_000 + 500) }), errors: ['providers[0].defaultCacheDuration: Invalid value: "-1h30m0.5s": must be greater than or equal to 0'] },
+];
+
+for (const { name, config, errors } of messageCases) {
+  test(`credential provider validation message: ${name}`, () => {
+    assert.deepEqual(validateCredentialProviderConfig(config).map(String), errors);
+  });
+}
+
 test('credential provider validation: messages', () => {
   const errors = validateCredentialProviderConfig({ providers: [{ name: 'a b', matchImages: ['registry.io:x'], apiVersion: 'v9' }] });
   assert.deepEqual(errors.map(String), [

@@ -1,5 +1,5 @@
 // CredentialProviderConfig validation: providers present, names plain and unique, supported apiVersions, valid matchImages, a cache duration, complete env vars.
-import { duplicate, invalid, newPath, notSupported, required, type FieldError } from '@plat/apimachinery';
+import { duplicate, formatDuration, invalid, newPath, notSupported, required, type FieldError } from '@plat/apimachinery';
 import { CREDENTIAL_PROVIDER_API_VERSIONS } from './api-versions.js';
 import { parseImagePattern } from './match-image.js';
 import type { CredentialProviderConfig } from './schema.js';
@@ -37,7 +37,7 @@ export function validateCredentialProviderConfig(config: CredentialProviderConfi
 
     if (provider.defaultCacheDuration === undefined) errors.push(required(at.child('defaultCacheDuration')));
     else if (provider.defaultCacheDuration < 0) {
-      errors.push(invalid(at.child('defaultCacheDuration'), provider.defaultCacheDuration, 'must be greater than or equal to 0'));
+      errors.push(invalid(at.child('defaultCacheDuration'), formatDuration(provider.defaultCacheDuration), 'must be greater than or equal to 0'));
     }
 
     (provider.env ?? []).forEach((variable, j) => {
