@@ -1,4 +1,4 @@
-// Validation of image handling: garbage-collection thresholds and age, parallel pulls, container log rotation.
+// Validation of image handling: garbage-collection thresholds, parallel pulls, container log rotation.
 import { forbidden, invalid, type FieldError } from '@plat/apimachinery';
 import { inRange, path, quantity, type ValidationContext } from './validate-helpers.js';
 
@@ -9,7 +9,7 @@ export function validateImages({ config: c }: ValidationContext): FieldError[] {
   inRange(errors, path('imageGCHighThresholdPercent'), high, 0, 100);
   inRange(errors, path('imageGCLowThresholdPercent'), low, 0, 100);
   if (low >= high) errors.push(invalid(path('imageGCLowThresholdPercent'), low, `must be less than imageGCHighThresholdPercent (${high})`));
-  if ((c.imageMinimumGCAge ?? 0) < 0) errors.push(invalid(path('imageMinimumGCAge'), c.imageMinimumGCAge, 'must not be negative'));
+  // No rule for imageMinimumGCAge: kubelet 1.28 has none (a negative age lets every unused image go).
 
   if (c.maxParallelImagePulls !== undefined) {
     if (c.maxParallelImagePulls < 1) errors.push(invalid(path('maxParallelImagePulls'), c.maxParallelImagePulls, 'must be a positive number'));

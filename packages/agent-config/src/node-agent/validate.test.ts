@@ -51,7 +51,6 @@ const rules: RuleCase[] = [
   { rule: 'imageGCHighThresholdPercent is 0 to 100', valid: { imageGCHighThresholdPercent: 100 }, invalid: { imageGCHighThresholdPercent: 101 }, field: 'imageGCHighThresholdPercent' },
   { rule: 'imageGCLowThresholdPercent is 0 to 100', valid: { imageGCLowThresholdPercent: 0 }, invalid: { imageGCLowThresholdPercent: -1 }, field: 'imageGCLowThresholdPercent' },
   { rule: 'imageGCLowThresholdPercent is less than the high threshold', valid: { imageGCHighThresholdPercent: 90, imageGCLowThresholdPercent: 89 }, invalid: { imageGCHighThresholdPercent: 80, imageGCLowThresholdPercent: 80 }, field: 'imageGCLowThresholdPercent' },
-  { rule: 'imageMinimumGCAge is not negative', valid: { imageMinimumGCAge: 30 * s }, invalid: { imageMinimumGCAge: -30 * s }, field: 'imageMinimumGCAge' },
   { rule: 'maxParallelImagePulls is positive', valid: { maxParallelImagePulls: 1 }, invalid: { maxParallelImagePulls: 0 }, field: 'maxParallelImagePulls' },
   { rule: 'maxParallelImagePulls cannot be set when serializeImagePulls is true', valid: { maxParallelImagePulls: 5, serializeImagePulls: false }, invalid: { maxParallelImagePulls: 5, serializeImagePulls: true }, field: 'maxParallelImagePulls' },
   { rule: 'containerLogMaxSize is a quantity', valid: { containerLogMaxSize: '5Mi' }, invalid: { containerLogMaxSize: '5MB' }, field: 'containerLogMaxSize' },
@@ -150,6 +149,18 @@ for (const { rule, valid, invalid, field } of rules) {
       errors.some((error) => error.field === field),
       `expected an error at ${field}, got:\n  ${errors.map(String).join('\n  ') || '(none)'}`,
     );
+  });
+}
+
+// Whole messages for files that kubelet 1.28 judges in a way the rules above cannot show: what it accepts, and what each error says.
+const messageCases: { name: string; config: Config; errors: string[] }[] = [
+  // kubelet 1.28 has no rule for imageMinimumGCAge (the "must not be negative" check came with imageMaximumGCAge, later).
+  { name: 'a negative imageMinimumGCAge is accepted', config: { imageMinimumGCAge: -60 * s }, errors: [] },
+];
+
+for (const { name, config, errors } of messageCases) {
+  test(`validation message: ${name}`, () => {
+    assert.deepEqual(validateNodeAgentConfiguration(setDefaults(config)).map(String), errors);
   });
 }
 
