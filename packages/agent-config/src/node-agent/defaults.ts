@@ -88,8 +88,8 @@ export function setDefaults(input: NodeAgentConfiguration): NodeAgentConfigurati
   if (isZero(c.contentType)) c.contentType = 'application/vnd.plat.protobuf';
   c.platAPIQPS ??= 50;
   if (isZero(c.platAPIBurst)) c.platAPIBurst = 100;
-  // Setting maxParallelImagePulls asks for parallel pulls, so it turns serialized pulls off unless the file says otherwise.
-  c.serializeImagePulls ??= c.maxParallelImagePulls === undefined;
+  // Only a maxParallelImagePulls of 2 or more asks for parallel pulls, and so turns serialized pulls off unless the file says otherwise.
+  c.serializeImagePulls ??= c.maxParallelImagePulls === undefined || c.maxParallelImagePulls < 2;
   c.evictionHard ??= { ...DEFAULT_EVICTION_HARD };
   if (isZero(c.evictionPressureTransitionPeriod)) c.evictionPressureTransitionPeriod = 5 * MINUTE;
   c.evictionMaxPodGracePeriod ??= 0;

@@ -1,5 +1,5 @@
 // Validation of image handling: garbage-collection thresholds, parallel pulls, container log rotation.
-import { forbidden, invalid, type FieldError } from '@plat/apimachinery';
+import { invalid, type FieldError } from '@plat/apimachinery';
 import { inRange, path, quantity, type ValidationContext } from './validate-helpers.js';
 
 export function validateImages({ config: c }: ValidationContext): FieldError[] {
@@ -11,9 +11,11 @@ export function validateImages({ config: c }: ValidationContext): FieldError[] {
   if (low >= high) errors.push(invalid(path('imageGCLowThresholdPercent'), low, `must be less than imageGCHighThresholdPercent (${high})`));
   // No rule for imageMinimumGCAge: kubelet 1.28 has none (a negative age lets every unused image go).
 
-  if (c.maxParallelImagePulls !== undefined) {
-    if (c.maxParallelImagePulls < 1) errors.push(invalid(path('maxParallelImagePulls'), c.maxParallelImagePulls, 'must be a positive number'));
-    if (c.serializeImagePulls) errors.push(forbidden(path('maxParallelImagePulls'), 'cannot be set when serializeImagePulls is true'));
+  // As kubelet: serialized pulls are one at a time, so a limit of 1 agrees with them and only a larger one conflicts.
+  const parallel = c.maxParallelImagePulls;
+  if (parallel !== undefined && parallel < 1) errors.push(invalid(path('maxParallelImagePulls'), parallel, 'must be a positive number'));
+  if (parallel !== undefined && parallel > 1 && c.serializeImagePulls) {
+    errors.push(invalid(path('maxParallelImagePulls'), parallel, 'cannot be larger than 1 unless serializeImagePulls is set to false'));
   }
 
   if (c.containerLogMaxSize !== undefined) {

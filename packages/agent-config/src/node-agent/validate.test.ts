@@ -52,7 +52,7 @@ const rules: RuleCase[] = [
   { rule: 'imageGCLowThresholdPercent is 0 to 100', valid: { imageGCLowThresholdPercent: 0 }, invalid: { imageGCLowThresholdPercent: -1 }, field: 'imageGCLowThresholdPercent' },
   { rule: 'imageGCLowThresholdPercent is less than the high threshold', valid: { imageGCHighThresholdPercent: 90, imageGCLowThresholdPercent: 89 }, invalid: { imageGCHighThresholdPercent: 80, imageGCLowThresholdPercent: 80 }, field: 'imageGCLowThresholdPercent' },
   { rule: 'maxParallelImagePulls is positive', valid: { maxParallelImagePulls: 1 }, invalid: { maxParallelImagePulls: 0 }, field: 'maxParallelImagePulls' },
-  { rule: 'maxParallelImagePulls cannot be set when serializeImagePulls is true', valid: { maxParallelImagePulls: 5, serializeImagePulls: false }, invalid: { maxParallelImagePulls: 5, serializeImagePulls: true }, field: 'maxParallelImagePulls' },
+  { rule: 'maxParallelImagePulls above 1 needs serializeImagePulls false', valid: { maxParallelImagePulls: 5, serializeImagePulls: false }, invalid: { maxParallelImagePulls: 5, serializeImagePulls: true }, field: 'maxParallelImagePulls' },
   { rule: 'containerLogMaxSize is a quantity', valid: { containerLogMaxSize: '5Mi' }, invalid: { containerLogMaxSize: '5MB' }, field: 'containerLogMaxSize' },
   { rule: 'containerLogMaxSize is above zero', valid: { containerLogMaxSize: '1' }, invalid: { containerLogMaxSize: '-1Mi' }, field: 'containerLogMaxSize' },
   { rule: 'containerLogMaxFiles is above 1', valid: { containerLogMaxFiles: 2 }, invalid: { containerLogMaxFiles: 1 }, field: 'containerLogMaxFiles' },
@@ -156,6 +156,12 @@ for (const { rule, valid, invalid, field } of rules) {
 const messageCases: { name: string; config: Config; errors: string[] }[] = [
   // kubelet 1.28 has no rule for imageMinimumGCAge (the "must not be negative" check came with imageMaximumGCAge, later).
   { name: 'a negative imageMinimumGCAge is accepted', config: { imageMinimumGCAge: -60 * s }, errors: [] },
+  // Serialized pulls go one at a time, which a limit of 1 agrees with.
+  { name: 'maxParallelImagePulls 1 with serializeImagePulls true is valid', config: { maxParallelImagePulls: 1, serializeImagePulls: true }, errors: [] },
+  { name: 'maxParallelImagePulls 1 alone is valid', config: { maxParallelImagePulls: 1 }, errors: [] },
+  { name: 'maxParallelImagePulls above 1 with serializeImagePulls true', config: { maxParallelImagePulls: 3, serializeImagePulls: true }, errors: ['maxParallelImagePulls: Invalid value: 3: cannot be larger than 1 unless serializeImagePulls is set to false'] },
+  { name: 'maxParallelImagePulls 0', config: { maxParallelImagePulls: 0 }, errors: ['maxParallelImagePulls: Invalid value: 0: must be a positive number'] },
+  { name: 'a negative maxParallelImagePulls with serializeImagePulls true', config: { maxParallelImagePulls: -2, serializeImagePulls: true }, errors: ['maxParallelImagePulls: Invalid value: -2: must be a positive number'] },
 ];
 
 for (const { name, config, errors } of messageCases) {
