@@ -14,7 +14,12 @@ export function validateLimits({ config: c }: ValidationContext): FieldError[] {
   if ((c.nodeLeaseDurationSeconds ?? 0) <= 0) errors.push(invalid(path('nodeLeaseDurationSeconds'), c.nodeLeaseDurationSeconds ?? 0, 'must be greater than 0'));
   notNegative(errors, path('maxPods'), c.maxPods);
   notNegative(errors, path('podsPerCore'), c.podsPerCore);
-  if ((c.podsPerCore ?? 0) > (c.maxPods ?? 0)) errors.push(invalid(path('podsPerCore'), c.podsPerCore, `must not be greater than maxPods (${c.maxPods ?? 0})`));
+  // podsPerCore 0 means no limit, and a negative maxPods has its own error: neither is compared.
+  const podsPerCore = c.podsPerCore ?? 0;
+  const maxPods = c.maxPods ?? 0;
+  if (podsPerCore > 0 && maxPods >= 0 && podsPerCore > maxPods) {
+    errors.push(invalid(path('podsPerCore'), podsPerCore, `must not be greater than maxPods (${maxPods})`));
+  }
   if ((c.nodeStatusMaxImages ?? 0) < -1) errors.push(invalid(path('nodeStatusMaxImages'), c.nodeStatusMaxImages, 'must be -1 or greater'));
   notNegative(errors, path('maxOpenFiles'), c.maxOpenFiles);
   inRange(errors, path('iptablesMasqueradeBit'), c.iptablesMasqueradeBit, 0, 31);

@@ -156,6 +156,10 @@ for (const { rule, valid, invalid, field } of rules) {
 const messageCases: { name: string; config: Config; errors: string[] }[] = [
   // kubelet 1.28 has no rule for imageMinimumGCAge (the "must not be negative" check came with imageMaximumGCAge, later).
   { name: 'a negative imageMinimumGCAge is accepted', config: { imageMinimumGCAge: -60 * s }, errors: [] },
+  { name: 'a negative maxPods is not compared with podsPerCore 0 (no limit)', config: { maxPods: -1 }, errors: ['maxPods: Invalid value: -1: must not be a negative number'] },
+  { name: 'a negative maxPods is not compared with a podsPerCore either', config: { maxPods: -1, podsPerCore: 5 }, errors: ['maxPods: Invalid value: -1: must not be a negative number'] },
+  { name: 'podsPerCore above maxPods', config: { maxPods: 10, podsPerCore: 11 }, errors: ['podsPerCore: Invalid value: 11: must not be greater than maxPods (10)'] },
+  { name: 'podsPerCore equal to maxPods is valid', config: { maxPods: 10, podsPerCore: 10 }, errors: [] },
   // Serialized pulls go one at a time, which a limit of 1 agrees with.
   { name: 'maxParallelImagePulls 1 with serializeImagePulls true is valid', config: { maxParallelImagePulls: 1, serializeImagePulls: true }, errors: [] },
   { name: 'maxParallelImagePulls 1 alone is valid', config: { maxParallelImagePulls: 1 }, errors: [] },
