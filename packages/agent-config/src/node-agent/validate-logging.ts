@@ -15,12 +15,13 @@ export function validateLogging({ config: c, gates }: ValidationContext): FieldE
 
   const vmodule = logging.vmodule ?? [];
   if (vmodule.length && format !== 'text') errors.push(forbidden(at.child('vmodule'), 'Only supported for text log format'));
+  // As component-base reports them: every error of an entry at the entry itself, not at its fields.
   vmodule.forEach((item, i) => {
     const itemAt = at.child('vmodule').index(i);
     const pattern = item.filePattern ?? '';
-    if (!pattern) errors.push(required(itemAt.child('filePattern'), 'File pattern must not be empty'));
-    else if (/[=,]/.test(pattern)) errors.push(invalid(itemAt.child('filePattern'), pattern, 'File pattern must not contain equal sign or comma'));
-    if ((item.verbosity ?? 0) > MAX_INT32) errors.push(invalid(itemAt.child('verbosity'), item.verbosity, `Must be <= ${MAX_INT32}`));
+    if (!pattern) errors.push(required(itemAt, 'File pattern must not be empty'));
+    else if (/[=,]/.test(pattern)) errors.push(invalid(itemAt, pattern, 'File pattern must not contain equal sign or comma'));
+    if ((item.verbosity ?? 0) > MAX_INT32) errors.push(invalid(itemAt, item.verbosity, `Must be <= ${MAX_INT32}`));
   });
 
   const json = logging.options?.json ?? {};

@@ -114,8 +114,8 @@ const rules: RuleCase[] = [
   { rule: 'logging.format json needs the LoggingBetaOptions gate', valid: { logging: { format: 'text' }, featureGates: { LoggingBetaOptions: false } }, invalid: { logging: { format: 'json' }, featureGates: { LoggingBetaOptions: false } }, field: 'logging.format' },
   { rule: 'logging.verbosity fits in an int32', valid: { logging: { verbosity: 10 } }, invalid: { logging: { verbosity: 2 ** 31 } }, field: 'logging.verbosity' },
   { rule: 'logging.vmodule is for the text format only', valid: { logging: { vmodule: [{ filePattern: 'server*', verbosity: 4 }] } }, invalid: { logging: { format: 'json', vmodule: [{ filePattern: 'server*', verbosity: 4 }] } }, field: 'logging.vmodule' },
-  { rule: 'logging.vmodule file patterns have no = or ,', valid: { logging: { vmodule: [{ filePattern: 'gopher*', verbosity: 3 }] } }, invalid: { logging: { vmodule: [{ filePattern: 'a=b', verbosity: 3 }] } }, field: 'logging.vmodule[0].filePattern' },
-  { rule: 'logging.vmodule file patterns are not empty', valid: { logging: { vmodule: [{ filePattern: 'x', verbosity: 1 }] } }, invalid: { logging: { vmodule: [{ verbosity: 1 }] } }, field: 'logging.vmodule[0].filePattern' },
+  { rule: 'logging.vmodule file patterns have no = or ,', valid: { logging: { vmodule: [{ filePattern: 'gopher*', verbosity: 3 }] } }, invalid: { logging: { vmodule: [{ filePattern: 'a=b', verbosity: 3 }] } }, field: 'logging.vmodule[0]' },
+  { rule: 'logging.vmodule file patterns are not empty', valid: { logging: { vmodule: [{ filePattern: 'x', verbosity: 1 }] } }, invalid: { logging: { vmodule: [{ verbosity: 1 }] } }, field: 'logging.vmodule[0]' },
   { rule: 'logging.options.json.splitStream needs the LoggingAlphaOptions gate', valid: { logging: { options: { json: { splitStream: true } } }, featureGates: { LoggingAlphaOptions: true } }, invalid: { logging: { options: { json: { splitStream: true } } } }, field: 'logging.options.json.splitStream' },
   { rule: 'logging.options.json.infoBufferSize needs the LoggingAlphaOptions gate', valid: { logging: { options: { json: { infoBufferSize: '64Ki' } } }, featureGates: { LoggingAlphaOptions: true } }, invalid: { logging: { options: { json: { infoBufferSize: '64Ki' } } } }, field: 'logging.options.json.infoBufferSize' },
   { rule: 'logging.options.json.infoBufferSize is a quantity', valid: { logging: { options: { json: { infoBufferSize: '0' } } } }, invalid: { logging: { options: { json: { infoBufferSize: 'lots' } } } }, field: 'logging.options.json.infoBufferSize' },
@@ -160,6 +160,12 @@ const messageCases: { name: string; config: Config; errors: string[] }[] = [
   { name: 'a negative maxPods is not compared with a podsPerCore either', config: { maxPods: -1, podsPerCore: 5 }, errors: ['maxPods: Invalid value: -1: must not be a negative number'] },
   { name: 'podsPerCore above maxPods', config: { maxPods: 10, podsPerCore: 11 }, errors: ['podsPerCore: Invalid value: 11: must not be greater than maxPods (10)'] },
   { name: 'podsPerCore equal to maxPods is valid', config: { maxPods: 10, podsPerCore: 10 }, errors: [] },
+  // component-base reports each vmodule entry's errors at the entry.
+  { name: 'an empty vmodule file pattern', config: { logging: { vmodule: [{ filePattern: '', verbosity: 2 }] } }, errors: ['logging.vmodule[0]: Required value: File pattern must not be empty'] },
+  { name: 'a vmodule entry without a file pattern', config: { logging: { vmodule: [{ filePattern: 'ok', verbosity: 1 }, { verbosity: 2 }] } }, errors: ['logging.vmodule[1]: Required value: File pattern must not be empty'] },
+  { name: 'vmodule file patterns with = or ,', config: { logging: { vmodule: [{ filePattern: 'foo,bar', verbosity: 1 }, { filePattern: 'foo=bar', verbosity: 1 }] } }, errors: ['logging.vmodule[0]: Invalid value: "foo,bar": File pattern must not contain equal sign or comma', 'logging.vmodule[1]: Invalid value: "foo=bar": File pattern must not contain equal sign or comma'] },
+  { name: 'a vmodule verbosity beyond int32', config: { logging: { vmodule: [{ filePattern: 'gopher*', verbosity: 2 ** 31 }] } }, errors: ['logging.vmodule[0]: Invalid value: 2147483648: Must be <= 2147483647'] },
+  { name: 'vmodule with the json format', config: { logging: { format: 'json', vmodule: [{ filePattern: 'gopher*', verbosity: 1 }] } }, errors: ['logging.vmodule: Forbidden: Only supported for text log format'] },
   // Serialized pulls go one at a time, which a limit of 1 agrees with.
   { name: 'maxParallelImagePulls 1 with serializeImagePulls true is valid', config: { maxParallelImagePulls: 1, serializeImagePulls: true }, errors: [] },
   { name: 'maxParallelImagePulls 1 alone is valid', config: { maxParallelImagePulls: 1 }, errors: [] },
