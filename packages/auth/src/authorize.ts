@@ -7,9 +7,9 @@ import type { Attributes, AuthorizationResult } from './types.js';
 
 /**
  * Upstream's RBACAuthorizer.Authorize. Allowed: reason `RBAC: allowed by <source>` for the first
- * rule that allows. Otherwise no opinion; when roleRefs could not be resolved the reason is
- * `RBAC: <errors>` (upstream's aggregate text) and evaluationError carries the same errors without
- * the prefix. Upstream returns these errors in the reason only, with a nil error, because the
+ * rule that allows. Otherwise no opinion; when roleRefs could not be resolved (or subjects naming
+ * the user were malformed) the reason is `RBAC: <errors>` (upstream's aggregate text) and
+ * evaluationError carries the same errors without the prefix. Upstream returns these errors in the reason only, with a nil error, because the
  * authorization filter answers 500 to a non-nil error: a caller must not treat evaluationError as
  * a failure of the request, only copy it where a review reports it.
  */

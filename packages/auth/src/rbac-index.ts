@@ -29,11 +29,9 @@ export class RuleSource {
   /** `ClusterRoleBinding "x" of ClusterRole "y" to User "z"`, or `RoleBinding "x/ns" of Role "y" to ServiceAccount "sa/ns"`. */
   toString(): string {
     if (this.text !== undefined) return this.text;
-    const { name = '', namespace = '' } = this.binding.metadata ?? {};
     const { kind = '', name: roleName = '' } = this.binding.roleRef ?? {};
-    const bindingName = this.bindingKind === 'RoleBinding' ? `${name}/${namespace}` : name;
-    const bindingNamespace = this.bindingKind === 'RoleBinding' ? namespace : '';
-    this.text = `${this.bindingKind} ${goQuote(bindingName)} of ${kind} ${goQuote(roleName)} to ${describeSubject(this.subject, bindingNamespace)}`;
+    const bindingNamespace = this.bindingKind === 'RoleBinding' ? (this.binding.metadata?.namespace ?? '') : '';
+    this.text = `${describeBinding(this.bindingKind, this.binding)} of ${kind} ${goQuote(roleName)} to ${describeSubject(this.subject, bindingNamespace)}`;
     return this.text;
   }
 }
@@ -45,8 +43,9 @@ function describeSubject(subject: Subject, bindingNamespace: string): string {
 }
 
 /**
- * Called with each rule that applies (with its source), or with an error resolving a binding's
- * roleRef (rule and source undefined). Returning false stops the visit.
+ * Called with each rule that applies (with its source), or with an error (rule and source
+ * undefined): a binding's roleRef that does not resolve, or a subject naming the user that the
+ * authorizer cannot honour. Returning false stops the visit.
  */
 export type RuleVisitor = (source: RuleSource | undefined, rule: PolicyRule | undefined, error: string | undefined) => boolean;
 
@@ -83,27 +82,29 @@ const userKey = (name: string): string => `u${name}`;
 const groupKey = (name: string): string => `g${name}`;
 
 /**
- * The key a subject is filed under, which the user it applies to also produces: user and
- * service-account subjects by user name, groups by group name. Other kinds never apply.
+ * The keys a subject is filed under, which the users it names also produce: user and
+ * service-account subjects by user name, groups by group name. A subject of an unknown kind
+ * applies to no one, but is filed under both its name as a user and as a group, so that a user it
+ * might have meant is told about it (see subjectProblem).
  */
-function subjectKey(subject: Subject, bindingNamespace: string): string | undefined {
+function subjectKeys(subject: Subject, bindingNamespace: string): string[] {
   switch (subject.kind) {
     case 'User':
-      return userKey(subject.name);
+      return [userKey(subject.name)];
     case 'Group':
-      return groupKey(subject.name);
+      return [groupKey(subject.name)];
     case 'ServiceAccount': {
       // A RoleBinding's service accounts default to the binding's namespace; a ClusterRoleBinding's must name one.
       const namespace = subject.namespace || bindingNamespace;
-      return namespace ? userKey(serviceAccountUsername(namespace, subject.name)) : undefined;
+      return namespace ? [userKey(serviceAccountUsername(namespace, subject.name))] : [];
     }
     default:
-      return undefined;
+      return subject.name ? [userKey(subject.name), groupKey(subject.name)] : [];
   }
 }
 
-/** Upstream's appliesToUser: the subject's apiGroup is not looked at, nor a User's or Group's namespace. */
-function appliesToUser(user: UserInfo, subject: Subject, namespace: string): boolean {
+/** Whether a subject names the user by its kind: user and service accounts by user name, groups by membership. */
+function namesUser(user: UserInfo, subject: Subject, namespace: string): boolean {
   switch (subject.kind) {
     case 'User':
       return user.name === subject.name;
@@ -118,8 +119,49 @@ function appliesToUser(user: UserInfo, subject: Subject, namespace: string): boo
   }
 }
 
-const firstApplying = (user: UserInfo, subjects: readonly Subject[], namespace: string): Subject | undefined =>
-  subjects.find((subject) => appliesToUser(user, subject, namespace));
+/**
+ * What the authorizer reports, instead of granting, for a subject that would name the user but is
+ * malformed, as the Subject type asks: a User or Group with a namespace, or a kind it does not know
+ * (named like the user or one of its groups). Upstream's authorizer ignores the namespace and
+ * grants the User or Group, and skips an unknown kind silently. Validation, as upstream's, stores a
+ * User or Group with a namespace but refuses an unknown kind, which can reach the index only
+ * from outside the API.
+ */
+function subjectProblem(user: UserInfo, subject: Subject, namespace: string): string | undefined {
+  switch (subject.kind) {
+    case 'User':
+    case 'Group':
+      if (!subject.namespace || !namesUser(user, subject, namespace)) return undefined;
+      return `${subject.kind} subject ${goQuote(subject.name)} cannot have a namespace: ${goQuote(subject.namespace)}`;
+    case 'ServiceAccount':
+      return undefined;
+    default:
+      if (user.name !== subject.name && !user.groups.includes(subject.name)) return undefined;
+      return `subject ${goQuote(subject.name)} has an unsupported kind: ${goQuote(subject.kind ?? '')}`;
+  }
+}
+
+/** The name a binding goes by in messages: `ClusterRoleBinding "x"` or `RoleBinding "x/ns"`, as RuleSource. */
+function describeBinding(bindingKind: 'ClusterRoleBinding' | 'RoleBinding', binding: RoleBinding): string {
+  const { name = '', namespace = '' } = binding.metadata ?? {};
+  return `${bindingKind} ${goQuote(bindingKind === 'RoleBinding' ? `${name}/${namespace}` : name)}`;
+}
+
+/**
+ * The binding's first subject that applies to the user (upstream's appliesToUser, which does not
+ * look at a subject's apiGroup), and the problems of the malformed subjects that would otherwise
+ * name the user: those never apply.
+ */
+function matchSubjects(user: UserInfo, subjects: readonly Subject[], namespace: string): { applying?: Subject; problems: string[] } {
+  let applying: Subject | undefined;
+  const problems: string[] = [];
+  for (const subject of subjects) {
+    const problem = subjectProblem(user, subject, namespace);
+    if (problem !== undefined) problems.push(problem);
+    else if (!applying && namesUser(user, subject, namespace)) applying = subject;
+  }
+  return { applying, problems };
+}
 
 function addToIndex(index: Map<string, Set<string>>, keys: readonly string[], name: string): void {
   for (const key of keys) {
@@ -383,7 +425,8 @@ export class RbacIndex {
   /**
    * Upstream's VisitRulesFor: the rules of every ClusterRoleBinding that applies to the user, then
    * (for a non-empty namespace) of every RoleBinding of that namespace that applies. Bindings are
-   * visited in name order; an unresolvable roleRef is reported to the visitor, never thrown.
+   * visited in name order; an unresolvable roleRef, and a malformed subject naming the user, are
+   * reported to the visitor (the subject's before the binding's rules), never thrown.
    */
   visitRulesFor(user: UserInfo, namespace: string, visitor: RuleVisitor): void {
     if (!this.visitBindings('ClusterRoleBinding', this.clusterRoleBindings, this.clusterSubjects, user, '', visitor)) return;
@@ -392,7 +435,7 @@ export class RbacIndex {
     if (records) this.visitBindings('RoleBinding', records, this.namespaceSubjects.get(namespace), user, namespace, visitor);
   }
 
-  /** Upstream's RulesFor: every rule that applies, and every roleRef that could not be resolved. */
+  /** Upstream's RulesFor: every rule that applies, and the errors met (roleRefs not resolved, malformed subjects). */
   rulesFor(user: UserInfo, namespace: string): { rules: PolicyRule[]; errors: string[] } {
     const rules: PolicyRule[] = [];
     const errors: string[] = [];
@@ -444,8 +487,12 @@ export class RbacIndex {
   ): boolean {
     for (const name of bindingNamesFor(subjects, user)) {
       const binding = records.get(name)?.binding;
-      const subject = binding && firstApplying(user, binding.subjects ?? [], namespace);
-      if (!binding || !subject) continue;
+      if (!binding) continue;
+      const { applying: subject, problems } = matchSubjects(user, binding.subjects ?? [], namespace);
+      for (const problem of problems) {
+        if (!visitor(undefined, undefined, `${describeBinding(bindingKind, binding)}: ${problem}`)) return false;
+      }
+      if (!subject) continue;
       const resolved = this.roleReferenceRules(binding.roleRef, namespace);
       if (resolved.error !== undefined) {
         if (!visitor(undefined, undefined, resolved.error)) return false;
@@ -464,7 +511,7 @@ export class RbacIndex {
     name: string,
     namespace: string,
   ): void {
-    const keys = [...new Set((binding.subjects ?? []).map((s) => subjectKey(s, namespace)).filter((k) => k !== undefined))];
+    const keys = [...new Set((binding.subjects ?? []).flatMap((s) => subjectKeys(s, namespace)))];
     records.set(name, { binding, keys });
     addToIndex(index, keys, name);
   }

@@ -53,6 +53,19 @@ test('rulesReview: an unresolvable roleRef is the evaluation error; the rules fo
   assert.equal(status.evaluationError, 'clusterrole.rbac.authorization.plat.io "gone" not found');
 });
 
+test('rulesReview: a User subject with a namespace grants nothing and is the evaluation error', () => {
+  const i = index();
+  i.upsert('ClusterRole', { metadata: { name: 'view' }, rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }] });
+  i.upsert('ClusterRoleBinding', {
+    metadata: { name: 'carol' },
+    roleRef: { apiGroup: rbac, kind: 'ClusterRole', name: 'view' },
+    subjects: [{ kind: 'User', apiGroup: rbac, name: 'alice', namespace: 'x' }],
+  });
+  const status = rulesReview(i, alice, 'dev');
+  assert.equal(status.resourceRules.some((r) => r.resources?.includes('pods')), false);
+  assert.equal(status.evaluationError, 'ClusterRoleBinding "carol": User subject "alice" cannot have a namespace: "x"');
+});
+
 test('rulesReview: a rule naming both resources and URLs appears in both lists', () => {
   const i = new RbacIndex();
   i.upsert('ClusterRole', { metadata: { name: 'odd' }, rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'], nonResourceURLs: ['/x'] }] });
