@@ -63,6 +63,8 @@ const clusterRoleBindings: Json[] = [
   clusterBinding('t-u-i', ref('ClusterRole', 't-ns-status'), [user('u-i')]),
   clusterBinding('t-u-i2', ref('ClusterRole', 't-any-status'), [user('u-i2')]),
   clusterBinding('t-u-k', ref('ClusterRole', 't-urls'), [user('u-k')]),
+  // Stored (validation, as upstream's, allows it), but a User subject with a namespace grants nothing.
+  clusterBinding('t-u-p', ref('ClusterRole', 't-list-sa'), [{ kind: 'User', name: 'u-p', namespace: 'x' }]),
 ];
 
 interface Case {
@@ -118,6 +120,13 @@ const table: Case[] = [
     path: sa(NS),
     allowed: false,
     message: `serviceaccounts "x" is forbidden: User "u-m" cannot get resource "serviceaccounts" in API group "" in the namespace "${NS}": RBAC: role.${RBAC} "missing" not found`,
+  },
+  {
+    name: 'a User subject with a namespace grants nothing, and says why',
+    as: { user: 'u-p' },
+    path: sa(OTHER, ''),
+    allowed: false,
+    message: `serviceaccounts is forbidden: User "u-p" cannot list resource "serviceaccounts" in API group "" in the namespace "${OTHER}": RBAC: ClusterRoleBinding "t-u-p": User subject "u-p" cannot have a namespace: "x"`,
   },
   { name: 'the watch verb allows ?watch', as: { user: 'u-n' }, path: `${R}/namespaces/${NS}/roles?watch=1&timeoutSeconds=1`, allowed: true },
   { name: 'the watch verb does not allow list', as: { user: 'u-n' }, path: `${R}/namespaces/${NS}/roles`, allowed: false },
@@ -330,6 +339,12 @@ describe('RBAC over HTTP', () => {
         reason: `RBAC: role.${RBAC} "missing" not found`,
         evaluationError: `role.${RBAC} "missing" not found`,
       });
+    });
+
+    it('SubjectAccessReview: a User subject with a namespace is an evaluation error, not a grant', async () => {
+      const body = json(await review('subjectaccessreviews', { user: 'u-p', resourceAttributes: { namespace: NS, verb: 'list', resource: 'serviceaccounts' } }));
+      const error = 'ClusterRoleBinding "t-u-p": User subject "u-p" cannot have a namespace: "x"';
+      assert.deepEqual(body.status, { allowed: false, reason: `RBAC: ${error}`, evaluationError: error });
     });
 
     it('exactly one of resourceAttributes and nonResourceAttributes, and someone to ask about: else 422', async () => {
