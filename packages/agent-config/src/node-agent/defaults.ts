@@ -77,7 +77,7 @@ export function setDefaults(input: NodeAgentConfiguration): NodeAgentConfigurati
   if (isZero(c.runtimeRequestTimeout)) c.runtimeRequestTimeout = 2 * MINUTE;
   if (isZero(c.hairpinMode)) c.hairpinMode = 'promiscuous-bridge';
   if (isZero(c.maxPods)) c.maxPods = 110;
-  // Any negative limit means "the node's allocatable limit", written as -1.
+  // Any negative limit means "the node's allocatable limit", written as -1: kubelet 1.28 rewrites a given negative value too, not only an unset one.
   if (c.podPidsLimit === undefined || c.podPidsLimit < 0) c.podPidsLimit = -1;
   c.resolvConf ??= '/etc/resolv.conf';
   c.runOnce ??= false;
