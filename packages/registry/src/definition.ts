@@ -32,6 +32,12 @@ export interface TableColumn<T extends KubeObject> {
  * timestamps, generation, resourceVersion) are the store's; these hooks add to them.
  */
 export interface ResourceStrategy<T extends KubeObject> {
+  /**
+   * The kind keeps metadata.generation: 1 on create, one more with each change outside metadata
+   * and status (upstream's workload and custom-resource strategies). Otherwise the generation is
+   * whatever the client sets, as for every built-in kind served here.
+   */
+  tracksGeneration?: boolean;
   /** Clears what a client may not set on create (for example status). */
   prepareForCreate?(object: T, context: StrategyContext): void;
   /** Keeps what a client may not change on update (for example status, from `old`). */

@@ -1,5 +1,6 @@
-// System metadata the store owns: uid, timestamps, generation, generated names.
+// System metadata the store owns: uid, timestamps, generation (for kinds that track it), generated names.
 import { randomInt, randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import type { KubeObject, ObjectMeta } from './definition.js';
 
 /** Kubernetes' timestamps: RFC 3339 in UTC, whole seconds. */
@@ -17,25 +18,33 @@ export function generateName(prefix: string): string {
   return prefix.slice(0, MAX_PREFIX_LENGTH) + suffix;
 }
 
-/** Sets the fields a new object gets from the server, dropping any a client sent. */
-export function fillCreateMeta(meta: ObjectMeta, now: Date): void {
+/**
+ * Sets the fields a new object gets from the server, dropping any a client sent. The generation is
+ * the client's (validated as non-negative) unless the kind tracks it, as upstream's strategies do.
+ */
+export function fillCreateMeta(meta: ObjectMeta, now: Date, tracksGeneration: boolean): void {
   meta.uid = randomUUID();
   meta.creationTimestamp = formatTimestamp(now);
-  meta.generation = 1;
+  if (tracksGeneration) meta.generation = 1;
   delete meta.resourceVersion;
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
   delete (meta as Record<string, unknown>).selfLink;
 }
 
-/** Everything but metadata and status: a change here is a new generation. */
-function specOf(object: KubeObject): string {
-  const { metadata: _metadata, status: _status, ...rest } = object;
-  return JSON.stringify(rest);
+/** Whether anything but metadata and status differs: for a kind that tracks it, a new generation. */
+function specChanged(object: KubeObject, old: KubeObject): boolean {
+  const { metadata: _metadata, status: _status, ...spec } = object;
+  const { metadata: _oldMetadata, status: _oldStatus, ...oldSpec } = old;
+  return !isDeepStrictEqual(spec, oldSpec);
 }
 
-/** Carries the server-owned fields of `old` into an update; bumps generation on a spec change. */
-export function fillUpdateMeta(object: KubeObject, old: KubeObject): void {
+/**
+ * Carries the server-owned fields of `old` into an update. A kind that tracks its generation keeps
+ * the old one and adds one on a spec change; for the others it is the client's, which validation
+ * keeps from going down.
+ */
+export function fillUpdateMeta(object: KubeObject, old: KubeObject, tracksGeneration: boolean): void {
   const meta = object.metadata;
   const oldMeta = old.metadata;
   if (!meta.uid) meta.uid = oldMeta.uid!;
@@ -43,8 +52,10 @@ export function fillUpdateMeta(object: KubeObject, old: KubeObject): void {
   setOrDelete(meta, 'deletionTimestamp', oldMeta.deletionTimestamp);
   setOrDelete(meta, 'deletionGracePeriodSeconds', oldMeta.deletionGracePeriodSeconds);
   delete (meta as Record<string, unknown>).selfLink;
-  const generation = oldMeta.generation ?? 1;
-  meta.generation = specOf(object) === specOf(old) ? generation : generation + 1;
+  if (tracksGeneration) {
+    const generation = oldMeta.generation ?? 1;
+    meta.generation = specChanged(object, old) ? generation + 1 : generation;
+  }
 }
 
 function setOrDelete<K extends keyof ObjectMeta>(meta: ObjectMeta, field: K, value: ObjectMeta[K]): void {

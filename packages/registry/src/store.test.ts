@@ -30,9 +30,12 @@ const widgets: ResourceDefinition<Widget> = {
   allowCreateOnUpdate: false,
 };
 
-function newStore(now = () => new Date('2026-01-02T03:04:05.678Z')): ResourceStore<Widget> {
+/** A kind whose strategy keeps metadata.generation, as upstream's workloads. */
+const trackedWidgets: ResourceDefinition<Widget> = { ...widgets, strategy: { ...widgets.strategy, tracksGeneration: true } };
+
+function newStore(now = () => new Date('2026-01-02T03:04:05.678Z'), definition = widgets): ResourceStore<Widget> {
   const storage = createStorage({ backend: 'memory', compactionIntervalMs: 0 });
-  return new ResourceStore(resolveResource(widgets, 'example.com'), { storage, context: { domain: 'example.com' }, now });
+  return new ResourceStore(resolveResource(definition, 'example.com'), { storage, context: { domain: 'example.com' }, now });
 }
 
 async function take(iterable: AsyncIterable<ApiWatchEvent>, count: number): Promise<ApiWatchEvent[]> {
@@ -51,17 +54,63 @@ test('store: the group resolves the domain, objects get type meta, defaults and 
   assert.equal(created.kind, 'Widget');
   assert.equal(created.size, 1);
   assert.notEqual(created.metadata.uid, 'client-set');
-  assert.equal(created.metadata.generation, 1);
   assert.equal(created.metadata.creationTimestamp, '2026-01-02T03:04:05Z');
 });
 
-test('store: generation grows with a change outside metadata and status only', async () => {
-  const store = newStore();
-  const created = await store.create('', { metadata: { name: 'a' }, size: 1 });
+test('store: a kind that tracks its generation starts at 1 and grows with a change outside metadata and status only', async () => {
+  const store = newStore(undefined, trackedWidgets);
+  const created = await store.create('', { metadata: { name: 'a', generation: 9 }, size: 1 });
+  assert.equal(created.metadata.generation, 1);
   const labelled = await store.update('', 'a', { ...created, metadata: { ...created.metadata, labels: { x: 'y' } } });
   assert.equal(labelled.object.metadata.generation, 1);
-  const resized = await store.update('', 'a', { ...labelled.object, size: 2 });
+  // The same content with its keys in another order is no change.
+  const { size, apiVersion, kind, metadata } = labelled.object;
+  const reordered = await store.update('', 'a', { size, metadata, kind, apiVersion } as Widget);
+  assert.equal(reordered.object.metadata.generation, 1);
+  const resized = await store.update('', 'a', { ...reordered.object, size: 2 });
   assert.equal(resized.object.metadata.generation, 2);
+});
+
+test("store: any other kind has no generation of its own: the client's is kept, never lowered", async () => {
+  const store = newStore();
+  const plain = await store.create('', { metadata: { name: 'plain' } });
+  assert.equal(plain.metadata.generation, undefined);
+  const resized = await store.update('', 'plain', { ...plain, size: 5 });
+  assert.equal(resized.object.metadata.generation, undefined);
+
+  const given = await store.create('', { metadata: { name: 'given', generation: 9 } });
+  assert.equal(given.metadata.generation, 9);
+  const raised = await store.update('', 'given', { ...given, metadata: { ...given.metadata, generation: 12 } });
+  assert.equal(raised.object.metadata.generation, 12);
+  await assert.rejects(
+    store.update('', 'given', { ...raised.object, metadata: { ...raised.object.metadata, generation: 3 } }),
+    (error: unknown) => isStatusError(error) && error.code === 422 && /metadata.generation: Invalid value: 3: must not be decremented/.test(error.message),
+  );
+  await assert.rejects(
+    store.create('', { metadata: { name: 'negative', generation: -1 } }),
+    (error: unknown) => isStatusError(error) && error.code === 422 && /metadata.generation/.test(error.message),
+  );
+});
+
+test('store: the beginning of deletion is a new generation where there is one', async () => {
+  const store = newStore();
+  await store.create('', { metadata: { name: 'kept', generation: 4, finalizers: ['example.com/hold'] } });
+  await store.create('', { metadata: { name: 'none', finalizers: ['example.com/hold'] } });
+  assert.equal((await store.delete('', 'kept')).object.metadata.generation, 5);
+  // Deleting again does not begin deletion again.
+  assert.equal((await store.delete('', 'kept')).object.metadata.generation, 5);
+  assert.equal((await store.delete('', 'none')).object.metadata.generation, undefined);
+});
+
+test('store: a dry-run create of a name that is taken is refused as the real one would be', async () => {
+  const store = newStore();
+  await store.create('', { metadata: { name: 'taken' } });
+  await assert.rejects(
+    store.create('', { metadata: { name: 'taken' } }, { dryRun: true }),
+    (error: unknown) => isStatusError(error) && error.code === 409 && error.status.reason === 'AlreadyExists',
+  );
+  assert.equal((await store.create('', { metadata: { name: 'free' } }, { dryRun: true })).metadata.name, 'free');
+  await assert.rejects(store.get('', 'free'), (error: unknown) => isStatusError(error) && error.code === 404);
 });
 
 test('store: a resourceVersion on create is refused', async () => {

@@ -2,6 +2,7 @@
 // A kind contributes its definition and strategy; this file knows no kind by name.
 import {
   StatusError,
+  newAlreadyExists,
   newBadRequest,
   newConflict,
   newInvalid,
@@ -238,6 +239,17 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
     ];
   }
 
+  /** Whether an object is stored at `key` now. */
+  private async exists(key: string): Promise<boolean> {
+    try {
+      await this.storage.get(key);
+      return true;
+    } catch (error) {
+      if (isStorageError(error, 'NotFound')) return false;
+      this.fail(error);
+    }
+  }
+
   /** Stores a new object: system metadata, defaults, admission, validation, then storage. */
   async create(namespace: string, input: T, options: WriteOptions = {}): Promise<T> {
     const meta = input.metadata;
@@ -247,7 +259,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
       const object = structuredClone(input);
       if (this.resource.namespaced) object.metadata.namespace = namespace;
       if (generated) object.metadata.name = generateName(meta.generateName!);
-      fillCreateMeta(object.metadata, this.now());
+      fillCreateMeta(object.metadata, this.now(), !!this.strategy.tracksGeneration);
       this.strategy.prepareForCreate?.(object, this.context);
       this.strategy.default?.(object, this.context);
       this.withType(object);
@@ -256,9 +268,14 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
       await this.admit({ operation: 'CREATE', namespace, name, object, dryRun: !!options.dryRun, ...(options.user && { user: options.user }) });
       const errors = this.validateCreate(object);
       if (errors.length) throw this.invalid(name, errors);
-      if (options.dryRun) return object;
+      const key = this.resource.key(namespace, name);
+      if (options.dryRun) {
+        // As upstream's dry-run storage: the name must still be free.
+        if (await this.exists(key)) throw newAlreadyExists(this.resource.groupResource, name);
+        return object;
+      }
       try {
-        return this.withType(await this.storage.create(this.resource.key(namespace, name), object));
+        return this.withType(await this.storage.create(key, object));
       } catch (error) {
         if (generated && isStorageError(error, 'AlreadyExists') && attempt < GENERATE_NAME_ATTEMPTS) continue;
         this.fail(error, name);
@@ -279,7 +296,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
     let object = structuredClone(input);
     if (subresource) object = subresource.merge(object, structuredClone(old));
     if (this.resource.namespaced) object.metadata.namespace = object.metadata.namespace || namespace;
-    fillUpdateMeta(object, old);
+    fillUpdateMeta(object, old, !!this.strategy.tracksGeneration);
     if (!subresource) this.strategy.prepareForUpdate?.(object, old, this.context);
     this.strategy.default?.(object, this.context);
     this.withType(object);
@@ -342,7 +359,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
   private async prepareCreateOnUpdate(namespace: string, input: T, request: UpdateRequest): Promise<T> {
     const object = structuredClone(input);
     if (this.resource.namespaced) object.metadata.namespace = namespace;
-    fillCreateMeta(object.metadata, this.now());
+    fillCreateMeta(object.metadata, this.now(), !!this.strategy.tracksGeneration);
     this.strategy.prepareForCreate?.(object, this.context);
     this.strategy.default?.(object, this.context);
     this.withType(object);
@@ -485,6 +502,8 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
       if (marked.metadata.deletionTimestamp || !this.pendingFinalizers(marked)) return marked;
       marked.metadata.deletionTimestamp = formatTimestamp(this.now());
       marked.metadata.deletionGracePeriodSeconds = 0;
+      // Upstream's mark for deletion: the beginning of deletion is a new generation, where there is one.
+      if ((marked.metadata.generation ?? 0) > 0) marked.metadata.generation! += 1;
       this.strategy.prepareForDeletion?.(marked, this.context);
       return marked;
     };
