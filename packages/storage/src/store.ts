@@ -1,5 +1,6 @@
 // The generic store: every Storage verb built from a backend's KV primitives, so that the etcd and
 // embedded backends share one implementation of paging, preconditions, retries and watch events.
+import { isDeepStrictEqual } from 'node:util';
 import type {
   DeleteOptions,
   GetOptions,
@@ -102,7 +103,9 @@ export class KVStorage implements Storage {
       if (existing) checkPreconditions(key, options.preconditions, existing);
       const next = await update(existing);
       const value = encodeObject(next, key);
-      if (current && existing && value === current.value) return existing;
+      // Nothing changed: no write, no new revision, no event (as upstream). The same content with
+      // its keys in another order is the same length, and only then worth parsing to compare.
+      if (current && existing && sameContent(value, current.value)) return existing;
       const result = await this.kv.compareAndPut(fullKey, current?.modRevision ?? 0, value);
       if (result.succeeded) return decodeObject<T>(value, result.revision, key);
       current = result.current;
@@ -197,3 +200,8 @@ export class KVStorage implements Storage {
   }
 }
 
+/** Whether two encodings hold the same JSON, whatever the order of their keys. */
+function sameContent(encoded: string, stored: string): boolean {
+  if (encoded === stored) return true;
+  return encoded.length === stored.length && isDeepStrictEqual(JSON.parse(encoded), JSON.parse(stored));
+}

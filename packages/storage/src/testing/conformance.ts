@@ -131,7 +131,12 @@ export function runStorageConformance({ name, newStore }: ConformanceOptions): v
         const revision = await store.currentRevision();
         const same = await store.guaranteedUpdate<Thing>(key('a'), (current) => ({ ...current! }));
         assert.equal(same.metadata.resourceVersion, created.metadata?.resourceVersion);
+        // The same content with its keys in another order is no change either.
+        const reordered = await store.guaranteedUpdate<Thing>(key('a'), (current) => Object.fromEntries(Object.entries(current!).reverse()) as Thing);
+        assert.equal(reordered.metadata.resourceVersion, created.metadata?.resourceVersion);
         assert.equal(await store.currentRevision(), revision);
+        const changed = await store.guaranteedUpdate<Thing>(key('a'), (current) => ({ ...current!, count: 2 }));
+        assert.notEqual(changed.metadata.resourceVersion, created.metadata?.resourceVersion);
       },
 
       'an error thrown by the update function aborts the update': async () => {
