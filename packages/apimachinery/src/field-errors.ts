@@ -59,6 +59,11 @@ const typeText: Record<FieldErrorType, string> = {
   FieldValueTooLong: 'Too long',
 };
 
+/** A bad value printed as Go's %#v prints it (`[]string{"a"}`), where %q or JSON would not read the same. */
+export class GoFormatted {
+  constructor(readonly text: string) {}
+}
+
 // These types never print the offending value (it is absent, or too long to be worth echoing).
 const valueOmitted = new Set<FieldErrorType>(['FieldValueRequired', 'FieldValueForbidden', 'FieldValueTooLong']);
 
@@ -75,7 +80,8 @@ export class FieldError {
   body(): string {
     let s = typeText[this.type];
     if (!valueOmitted.has(this.type)) {
-      s += typeof this.badValue === 'string' ? `: ${goQuote(this.badValue)}` : `: ${goValue(this.badValue)}`;
+      const value = this.badValue;
+      s += value instanceof GoFormatted ? `: ${value.text}` : typeof value === 'string' ? `: ${goQuote(value)}` : `: ${goValue(value)}`;
     }
     return this.detail ? `${s}: ${this.detail}` : s;
   }

@@ -3,6 +3,7 @@ export * from './status.js';
 export * from './field-errors.js';
 export { parseDuration, formatDuration } from './duration.js';
 export { goQuote } from './go-format.js';
+export { goStringSlice } from './go-string-slice.js';
 export {
   isDNS1123Label,
   isDNS1123Subdomain,

@@ -9,7 +9,7 @@ import type { ResourceCatalog } from './catalog.js';
 import { negotiate, type Representation } from './negotiation.js';
 import { objectFromBody } from './object-input.js';
 import { protobufBodyOf, protobufMediaType, resourceHasProtobuf } from './protobuf.js';
-import { parseDryRun, parseFieldManager, parseFieldValidation, type Query } from './query.js';
+import { parseWriteOptions, type Query } from './query.js';
 import { writeObject } from './respond.js';
 import { createObject } from './verbs/create.js';
 import { deleteCollection } from './verbs/delete-collection.js';
@@ -114,9 +114,8 @@ async function createVirtual(
     transforms: false,
     partialKind: 'PartialObjectMetadata',
   });
-  const dryRun = parseDryRun(query);
-  parseFieldManager(query, 'CreateOptions', domain);
-  const object: KubeObject = objectFromBody(ctx, await decodeBody(ctx, protobufBodyOf(resolved, domain)), resolved, parseFieldValidation(query));
+  const { dryRun, fieldValidation } = parseWriteOptions(query, 'CreateOptions', domain);
+  const object: KubeObject = objectFromBody(ctx, await decodeBody(ctx, protobufBodyOf(resolved, domain)), resolved, fieldValidation);
   // Upstream's EnsureObjectNamespaceMatchesRequestNamespace: empty takes the request's namespace;
   // a cluster-scoped object has none.
   const namespace = resolved.namespaced ? info.namespace : '';

@@ -1,6 +1,6 @@
 // Query parameters of resource requests (conventions 4.3), parsed as upstream's parameter codec
 // does: Go's boolean and integer syntax, with a 400 naming the parameter for anything else.
-import { invalid, newBadRequest, newInvalid, newPath, notSupported, tooLong } from '@plat/apimachinery';
+import { GoFormatted, goStringSlice, invalid, newBadRequest, newInvalid, newPath, notSupported, tooLong, type FieldError } from '@plat/apimachinery';
 
 export class Query {
   constructor(private readonly params: URLSearchParams) {}
@@ -36,51 +36,75 @@ export class Query {
   }
 }
 
-/** dryRun: absent, or `All` (4.10). Anything else is refused, as upstream's validation does. */
-export function parseDryRun(query: Query): boolean {
-  const values = query.all('dryRun');
-  if (values.length === 0) return false;
-  for (const value of values) {
-    if (value !== 'All') throw newBadRequest(`Invalid dry run value: ${JSON.stringify(value)}; supported values: "All"`);
-  }
-  return true;
+/** dryRun (4.10): absent or empty for a real request, `All` for a dry run; other values are field errors. */
+export function dryRunErrors(values: readonly string[]): FieldError[] {
+  const unsupported = values.filter((value) => value !== '' && value !== 'All');
+  return unsupported.length ? [notSupported(newPath('dryRun'), new GoFormatted(goStringSlice(values)), ['All'])] : [];
 }
+
+export const isDryRun = (values: readonly string[]): boolean => values.includes('All');
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
-
-/** fieldValidation (4.9): Warn by default; other values are a 400 as upstream. */
-export function parseFieldValidation(query: Query): FieldValidation {
-  const value = query.string('fieldValidation');
-  if (value === undefined || value === '') return 'Warn';
-  if (value === 'Ignore' || value === 'Warn' || value === 'Strict') return value;
-  throw newBadRequest(`fieldValidation parameter unsupported: ${value}. Valid values are Ignore, Warn, Strict`);
-}
-
-export function parsePropagationPolicy(value: string | undefined, domain: string): string | undefined {
-  if (value === undefined || value === '') return undefined;
-  const supported = ['Orphan', 'Background', 'Foreground'];
-  if (!supported.includes(value)) {
-    throw newInvalid({ group: `meta.${domain}`, kind: 'DeleteOptions' }, '', [
-      notSupported(newPath('propagationPolicy'), value, supported),
-    ]);
-  }
-  return value;
-}
 
 /** Upstream's limit on a field manager's name. */
 const MAX_FIELD_MANAGER_LENGTH = 128;
 
-/**
- * fieldManager (4.11), validated as upstream's CreateOptions / UpdateOptions / PatchOptions: at
- * most 128 printable characters. Absent: undefined (the caller infers one).
- */
-export function parseFieldManager(query: Query, optionsKind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions', domain: string): string | undefined {
-  const value = query.string('fieldManager');
-  if (value === undefined || value === '') return undefined;
+/** What a printable character is to Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols, the ASCII space. */
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+/** Go's %#U of a character that is not printable: `U+0007`. */
+const goCodePoint = (ch: string): string => `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+
+/** fieldManager (4.11): at most 128 bytes, every character printable, as upstream's ValidateFieldManager. */
+function fieldManagerErrors(value: string): FieldError[] {
   const path = newPath('fieldManager');
-  const errors = [];
+  const errors: FieldError[] = [];
   if (value.length > MAX_FIELD_MANAGER_LENGTH) errors.push(tooLong(path, value, MAX_FIELD_MANAGER_LENGTH));
-  if (/[^\x20-\x7e\u00a0-\uffff]/u.test(value)) errors.push(invalid(path, value, 'must only contain printable characters'));
-  if (errors.length) throw newInvalid({ group: `meta.${domain}`, kind: optionsKind }, '', errors);
-  return value;
+  let position = 0;
+  for (const ch of value) {
+    if (!PRINTABLE.test(ch)) errors.push(invalid(path, value, `invalid character ${goCodePoint(ch)} (at position ${position})`));
+    position += Buffer.byteLength(ch);
+  }
+  return errors;
 }
+
+const FIELD_VALIDATIONS = ['', 'Ignore', 'Strict', 'Warn'];
+
+export interface WriteOptions {
+  dryRun: boolean;
+  fieldManager: string | undefined;
+  /** Warn when the request gives none. */
+  fieldValidation: FieldValidation;
+}
+
+/**
+ * The options of a create, update or patch, checked together as upstream's Validate*Options
+ * (fieldManager, dryRun, fieldValidation): one 422 on `<kind>.meta.<domain>` for whatever is wrong.
+ */
+export function parseWriteOptions(
+  query: Query,
+  optionsKind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions',
+  domain: string,
+  /** The kind's own option errors, which upstream lists first (a patch's force and apply's fieldManager). */
+  leading: (fieldManager: string) => FieldError[] = () => [],
+): WriteOptions {
+  const fieldManager = query.string('fieldManager') ?? '';
+  const dryRun = query.all('dryRun');
+  const fieldValidation = query.string('fieldValidation') ?? '';
+  const errors = [
+    ...leading(fieldManager),
+    ...fieldManagerErrors(fieldManager),
+    ...dryRunErrors(dryRun),
+    ...(FIELD_VALIDATIONS.includes(fieldValidation) ? [] : [notSupported(newPath('fieldValidation'), fieldValidation, FIELD_VALIDATIONS)]),
+  ];
+  if (errors.length) throw newInvalid({ group: `meta.${domain}`, kind: optionsKind }, '', errors);
+  return {
+    dryRun: isDryRun(dryRun),
+    fieldManager: fieldManager || undefined,
+    fieldValidation: (fieldValidation || 'Warn') as FieldValidation,
+  };
+}
+
+/** What propagationPolicy may be, in upstream's order ("nil" is leaving it out). */
+export const PROPAGATION_POLICIES = ['Foreground', 'Background', 'Orphan'] as const;
+

@@ -1,9 +1,9 @@
 // DeleteOptions, from the query and the optional body (upstream merges both; the body wins).
-import { invalid, newBadRequest, newInvalid, newPath } from '@plat/apimachinery';
+import { invalid, newBadRequest, newInvalid, newPath, notSupported } from '@plat/apimachinery';
 import type { DeleteRequest } from '@plat/registry';
 import type { RequestContext } from '../../context.js';
 import { readBody } from '../body.js';
-import { parseDryRun, parsePropagationPolicy, type Query } from '../query.js';
+import { PROPAGATION_POLICIES, dryRunErrors, isDryRun, type Query } from '../query.js';
 
 interface DeleteOptionsBody {
   dryRun?: string[];
@@ -24,16 +24,22 @@ export async function deleteRequest(ctx: RequestContext, query: Query, domain: s
     }
     if (body === null || typeof body !== 'object' || Array.isArray(body)) throw newBadRequest('the DeleteOptions body is not a JSON object');
   }
-  const dryRun = parseDryRun(query) || (body.dryRun ?? []).some((value) => value === 'All');
-  if ((body.dryRun ?? []).some((value) => value !== 'All')) throw newBadRequest('Invalid dry run value; supported values: "All"');
   query.integer('gracePeriodSeconds');
-  const policy = parsePropagationPolicy(body.propagationPolicy ?? query.string('propagationPolicy'), domain);
+  const policy = body.propagationPolicy ?? (query.string('propagationPolicy') || undefined);
   const orphan = body.orphanDependents ?? query.boolean('orphanDependents');
-  if (policy !== undefined && orphan !== undefined) {
-    throw newInvalid({ group: `meta.${domain}`, kind: 'DeleteOptions' }, '', [
-      invalid(newPath('propagationPolicy'), policy, 'orphanDependents and deletionPropagation cannot be both set'),
-    ]);
-  }
+  const dryRunValues = body.dryRun ?? query.all('dryRun');
+  // Checked together, as upstream's ValidateDeleteOptions.
+  const errors = [
+    ...(policy !== undefined && orphan !== undefined
+      ? [invalid(newPath('propagationPolicy'), policy, 'orphanDependents and deletionPropagation cannot be both set')]
+      : []),
+    ...(policy !== undefined && !(PROPAGATION_POLICIES as readonly string[]).includes(policy)
+      ? [notSupported(newPath('propagationPolicy'), policy, [...PROPAGATION_POLICIES, 'nil'])]
+      : []),
+    ...dryRunErrors(dryRunValues),
+  ];
+  if (errors.length) throw newInvalid({ group: `meta.${domain}`, kind: 'DeleteOptions' }, '', errors);
+  const dryRun = isDryRun(dryRunValues);
   // The deprecated orphanDependents: true orphans, false deletes dependents in the background.
   // Orphan and Foreground are carried out by the controller-manager's garbage collector.
   const propagationPolicy = (policy ?? (orphan === undefined ? undefined : orphan ? 'Orphan' : 'Background')) as DeleteRequest['propagationPolicy'];

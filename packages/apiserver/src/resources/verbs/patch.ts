@@ -1,10 +1,10 @@
 // PATCH (conventions 4.5, 4.11): the patch type by Content-Type, then the store's patch.
-import { forbidden, newBadRequest, newInvalid, newPath, newUnsupportedMediaType, required } from '@plat/apimachinery';
+import { forbidden, newBadRequest, newPath, newUnsupportedMediaType, required } from '@plat/apimachinery';
 import type { KubeObject, PatchType } from '@plat/registry';
 import { readBody } from '../body.js';
 import { findDuplicateKeys } from '../json-duplicates.js';
 import { objectFromBody } from '../object-input.js';
-import { parseDryRun, parseFieldManager, parseFieldValidation } from '../query.js';
+import { parseWriteOptions } from '../query.js';
 import { writeObject } from '../respond.js';
 import { parseYaml } from '../yaml-body.js';
 import { managerOf } from './manager.js';
@@ -43,14 +43,16 @@ export async function patchObject({ ctx, info, served, query, services, represen
   const mediaType = (ctx.get('content-type').split(';')[0] ?? '').trim().toLowerCase();
   const type = PATCH_TYPES[mediaType];
   if (!type) throw newUnsupportedMediaType(Object.keys(PATCH_TYPES));
-  const dryRun = parseDryRun(query);
-  const fieldValidation = parseFieldValidation(query);
-  const fieldManager = parseFieldManager(query, 'PatchOptions', services.domain);
   const force = query.boolean('force');
-  const optionErrors = [];
-  if (type === 'apply' && !fieldManager) optionErrors.push(required(newPath('fieldManager'), 'is required for apply patch'));
-  if (type !== 'apply' && force !== undefined) optionErrors.push(forbidden(newPath('force'), 'may not be specified for non-apply patch'));
-  if (optionErrors.length) throw newInvalid({ group: `meta.${services.domain}`, kind: 'PatchOptions' }, '', optionErrors);
+  const { dryRun, fieldManager, fieldValidation } = parseWriteOptions(query, 'PatchOptions', services.domain, (manager) =>
+    type === 'apply'
+      ? manager
+        ? []
+        : [required(newPath('fieldManager'), 'is required for apply patch')]
+      : force !== undefined
+        ? [forbidden(newPath('force'), 'may not be specified for non-apply patch')]
+        : [],
+  );
   const { patch, duplicates } = parsePatch(type, (await readBody(ctx)).toString('utf8'));
   const { object, created } = await store.patch(info.namespace, info.name, {
     type,

@@ -3,16 +3,16 @@ import { newBadRequest } from '@plat/apimachinery';
 import { decodeBody } from '../body.js';
 import { protobufBodyOf } from '../protobuf.js';
 import { checkNamespace, objectFromBody } from '../object-input.js';
-import { parseDryRun, parseFieldManager, parseFieldValidation } from '../query.js';
+import { parseWriteOptions } from '../query.js';
 import { writeObject } from '../respond.js';
 import { managerOf } from './manager.js';
 import type { VerbScope } from './scope.js';
 
 export async function updateObject({ ctx, info, served, query, services, representation }: VerbScope): Promise<void> {
   const { resolved, store } = served;
-  const dryRun = parseDryRun(query);
-  const manager = parseFieldManager(query, 'UpdateOptions', services.domain) ?? managerOf(ctx);
-  const object = objectFromBody(ctx, await decodeBody(ctx, protobufBodyOf(resolved, services.domain)), resolved, parseFieldValidation(query));
+  const { dryRun, fieldManager, fieldValidation } = parseWriteOptions(query, 'UpdateOptions', services.domain);
+  const manager = fieldManager ?? managerOf(ctx);
+  const object = objectFromBody(ctx, await decodeBody(ctx, protobufBodyOf(resolved, services.domain)), resolved, fieldValidation);
   checkNamespace(object, info.namespace, resolved);
   const name = object.metadata.name;
   if (!name) object.metadata.name = info.name;
