@@ -102,6 +102,12 @@ describe('authentication over HTTP', () => {
       token = json(response).status.token as string;
     });
 
+    it('a server that issues tokens lists serviceaccounts/token in discovery', async () => {
+      const v1 = json(await admin('/api/v1'));
+      const token = (v1.resources as Json[]).find((r) => r.name === 'serviceaccounts/token');
+      assert.deepEqual([token?.group, token?.kind, token?.verbs], [`authentication.${DOMAIN}`, 'TokenRequest', ['create']]);
+    });
+
     it('TokenRequest: a signed JWT for the account, for the API server by default, valid an hour', async () => {
       const response = await tokenFor('robot');
       const body = json(response);

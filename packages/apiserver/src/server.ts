@@ -291,6 +291,7 @@ function serveApi(
   const subresources = new Map<string, ResolvedResource>();
   const foreign: ForeignSubresource[] = [];
   for (const definition of api.subresourceDefinitions ?? []) {
+    if (definition.virtual?.needsTokenIssuer && !tokens?.canIssue) continue;
     const parent = definition.virtual?.subresourceOf;
     if (!parent) throw new Error(`${definition.kind} is not a subresource (virtual.subresourceOf)`);
     const resolved = resolveResource(definition as ResourceDefinition<KubeObject>, api.domain);

@@ -202,6 +202,11 @@ export interface VirtualResource<T extends KubeObject> {
    * `<parent collection>/{name}/<subresource>` (TokenRequest is `serviceaccounts/{name}/token`).
    */
   subresourceOf?: { group: string; version: string; resource: string; subresource: string };
+  /**
+   * Served only by a server that issues service-account tokens (a signing key and an issuer), as
+   * upstream registers serviceaccounts/token: elsewhere it is neither in discovery nor served.
+   */
+  needsTokenIssuer?: boolean;
   /** The object to answer with (201), given the posted object after defaulting and validation. */
   create(object: T, context: VirtualContext): Promise<T>;
 }

@@ -516,20 +516,21 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
     return { object: marked, deleted: false };
   }
 
-  /** DELETE on a collection: every selected object is deleted as by DELETE. */
-  async deleteCollection(namespace: string, query: ListQueryWithSelectors, request: DeleteRequest = {}): Promise<T[]> {
-    const deleted: T[] = [];
+  /**
+   * DELETE on a collection: every selected object is deleted as by DELETE. The answer is the list as
+   * it was selected, as upstream's (not the objects as deletion left them).
+   */
+  async deleteCollection(namespace: string, query: ListQueryWithSelectors, request: DeleteRequest = {}): Promise<ObjectList<T>> {
     const list = await this.list(namespace, query);
     for (const item of list.items) {
       try {
-        const result = await this.delete(item.metadata.namespace ?? namespace, item.metadata.name!, request);
-        deleted.push(result.object);
+        await this.delete(item.metadata.namespace ?? namespace, item.metadata.name!, request);
       } catch (error) {
         // Deleted by someone else meanwhile: that is what was asked for.
         if (!(error instanceof StatusError && error.code === 404)) throw error;
       }
     }
-    return deleted;
+    return list;
   }
 }
 

@@ -87,6 +87,7 @@ export const tokenRequestDefinition = {
   allowCreateOnUpdate: false,
   virtual: {
     subresourceOf: { group: '', version: 'v1', resource: 'serviceaccounts', subresource: 'token' },
+    needsTokenIssuer: true,
     async create(request, { services, name, namespace, domain }) {
       const given = request.metadata.name;
       if (given && given !== name) {

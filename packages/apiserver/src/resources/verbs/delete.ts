@@ -17,6 +17,6 @@ export async function deleteObject({ ctx, info, served, query, services, represe
     apiVersion: 'v1',
     metadata: {},
     status: 'Success',
-    details: { name: info.name, group: resolved.group, kind: resolved.resource, uid: object.metadata.uid },
+    details: { name: info.name, ...(resolved.group && { group: resolved.group }), kind: resolved.resource, uid: object.metadata.uid },
   }, { representation });
 }
