@@ -495,7 +495,29 @@ export function runApiCases(title: string, start: () => Promise<ApiTarget>, stop
 
     describe('errors', () => {
       it('405 for a verb the resource does not support', async () => {
-        expectStatus(await call('/api/v1/namespaces', { method: 'DELETE' }), 405, 'MethodNotAllowed');
+        const refused = await call('/api/v1/namespaces', { method: 'DELETE' });
+        expectStatus(refused, 405, 'MethodNotAllowed');
+        assert.equal(refused.json.message, 'the server does not allow this method on the requested resource');
+        expectStatus(await call(`/apis/authorization.${target.domain}/v1/subjectaccessreviews`), 405, 'MethodNotAllowed');
+      });
+
+      it('405 for a verb the path form has no route for: create names no object, update and patch name one', async () => {
+        const ns = await namespace();
+        const accounts = `/api/v1/namespaces/${ns}/serviceaccounts`;
+        expectStatus(await call(`${accounts}/named`, { method: 'POST', body: { metadata: { name: 'named' } } }), 405, 'MethodNotAllowed');
+        expectStatus(await call(`${accounts}/named`), 404, 'NotFound');
+        expectStatus(await call(accounts, { method: 'PUT', body: { metadata: { name: 'named' } } }), 405, 'MethodNotAllowed');
+        expectStatus(
+          await call(accounts, { method: 'PATCH', body: { metadata: { labels: { a: 'b' } } }, headers: { 'content-type': 'application/merge-patch+json' } }),
+          405,
+          'MethodNotAllowed',
+        );
+        expectStatus(await call('/api/v1/serviceaccounts', { method: 'POST', body: { metadata: { name: 'nowhere' } } }), 405, 'MethodNotAllowed');
+        // A namespace's finalize is written only; a namespace is not found under another namespace.
+        expectStatus(await call(`/api/v1/namespaces/${ns}/finalize`), 405, 'MethodNotAllowed');
+        expectStatus(await call(`/api/v1/namespaces/${ns}/namespaces`), 404, 'NotFound');
+        expectStatus(await call(`/api/v1/namespaces/${ns}/namespaces/default`), 404, 'NotFound');
+        assert.equal((await call(`/api/v1/namespaces/${ns}/status`)).status, 200);
       });
 
       it('413 for a body over 3 MiB', async () => {

@@ -59,6 +59,8 @@ export interface ResourceStrategy<T extends KubeObject> {
 
 /** A subresource updated with PUT: which part of the object it may change. */
 export interface SubresourceDefinition<T extends KubeObject> {
+  /** The verbs served on it (default get, patch and update, as upstream's status); others are a 405. */
+  verbs?: readonly Verb[];
   /** The object to store: `old` with the subresource's part taken from `object`. */
   merge(object: T, old: T): T;
   /** Field errors of the merged object against the old one. */

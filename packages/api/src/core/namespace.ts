@@ -100,6 +100,8 @@ const statusSubresource: SubresourceDefinition<Namespace> = {
 };
 
 const finalizeSubresource: SubresourceDefinition<Namespace> = {
+  // Upstream's finalize storage only updates: no GET or PATCH route.
+  verbs: ['update'],
   merge: (object, old) => ({ ...old, spec: { ...old.spec, finalizers: object.spec?.finalizers } }),
   validateUpdate: (namespace, _old, { domain }) =>
     (namespace.spec?.finalizers ?? []).flatMap((name, i) =>

@@ -1,14 +1,14 @@
 // Discovery (issue: /api, /apis, /apis/{group}, the group-version resource lists) and the
 // aggregated discovery document kubectl 1.28 asks for first, with the plain documents as fallback.
-import type { ResolvedResource, Verb } from '@plat/registry';
+import type { KubeObject, ResolvedResource, SubresourceDefinition, Verb } from '@plat/registry';
 import type { Handler, RequestContext } from '../context.js';
 import type { ResourceCatalog, ServedResource } from './catalog.js';
 import { parseAccept } from './negotiation.js';
 import { writeObject } from './respond.js';
 
-/** Verbs of a subresource, as upstream serves them. */
-const SUBRESOURCE_VERBS: Record<string, Verb[]> = { status: ['get', 'patch', 'update'], finalize: ['update'] };
-const subresourceVerbs = (name: string): Verb[] => SUBRESOURCE_VERBS[name] ?? ['get', 'patch', 'update'];
+
+/** The verbs a subresource serves: its own list, else upstream's status verbs (GET, PUT, PATCH). */
+export const subresourceVerbs = (definition: SubresourceDefinition<KubeObject>): Verb[] => [...(definition.verbs ?? ['get', 'patch', 'update'])];
 
 const groupVersion = (group: string, version: string): string => (group ? `${group}/${version}` : version);
 
@@ -37,13 +37,13 @@ function apiResources(served: readonly ServedResource[], foreign: readonly Forei
       ...(definition.shortNames?.length && { shortNames: [...definition.shortNames] }),
       ...(definition.categories?.length && { categories: [...definition.categories] }),
     });
-    for (const subresource of Object.keys(definition.subresources ?? {})) {
+    for (const [subresource, subresourceDefinition] of Object.entries(definition.subresources ?? {})) {
       out.push({
         name: `${resolved.resource}/${subresource}`,
         singularName: '',
         namespaced: resolved.namespaced,
         kind: resolved.kind,
-        verbs: subresourceVerbs(subresource),
+        verbs: subresourceVerbs(subresourceDefinition),
       });
     }
   }
@@ -66,7 +66,7 @@ function discoveredResources(served: readonly ServedResource[], foreign: readonl
   return served.map(({ resolved }) => {
     const { definition } = resolved;
     const responseKind = { group: resolved.group, version: resolved.version, kind: resolved.kind };
-    const subresources = Object.keys(definition.subresources ?? {});
+    const subresources = Object.entries(definition.subresources ?? {});
     const others = foreign.filter(({ parent }) => parent.group === resolved.group && parent.version === resolved.version && parent.resource === resolved.resource);
     return {
       resource: resolved.resource,
@@ -78,7 +78,7 @@ function discoveredResources(served: readonly ServedResource[], foreign: readonl
       ...(definition.categories?.length && { categories: [...definition.categories] }),
       ...((subresources.length || others.length) && {
         subresources: [
-          ...subresources.map((subresource) => ({ subresource, responseKind, verbs: subresourceVerbs(subresource) })),
+          ...subresources.map(([subresource, sub]) => ({ subresource, responseKind, verbs: subresourceVerbs(sub) })),
           ...others.map(({ subresource, resolved: r, verbs }) => ({
             subresource,
             responseKind: { group: r.group, version: r.version, kind: r.kind },

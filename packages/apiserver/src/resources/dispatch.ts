@@ -5,6 +5,7 @@ import type { Handler, RequestContext } from '../context.js';
 import type { RequestInfo } from '../request-info.js';
 import { decodeBody } from './body.js';
 import { markDeprecated } from './deprecation.js';
+import { subresourceVerbs } from './discovery.js';
 import type { ResourceCatalog } from './catalog.js';
 import { negotiate, type Representation } from './negotiation.js';
 import { objectFromBody } from './object-input.js';
@@ -32,6 +33,23 @@ const handlers: Partial<Record<Verb, (scope: VerbScope) => Promise<void>>> = {
   deletecollection: deleteCollection,
 };
 
+/**
+ * What upstream's router answers for a method it has no route for on the path: a 405 with the stock
+ * message (go-restful's, through the API server's service error handler).
+ */
+const methodNotAllowed = () => newGenericServerResponse(405);
+
+/** Verbs on one object's path, and on a collection's, as upstream registers their routes. */
+const OBJECT_VERBS: ReadonlySet<string> = new Set(['get', 'watch', 'update', 'patch', 'delete']);
+const COLLECTION_VERBS: ReadonlySet<string> = new Set(['list', 'watch', 'create', 'deletecollection']);
+
+/** Whether the path's form (a collection, or one object by name) has a route for the verb. */
+function pathServes(info: RequestInfo, verb: Verb): boolean {
+  // info.name may come from a fieldSelector on a list; the path's own parts say whether it names one.
+  const namesObject = info.parts.length >= 2;
+  return (namesObject ? OBJECT_VERBS : COLLECTION_VERBS).has(verb);
+}
+
 /** The resources that are never stored: what they may use, and those served as another's subresource. */
 export interface VirtualRouting {
   services: VirtualServices;
@@ -47,7 +65,10 @@ export function resourceHandler(catalog: ResourceCatalog, services: ServerServic
     const info = ctx.state.requestInfo;
     const group = info.apiPrefix === 'api' ? '' : info.apiGroup;
     const served = catalog.find(group, info.apiVersion, info.resource);
-    if (!served || (!served.resolved.namespaced && info.namespace && info.resource !== 'namespaces')) {
+    // A cluster-scoped resource has no path under a namespace, but for a namespace's own
+    // (/namespaces/{name}[/{subresource}]).
+    const ownNamespacePath = info.resource === 'namespaces' && info.parts[1] === info.namespace;
+    if (!served || (!served.resolved.namespaced && info.namespace && !ownNamespacePath)) {
       throw newGenericServerResponse(404);
     }
     const { resolved } = served;
@@ -58,25 +79,30 @@ export function resourceHandler(catalog: ResourceCatalog, services: ServerServic
     if (info.subresource && !definition.subresources?.[info.subresource]) {
       const sub = virtual?.subresources.get(virtualSubresourceKey(group, info.apiVersion, info.resource, info.subresource));
       if (!sub || (resolved.namespaced && !info.namespace)) throw newGenericServerResponse(404);
-      if (verb !== 'create') throw newMethodNotSupported({ group, resource: `${info.resource}/${info.subresource}` }, verb);
+      if (verb !== 'create') throw methodNotAllowed();
       return createVirtual(ctx, info, sub, query, services.domain, virtual!.services);
     }
     // A watch is asked for with ?watch on a list, whatever the path form.
     const effectiveVerb: Verb = verb === 'list' && query.boolean('watch') ? 'watch' : verb;
-    if (info.subresource && !['get', 'update', 'patch'].includes(effectiveVerb)) {
-      throw newMethodNotSupported(resolved.groupResource, effectiveVerb);
+    const subresource = info.subresource ? definition.subresources?.[info.subresource] : undefined;
+    if (subresource && !subresourceVerbs(subresource).includes(effectiveVerb)) throw methodNotAllowed();
+    if (!subresource && !pathServes(info, effectiveVerb)) throw methodNotAllowed();
+    if (!definition.verbs.includes(effectiveVerb)) {
+      // Upstream's list handler refuses a watch of what it lists but cannot watch; other verbs have no route.
+      if (effectiveVerb === 'watch' && definition.verbs.includes('list')) throw newMethodNotSupported(resolved.groupResource, 'watch');
+      throw methodNotAllowed();
     }
-    if (!definition.verbs.includes(effectiveVerb)) throw newMethodNotSupported(resolved.groupResource, effectiveVerb);
     // Only lists and watches span namespaces; one object is always addressed in its namespace.
+    // Upstream's all-namespaces path of a namespaced resource is a collection served for GET only.
     if (resolved.namespaced && !info.namespace && effectiveVerb !== 'list' && effectiveVerb !== 'watch') {
-      throw newGenericServerResponse(404);
+      throw info.parts.length >= 2 ? newGenericServerResponse(404) : methodNotAllowed();
     }
     if (definition.virtual) {
       if (!virtual) throw newGenericServerResponse(404);
       return createVirtual(ctx, info, resolved, query, services.domain, virtual.services);
     }
     const handler = handlers[effectiveVerb];
-    if (!handler) throw newMethodNotSupported(resolved.groupResource, effectiveVerb);
+    if (!handler) throw methodNotAllowed();
     const reads = effectiveVerb === 'get' || effectiveVerb === 'list' || effectiveVerb === 'watch';
     const representation = negotiate(ctx.get('accept'), {
       metaGroup: `meta.${services.domain}`,

@@ -1,5 +1,4 @@
 // POST to a collection.
-import { newMethodNotSupported } from '@plat/apimachinery';
 import { decodeBody } from '../body.js';
 import { protobufBodyOf } from '../protobuf.js';
 import { checkNamespace, objectFromBody } from '../object-input.js';
@@ -10,7 +9,6 @@ import type { VerbScope } from './scope.js';
 
 export async function createObject({ ctx, info, served, query, services, representation }: VerbScope): Promise<void> {
   const { resolved, store } = served;
-  if (resolved.namespaced && !info.namespace) throw newMethodNotSupported(resolved.groupResource, 'create');
   const { dryRun, fieldManager, fieldValidation } = parseWriteOptions(query, 'CreateOptions', services.domain);
   const manager = fieldManager ?? managerOf(ctx);
   const object = objectFromBody(ctx, await decodeBody(ctx, protobufBodyOf(resolved, services.domain)), resolved, fieldValidation);
