@@ -1,5 +1,7 @@
 // Continue tokens: the revision a paged list is read at and the key to resume from, relative to
-// the list's prefix so that a token cannot reach outside the collection it was issued for.
+// the list's prefix so that a token cannot reach outside the collection it was issued for. A
+// negative revision (LATEST_REVISION) resumes at the latest revision, as upstream's do: that is the
+// token offered when the first chunk's revision has been compacted.
 import { StorageError } from './errors.js';
 
 interface TokenBody {
@@ -10,6 +12,9 @@ interface TokenBody {
 
 const TOKEN_VERSION = 'meta.plat.io/v1';
 
+/** A token's revision meaning "the latest" (upstream's -1; 0 is invalid, as there). */
+export const LATEST_REVISION = -1;
+
 export function encodeContinue(revision: number, nextKey: string, prefix: string): string {
   const body: TokenBody = { v: TOKEN_VERSION, rv: revision, start: nextKey.slice(prefix.length) };
   return Buffer.from(JSON.stringify(body)).toString('base64url');
@@ -18,6 +23,7 @@ export function encodeContinue(revision: number, nextKey: string, prefix: string
 const invalid = (detail: string): StorageError =>
   new StorageError('InvalidArgument', `continue key is not valid: ${detail}`);
 
+/** `revision` 0 in the result: read at the latest revision (the token's was negative). */
 export function decodeContinue(token: string, prefix: string): { revision: number; startKey: string } {
   let body: Partial<TokenBody>;
   try {
@@ -28,7 +34,7 @@ export function decodeContinue(token: string, prefix: string): { revision: numbe
   if (body === null || typeof body !== 'object' || body.v !== TOKEN_VERSION) {
     throw invalid('server does not recognize this encoded version');
   }
-  if (typeof body.rv !== 'number' || !Number.isSafeInteger(body.rv) || body.rv <= 0) {
+  if (typeof body.rv !== 'number' || !Number.isSafeInteger(body.rv) || body.rv === 0) {
     throw invalid('incorrect encoded start resourceVersion (version meta.plat.io/v1)');
   }
   if (typeof body.start !== 'string' || body.start === '') {
@@ -38,5 +44,5 @@ export function decodeContinue(token: string, prefix: string): { revision: numbe
   if (body.start.split('/').some((segment) => segment === '..' || segment === '.')) {
     throw invalid('encoded start key is not a relative key');
   }
-  return { revision: body.rv, startKey: prefix + body.start };
+  return { revision: Math.max(body.rv, 0), startKey: prefix + body.start };
 }

@@ -19,10 +19,17 @@ export class StorageError extends Error {
     readonly key = '',
     /** For Gone: the oldest revision still available; for TooLargeResourceVersion: the current one. */
     readonly revision = 0,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; continue?: string },
   ) {
     super(message, options);
+    if (options?.continue) this.continue = options.continue;
   }
+
+  /**
+   * For Gone on the next chunk of a paged list: a token that resumes the list from the same key at
+   * the latest revision (what upstream offers in the 410's metadata.continue).
+   */
+  readonly continue?: string;
 }
 
 export const notFound = (key: string): StorageError => new StorageError('NotFound', `key not found: ${key}`, key);
@@ -40,6 +47,10 @@ export const gone = (revision: number, compacted = 0): StorageError =>
     '',
     compacted,
   );
+
+/** Gone for a paged list's next chunk, offering `token` to resume it at the latest revision. */
+export const goneContinuing = (error: StorageError, token: string): StorageError =>
+  new StorageError('Gone', error.message, error.key, error.revision, { cause: error, continue: token });
 
 export const tooLargeResourceVersion = (requested: number, current: number): StorageError =>
   new StorageError(

@@ -15,9 +15,9 @@ import type {
   WatchOptions,
 } from './interface.js';
 import { type KV, type KVEvent, type WatchHandle, keyEnd, prefixEnd } from './kv.js';
-import { StorageError, alreadyExists, notFound } from './errors.js';
+import { StorageError, alreadyExists, goneContinuing, isStorageError, notFound } from './errors.js';
 import { decodeObject, encodeObject } from './codec.js';
-import { decodeContinue, encodeContinue } from './continue-token.js';
+import { LATEST_REVISION, decodeContinue, encodeContinue } from './continue-token.js';
 import { checkPreconditions } from './preconditions.js';
 import { EventQueue } from './event-queue.js';
 
@@ -63,8 +63,15 @@ export class KVStorage implements Storage {
     const items: T[] = [];
     const keys: string[] = [];
     let lastKey = '';
+    const resumeKey = start;
     for (;;) {
-      const page = await this.kv.range({ start, end, revision, limit: pageSize });
+      const page = await this.kv.range({ start, end, revision, limit: pageSize }).catch((error: unknown) => {
+        // The token's revision is compacted: offer one that resumes from the same key at the latest.
+        if (options.continue && isStorageError(error, 'Gone')) {
+          throw goneContinuing(error, encodeContinue(LATEST_REVISION, resumeKey, fullPrefix));
+        }
+        throw error;
+      });
       revision = page.revision;
       for (let i = 0; i < page.kvs.length; i++) {
         const kv = page.kvs[i]!;

@@ -284,6 +284,46 @@ export function runStorageConformance({ name, newStore }: ConformanceOptions): v
         assert.equal((await store.list(prefix)).items.length, 4);
       },
 
+      'an expired continue token\u2019s Gone offers a token that resumes from the same key at the latest revision': async () => {
+        for (const item of ['a', 'b', 'c']) await store.create(key(item), thing(item));
+        const page = await store.list(prefix, { limit: 1 });
+        await store.guaranteedUpdate<Thing>(key('b'), (current) => ({ ...current!, count: 1 }));
+        await store.create(key('d'), thing('d'));
+        const latest = await store.currentRevision();
+        await store.compact(latest);
+        const error = await store.list(prefix, { limit: 2, continue: page.continue }).then(
+          () => assert.fail('expected Gone'),
+          (error: unknown) => error,
+        );
+        assert.ok(isStorageError(error, 'Gone'), String(error));
+        assert.ok(error.continue, 'a token to resume with');
+        // The rest after "a", as it is now (b updated, d added), read at the latest revision.
+        const rest = await store.list<Thing>(prefix, { limit: 2, continue: error.continue });
+        assert.deepEqual(
+          rest.items.map((item) => [item.metadata.name, item.count ?? 0]),
+          [['b', 1], ['c', 0]],
+        );
+        assert.equal(rest.revision, latest);
+        // Its own token continues at that revision.
+        const last = await store.list<Thing>(prefix, { limit: 2, continue: rest.continue });
+        assert.deepEqual(last.items.map((item) => item.metadata.name), ['d']);
+        assert.equal(last.revision, latest);
+        assert.equal(last.continue, '');
+        // A list that did not continue a token offers none.
+        const exact = await store.list(prefix, { revision: page.revision }).catch((e: unknown) => e);
+        assert.ok(isStorageError(exact, 'Gone'));
+        assert.equal(exact.continue, undefined);
+      },
+
+      'a continue token at revision 0 is malformed; a negative one reads the latest revision': async () => {
+        for (const item of ['a', 'b']) await store.create(key(item), thing(item));
+        const token = (rv: number): string => Buffer.from(JSON.stringify({ v: 'meta.plat.io/v1', rv, start: 'b' })).toString('base64url');
+        await rejectsWith(store.list(prefix, { continue: token(0) }), 'InvalidArgument');
+        const latest = await store.list<Thing>(prefix, { continue: token(-1) });
+        assert.deepEqual(latest.items.map((item) => item.metadata.name), ['b']);
+        assert.equal(latest.revision, await store.currentRevision());
+      },
+
       'a watch from a compacted revision gives Gone': async () => {
         const first = await store.create(key('a'), thing('a'));
         await store.create(key('b'), thing('b'));
