@@ -520,6 +520,10 @@ export function runApiCases(title: string, start: () => Promise<ApiTarget>, stop
         assert.equal((await call(`/api/v1/namespaces/${ns}/status`)).status, 200);
       });
 
+      it('400 for a watch parameter that is no boolean, rather than a watch', async () => {
+        expectStatus(await call('/api/v1/namespaces?watch=sometimes'), 400, 'BadRequest');
+      });
+
       it('413 for a body over 3 MiB', async () => {
         const ns = await namespace();
         const huge = role('huge', { metadata: { annotations: { big: 'x'.repeat(3 * 1024 * 1024) } } });
@@ -571,6 +575,11 @@ export function runApiCases(title: string, start: () => Promise<ApiTarget>, stop
         assert.equal(full.json.rows[0].object.kind, 'Role');
         const none = await call(`${roles(ns)}?includeObject=None`, { headers: { accept: table() } });
         assert.equal(none.json.rows[0].object, undefined);
+        const bogus = await call(`${roles(ns)}?includeObject=Bogus`, { headers: { accept: table() } });
+        expectStatus(bogus, 400, 'BadRequest');
+        assert.equal(bogus.json.message, `Unable to convert to Table as requested: includeObject: Invalid value: "Bogus": must be 'Metadata', 'Object', 'None', or empty`);
+        // Without a Table asked for, includeObject is not read.
+        assert.equal((await call(`${roles(ns)}?includeObject=Bogus`)).status, 200);
       });
 
       it('every served kind answers a Table', async () => {

@@ -83,7 +83,10 @@ export function resourceHandler(catalog: ResourceCatalog, services: ServerServic
       return createVirtual(ctx, info, sub, query, services.domain, virtual!.services);
     }
     // A watch is asked for with ?watch on a list, whatever the path form.
-    const effectiveVerb: Verb = verb === 'list' && query.boolean('watch') ? 'watch' : verb;
+    // A watch value that is no boolean is still a watch to authorization (request info), but the
+    // list handler's decoding refuses it: a 400, as upstream's.
+    const watchParameter = query.boolean('watch');
+    const effectiveVerb: Verb = verb === 'list' && watchParameter ? 'watch' : verb;
     const subresource = info.subresource ? definition.subresources?.[info.subresource] : undefined;
     if (subresource && !subresourceVerbs(subresource).includes(effectiveVerb)) throw methodNotAllowed();
     if (!subresource && !pathServes(info, effectiveVerb)) throw methodNotAllowed();

@@ -1,6 +1,6 @@
 // The Table and PartialObjectMetadata representations (conventions 2.4): rows of a kind's columns
 // (Name and Created At when it has none), with the object, its metadata or nothing per includeObject.
-import { newBadRequest } from '@plat/apimachinery';
+import { invalid, newBadRequest, newPath } from '@plat/apimachinery';
 import type { KubeObject, ResolvedResource, TableColumn } from '@plat/registry';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
@@ -8,7 +8,9 @@ export type IncludeObject = 'None' | 'Metadata' | 'Object';
 export function parseIncludeObject(value: string | undefined): IncludeObject {
   if (value === undefined || value === '') return 'Metadata';
   if (value === 'None' || value === 'Metadata' || value === 'Object') return value;
-  throw newBadRequest(`includeObject parameter unsupported: ${value}. Valid values are None, Metadata, Object`);
+  // Upstream's ValidateTableOptions, reported as the Table conversion reports it.
+  const error = invalid(newPath('includeObject'), value, "must be 'Metadata', 'Object', 'None', or empty");
+  throw newBadRequest(`Unable to convert to Table as requested: ${error.toString()}`);
 }
 
 interface ColumnDefinition {
