@@ -61,10 +61,47 @@ for (const [backend, setUp] of backends) {
       assert.match(response.json.message, /continue parameter is too old/);
     });
 
+    it('an expired continue token\u2019s 410 carries a token that lists the rest at the latest revision (upstream 1.28)', async () => {
+      const response = await call(`/api/v1/namespaces/default/serviceaccounts?limit=1&continue=${encodeURIComponent(token)}`);
+      assert.equal(response.status, 410, response.body);
+      assert.equal(
+        response.json.message,
+        'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+      );
+      assert.deepEqual(Object.keys(response.json), ['kind', 'apiVersion', 'metadata', 'status', 'message', 'reason', 'code']);
+      const resume = response.json.metadata.continue;
+      assert.ok(resume, response.body);
+      // The rest after the first page's "a", as it is now: "later" was created after that page.
+      const rest = await call(`/api/v1/namespaces/default/serviceaccounts?limit=10&continue=${encodeURIComponent(resume)}`);
+      assert.equal(rest.status, 200, rest.body);
+      assert.deepEqual(rest.json.items.map((item: { metadata: { name: string } }) => item.metadata.name), ['b', 'c', 'later']);
+      assert.ok(Number(rest.json.metadata.resourceVersion) > Number(oldRevision), rest.body);
+      assert.equal(rest.json.metadata.continue, undefined);
+    });
+
     it('an exact list at a compacted version is 410', async () => {
       const response = await call(`/api/v1/namespaces/default/serviceaccounts?resourceVersion=${oldRevision}&resourceVersionMatch=Exact`);
       assert.equal(response.status, 410, response.body);
       assert.equal(response.json.reason, 'Expired');
+    });
+
+    it('a list at a compacted version, Exact or with a limit, is 410 Expired with upstream\u2019s message; a get is answered', async () => {
+      for (const query of [`resourceVersion=${oldRevision}&resourceVersionMatch=Exact`, `resourceVersion=${oldRevision}&limit=1`]) {
+        const response = await call(`/api/v1/namespaces/default/serviceaccounts?${query}`);
+        assert.equal(response.status, 410, response.body);
+        assert.deepEqual(response.json, {
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          message: 'The resourceVersion for the provided list is too old.',
+          reason: 'Expired',
+          code: 410,
+        });
+      }
+      // A get's resourceVersion is a floor: the current state is served.
+      const got = await call(`/api/v1/namespaces/default/serviceaccounts/a?resourceVersion=${oldRevision}`);
+      assert.equal(got.status, 200, got.body);
     });
 
     it('a watch from a compacted version gets an ERROR event carrying 410', async () => {
@@ -76,6 +113,7 @@ for (const [backend, setUp] of backends) {
       assert.equal(event?.type, 'ERROR');
       assert.equal(event?.object.code, 410);
       assert.equal(event?.object.reason, 'Expired');
+      assert.match(String(event?.object.message), new RegExp(`^too old resource version: ${firstRevision} \\(\\d+\\)$`));
       assert.equal(await watch.next(), undefined, 'the stream ends after the error');
     });
   });

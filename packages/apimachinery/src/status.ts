@@ -43,7 +43,8 @@ export interface StatusDetails {
 export interface Status {
   kind: 'Status';
   apiVersion: 'v1';
-  metadata: Record<string, never>;
+  /** Its ListMeta: `continue` on a 410 for an expired continue token, a token to resume with. */
+  metadata: { continue?: string };
   status: 'Success' | 'Failure';
   message?: string;
   reason?: StatusReason;

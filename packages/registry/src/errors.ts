@@ -11,13 +11,21 @@ import {
   newTimeout,
   type GroupResource,
 } from '@plat/apimachinery';
-import { isStorageError } from '@plat/storage';
+import { isStorageError, type StorageError } from '@plat/storage';
 
 /** The message upstream gives a client whose update raced another. */
 export const OPTIMISTIC_LOCK_MESSAGE =
   'the object has been modified; please apply your changes to the latest version and try again';
 
+/** Upstream's 410 for a list at a compacted resourceVersion (Exact, or a version with a limit). */
+export const EXPIRED_LIST_MESSAGE = 'The resourceVersion for the provided list is too old.';
+
+/** Upstream's 410 for an expired continue token when it has no token to offer instead. */
 export const EXPIRED_CONTINUE_MESSAGE =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.';
+
+/** Upstream's 410 for an expired continue token, offering one at the latest revision in metadata.continue. */
+export const INCONSISTENT_CONTINUE_MESSAGE =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
 export interface ErrorContext {
@@ -37,9 +45,7 @@ export function toStatusError(error: unknown, { groupResource, name = '', contin
     case 'Conflict':
       return newConflict(groupResource, name, error.message.replace(/^precondition failed for [^:]*: /, ''));
     case 'Gone':
-      return newResourceExpired(
-        continuing ? EXPIRED_CONTINUE_MESSAGE : `too old resource version: ${error.message.match(/\d+/)?.[0] ?? ''}`,
-      );
+      return expiredList(error, continuing);
     case 'TooLargeResourceVersion':
       return tooLargeResourceVersion(error.message);
     case 'InvalidArgument':
@@ -49,6 +55,18 @@ export function toStatusError(error: unknown, { groupResource, name = '', contin
     default:
       return newInternalError(error);
   }
+}
+
+/**
+ * 410 Expired for a list whose history is compacted (a get reads the current state and never meets
+ * one; a watch reports its own, as an ERROR event). Upstream's etcd store answers the same.
+ */
+function expiredList(error: StorageError, continuing = false): StatusError {
+  if (!continuing) return newResourceExpired(EXPIRED_LIST_MESSAGE);
+  if (!error.continue) return newResourceExpired(EXPIRED_CONTINUE_MESSAGE);
+  const expired = newResourceExpired(INCONSISTENT_CONTINUE_MESSAGE);
+  expired.status.metadata.continue = error.continue;
+  return expired;
 }
 
 /** 504 with Retry-After, as upstream answers a resourceVersion the store has not reached. */

@@ -214,9 +214,6 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
         ...(predicate.filter && { filter: predicate.filter as (object: StoredObject) => boolean }),
       });
     } catch (error) {
-      if (semantic.kind === 'exact' && isStorageError(error, 'Gone')) {
-        this.fail(Object.assign(error, { message: 'The resourceVersion for the provided list is too old.' }));
-      }
       this.fail(error, '', semantic.kind === 'continue');
     }
     return {

@@ -2,7 +2,7 @@
 // where the resourceVersion asks for it, selector filtering in which an object that stops matching
 // is reported DELETED, bookmarks, and a compacted start reported as an ERROR event carrying 410.
 import { StatusError, newResourceExpired } from '@plat/apimachinery';
-import { EventQueue, isStorageError, type Watch, type WatchEvent as StorageWatchEvent } from '@plat/storage';
+import { EventQueue, isStorageError, type StorageError, type Watch, type WatchEvent as StorageWatchEvent } from '@plat/storage';
 import type { KubeObject } from './definition.js';
 import type { ResourceStore, ListQueryWithSelectors } from './store.js';
 import { buildPredicate, type Predicate } from './predicate.js';
@@ -84,11 +84,19 @@ export async function startWatch<T extends KubeObject>(
   }
 
   const key = predicate.name !== undefined ? resource.key(namespace, predicate.name) : resource.prefix(namespace);
+  // A start in compacted history is reported as upstream's watch cache does: the watch is accepted,
+  // and its one event is an ERROR carrying 410 Expired. `revision` is the oldest one kept, so the
+  // oldest resourceVersion a watch can start from (and see every event after) is the one before it.
+  const tooOld = (gone: StorageError): StatusError =>
+    newResourceExpired(`too old resource version: ${startRevision} (${Math.max(gone.revision - 1, 0)})`);
   let source: Watch<T>;
   try {
     source = await store.storage.watch<T>(key, { recursive: predicate.name === undefined, revision: startRevision });
   } catch (error) {
-    throw toStatusError(error, { groupResource: resource.groupResource });
+    if (!isStorageError(error, 'Gone')) throw toStatusError(error, { groupResource: resource.groupResource });
+    queue.push({ type: 'ERROR', object: tooOld(error).status });
+    queue.end();
+    return { [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](), batches: () => queue.batches({ coalesce: true }), stop: () => queue.discard() };
   }
 
   let lastRevision = startRevision;
@@ -127,9 +135,7 @@ export async function startWatch<T extends KubeObject>(
       queue.end();
     } catch (error) {
       clearInterval(timer);
-      const status = isStorageError(error, 'Gone')
-        ? newResourceExpired(`too old resource version: ${startRevision} (${error.revision})`)
-        : toStatusError(error, { groupResource: resource.groupResource });
+      const status = isStorageError(error, 'Gone') ? tooOld(error) : toStatusError(error, { groupResource: resource.groupResource });
       if (status instanceof StatusError) queue.push({ type: 'ERROR', object: status.status });
       queue.end();
     }
