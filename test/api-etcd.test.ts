@@ -17,6 +17,8 @@ runApiCases(
       `--token-auth-file=${tokens.file}`,
       '--api-domain=k8s.io',
       '--etcd-compaction-interval=0',
+      // The cases stream lists (sendInitialEvents), which needs the alpha WatchList gate.
+      '--feature-gates=WatchList=true',
       // IPAddress is alpha, off by default.
       '--runtime-config=networking.k8s.io/v1alpha1',
     ]);

@@ -13,6 +13,8 @@ runApiCases(
       '--storage-backend=memory',
       `--token-auth-file=${tokens.file}`,
       '--etcd-compaction-interval=0',
+      // The cases stream lists (sendInitialEvents), which needs the alpha WatchList gate.
+      '--feature-gates=WatchList=true',
       // IPAddress is alpha, off by default; the k8s.io form of the group name works with any --api-domain.
       '--runtime-config=networking.k8s.io/v1alpha1=true',
     ]);

@@ -8,8 +8,18 @@ interface Gate {
 
 /** The gates and their defaults (alpha off, beta on), as in Kubernetes 1.28. */
 export const featureGates = {
+  APIListChunking: { default: true, stage: 'beta' },
   APIResponseCompression: { default: true, stage: 'beta' },
+  WatchList: { default: false, stage: 'alpha' },
 } as const satisfies Record<string, Gate>;
+
+/** The gates as --help lists them: `Name=true|false (BETA - default=true)`, by name. */
+export function featureGatesHelp(): string {
+  return Object.entries(featureGates as Record<string, Gate>)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, gate]) => `${name}=true|false (${gate.stage.toUpperCase()} - default=${gate.default})`)
+    .join(', ');
+}
 
 export type FeatureGates = Record<keyof typeof featureGates, boolean>;
 

@@ -105,6 +105,7 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
       bootstrap: systemNamespaceObjects(config.apiDomain).map((object) => ({ group: '', version: 'v1', resource: 'namespaces', object })),
       immortalNamespaces: immortalNamespaces(config.apiDomain),
       responseCompression: config.featureGates.APIResponseCompression,
+      features: { watchList: config.featureGates.WatchList, apiListChunking: config.featureGates.APIListChunking },
       runtimeConfig: config.runtimeConfig,
     },
   });

@@ -25,7 +25,7 @@ test('options: defaults', () => {
     shutdownDelayMs: 0,
     shutdownTimeoutMs: 30_000,
     logLevel: 'info',
-    featureGates: { APIResponseCompression: true },
+    featureGates: { APIListChunking: true, APIResponseCompression: true, WatchList: false },
     limits: { maxRequestsInflight: 400, maxMutatingRequestsInflight: 200 },
     runtimeConfig: [],
   });
@@ -80,7 +80,16 @@ const ok: { name: string; argv: string[]; want: Partial<ApiserverConfig> }[] = [
     argv: [...memory, '--max-requests-inflight=10', '--max-mutating-requests-inflight=0', '--redis-url=redis://127.0.0.1:6379', '--per-user-qps=5'],
     want: { limits: { maxRequestsInflight: 10, maxMutatingRequestsInflight: 0, userRate: { qps: 5, burst: 200, redisUrl: 'redis://127.0.0.1:6379' } } },
   },
-  { name: 'feature gates', argv: [...memory, '--feature-gates=APIResponseCompression=false'], want: { featureGates: { APIResponseCompression: false } } },
+  {
+    name: 'feature gates',
+    argv: [...memory, '--feature-gates=APIResponseCompression=false'],
+    want: { featureGates: { APIListChunking: true, APIResponseCompression: false, WatchList: false } },
+  },
+  {
+    name: 'feature gates: WatchList (alpha) on, APIListChunking (beta) off',
+    argv: [...memory, '--feature-gates=WatchList=true,APIListChunking=false'],
+    want: { featureGates: { APIListChunking: false, APIResponseCompression: true, WatchList: true } },
+  },
 ];
 
 for (const { name, argv, want } of ok) {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { authorizationModes, logLevels, parseRuntimeConfig, type AuthorizationMode, type LogLevel, type RuntimeConfigEntry } from '@plat/apiserver';
 import { FlagError, flag, parseFlags, type FlagValues } from '@plat/apimachinery';
-import { parseFeatureGates, type FeatureGates } from './feature-gates.js';
+import { featureGatesHelp, parseFeatureGates, type FeatureGates } from './feature-gates.js';
 
 /**
  * kube-apiserver keeps its generated certificate in /var/run/kubernetes; ours goes to /var/run/plat
@@ -56,7 +56,7 @@ export const apiserverFlags = {
   'runtime-config': flag.list(
     'A set of key=value pairs that enable or disable built-in APIs: api/all, api/ga, api/beta, api/alpha, <group>/<version> (the core group: v1) or <group>/<version>/<resource>, =true or =false (no value means true); the most specific wins. Groups may be named in the k8s.io form. By default GA and beta versions are served and alpha versions are not.',
   ),
-  'feature-gates': flag.list('A set of key=value pairs that describe feature gates for alpha/experimental features. Known: APIResponseCompression=true|false (BETA - default=true).'),
+  'feature-gates': flag.list(`A set of key=value pairs that describe feature gates for alpha/experimental features. Known: ${featureGatesHelp()}.`),
   'audit-log-path': flag.string(
     'If set, all requests coming to the apiserver will be logged to this file, one JSON line (an audit Event at level Metadata, stage ResponseComplete) per request. Empty: no audit log.',
   ),

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import type { Storage } from '@plat/storage';
-import { resolveGroup, resolveResource, type AdmissionCheck, type KubeObject, type ResolvedResource, type ResourceDefinition } from '@plat/registry';
+import { resolveGroup, resolveResource, type AdmissionCheck, type KubeObject, type ResolvedResource, type ResourceDefinition, type StoreFeatures } from '@plat/registry';
 import { namespaceLifecycle } from './admission/namespace-lifecycle.js';
 import { rbacEscalation } from './admission/rbac-escalation.js';
 import { rbacBootstrap } from './auth/bootstrap-policy.js';
@@ -80,6 +80,8 @@ export interface ApiOptions {
   bookmarkIntervalMs?: number;
   /** APIResponseCompression (default true): gzip large get and list responses. */
   responseCompression?: boolean;
+  /** WatchList (default off) and APIListChunking (default on), honoured by every store. */
+  features?: StoreFeatures;
   /** How often apiserver_storage_objects is counted; default 60 s (upstream's). */
   objectCountIntervalMs?: number;
   /** --runtime-config, parsed: the versions and resources served. Default: all but alpha versions. */
@@ -280,6 +282,7 @@ function serveApi(
   const catalog = new ResourceCatalog(definitions, {
     storage,
     domain: api.domain,
+    ...(api.features && { features: api.features }),
     admission: (self) => [namespaceLifecycle(self, api.immortalNamespaces ?? []), async (attributes) => escalation?.(attributes)],
   });
   const policy = security.modes.includes('RBAC') ? rbacBootstrap(api.domain) : undefined;

@@ -7,6 +7,7 @@ export {
   type AdmissionUser,
   type AdmissionCheck,
   type StoreOptions,
+  type StoreFeatures,
   type WriteOptions,
   type UpdateRequest,
   type PatchRequest,

@@ -42,15 +42,19 @@ const listOptionsKind = (group: string) => ({ group: `meta.${group}`, kind: 'Lis
 
 /**
  * Upstream's ValidateListOptions: the cells the tables mark "Invalid" are a 422 naming each
- * problem (kind ListOptions in the meta group), for lists and watches alike.
+ * problem (kind ListOptions in the meta group), for lists and watches alike. Without the WatchList
+ * feature gate a watch may not ask for sendInitialEvents at all (true or false).
  */
-export function validateListQuery(query: ListQuery, domain: string): void {
+export function validateListQuery(query: ListQuery, domain: string, watchListEnabled: boolean): void {
   const errors: FieldError[] = [];
   const matchPath = newPath('resourceVersionMatch');
   const { resourceVersion: rv, resourceVersionMatch: match } = query;
   if (query.watch) {
     if (query.sendInitialEvents !== undefined && match !== 'NotOlderThan') {
       errors.push(forbidden(matchPath, 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+    }
+    if (query.sendInitialEvents !== undefined && !watchListEnabled) {
+      errors.push(forbidden(newPath('sendInitialEvents'), 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled'));
     }
     if (match) {
       if (query.sendInitialEvents === undefined) {

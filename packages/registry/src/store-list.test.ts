@@ -5,7 +5,7 @@ import { CachedStorage, createStorage, type Storage } from '@plat/storage';
 import type { KubeObject, ResourceDefinition } from './definition.js';
 import { EXPIRED_LIST_MESSAGE, INCONSISTENT_CONTINUE_MESSAGE } from './errors.js';
 import { resolveResource } from './resolved.js';
-import { ResourceStore } from './store.js';
+import { ResourceStore, type StoreFeatures } from './store.js';
 import { startWatch, type ApiWatchEvent } from './watch.js';
 
 const widgets: ResourceDefinition<KubeObject> = {
@@ -26,8 +26,8 @@ const backends: [string, () => Storage][] = [
   ['memory behind a watch cache', () => new CachedStorage(createStorage({ backend: 'memory', compactionIntervalMs: 0 }))],
 ];
 
-function newStore(storage: Storage): ResourceStore {
-  return new ResourceStore(resolveResource(widgets, 'example.com'), { storage, context: { domain: 'example.com' } });
+function newStore(storage: Storage, features?: StoreFeatures): ResourceStore {
+  return new ResourceStore(resolveResource(widgets, 'example.com'), { storage, context: { domain: 'example.com' }, ...(features && { features }) });
 }
 
 /** Widgets a, b, c; a first page of one; then d; then history compacted up to now. */
@@ -103,6 +103,50 @@ for (const [backend, newStorage] of backends) {
           // The oldest version a watch may still start from is the one before the oldest kept.
           [410, 'Expired', `too old resource version: ${Number(firstRevision) - 2} (${latest - 1})`],
         );
+      },
+    },
+    {
+      name: 'with APIListChunking off, limit and continue are ignored: the whole list, no token',
+      run: async (store) => {
+        const chunked = newStore(store.storage);
+        const { token, firstRevision } = await compactedAfterFirstPage(chunked);
+        const unpaged = newStore(store.storage, { apiListChunking: false });
+        for (const query of [{ limit: 1 }, { limit: 1, continue: token }, { continue: 'not a token' }]) {
+          const list = await unpaged.list('', query);
+          assert.deepEqual(list.items.map((item) => item.metadata.name), ['a', 'b', 'c', 'd'], JSON.stringify(query));
+          assert.equal(list.metadata.continue, undefined);
+          assert.equal(list.metadata.remainingItemCount, undefined);
+        }
+        // Without paging a version with a limit is not an exact read, so not a compacted one.
+        const old = await unpaged.list('', { resourceVersion: firstRevision, limit: 1 });
+        assert.equal(old.items.length, 4);
+        // Validation still sees the continue token.
+        await assert.rejects(unpaged.list('', { continue: token, resourceVersion: '1', resourceVersionMatch: 'NotOlderThan' }), (error) =>
+          isStatusError(error, 'Invalid'),
+        );
+      },
+    },
+    {
+      name: 'with WatchList off (the default) sendInitialEvents is refused; on, the initial events stream',
+      run: async (store) => {
+        await store.create('', { metadata: { name: 'a' } });
+        const query = { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: true };
+        await assert.rejects(startWatch(store, '', query, { bookmarkIntervalMs: 60_000 }), (error: unknown) => {
+          assert.ok(isStatusError(error, 'Invalid'));
+          assert.equal(
+            error.status.message,
+            'ListOptions.meta.example.com "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+          );
+          return true;
+        });
+        const watch = await startWatch(newStore(store.storage, { watchList: true }), '', query, { bookmarkIntervalMs: 60_000 });
+        const events: ApiWatchEvent[] = [];
+        for await (const event of watch) {
+          events.push(event);
+          if (event.type === 'BOOKMARK') break;
+        }
+        watch.stop();
+        assert.deepEqual(events.map((event) => event.type), ['ADDED', 'BOOKMARK']);
       },
     },
   ];

@@ -48,9 +48,18 @@ export interface AdmissionAttributes {
 /** Checks run before a write is stored; throwing a StatusError refuses the request. */
 export type AdmissionCheck = (attributes: AdmissionAttributes) => Promise<void> | void;
 
+/** The feature gates the store honours; absent ones take their Kubernetes 1.28 defaults. */
+export interface StoreFeatures {
+  /** WatchList (alpha, default off): a watch may ask for sendInitialEvents (a streaming list). */
+  watchList?: boolean;
+  /** APIListChunking (beta, default on): lists honour limit and continue; off, both are ignored. */
+  apiListChunking?: boolean;
+}
+
 export interface StoreOptions {
   storage: Storage;
   context: StrategyContext;
+  features?: StoreFeatures;
   admission?: readonly AdmissionCheck[];
   now?: () => Date;
   /** How long a read waits for a resourceVersion the store has not reached before a 504. */
@@ -139,6 +148,10 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
     return this.options.context;
   }
 
+  get features(): Required<StoreFeatures> {
+    return { watchList: false, apiListChunking: true, ...this.options.features };
+  }
+
   private fail(error: unknown, name = '', continuing = false): never {
     throw toStatusError(error, { groupResource: this.resource.groupResource, name, continuing });
   }
@@ -197,8 +210,12 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
     }
   }
 
-  async list(namespace: string, query: ListQueryWithSelectors): Promise<ObjectList<T>> {
-    validateListQuery(query, this.context.domain);
+  async list(namespace: string, listQuery: ListQueryWithSelectors): Promise<ObjectList<T>> {
+    const { watchList, apiListChunking } = this.features;
+    validateListQuery(listQuery, this.context.domain, watchList);
+    // Without APIListChunking, limit and continue are ignored, as upstream's storage does unpaged.
+    const { limit: _limit, continue: _continue, ...unpaged } = listQuery;
+    const query: ListQueryWithSelectors = apiListChunking ? listQuery : unpaged;
     const semantic = listSemantic(query);
     const predicate = buildPredicate(this.resource, query.labelSelector, query.fieldSelector);
     const limit = query.limit ?? 0;

@@ -48,7 +48,7 @@ export async function startWatch<T extends KubeObject>(
   settings: WatchSettings,
 ): Promise<ApiWatch> {
   const resource = store.resource;
-  validateListQuery({ ...query, watch: true }, store.context.domain);
+  validateListQuery({ ...query, watch: true }, store.context.domain, store.features.watchList);
   const predicate: Predicate<T> = buildPredicate(resource, query.labelSelector, query.fieldSelector);
   const rv = query.resourceVersion ?? '';
   const requested = rv ? parseResourceVersion(rv) : 0;

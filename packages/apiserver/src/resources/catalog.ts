@@ -1,7 +1,15 @@
 // The resources this server serves: each definition bound to the API domain and to one generic
 // store, found by group, version and resource.
 import type { Storage } from '@plat/storage';
-import { ResourceStore, resolveResource, type AdmissionCheck, type KubeObject, type ResolvedResource, type ResourceDefinition } from '@plat/registry';
+import {
+  ResourceStore,
+  resolveResource,
+  type AdmissionCheck,
+  type KubeObject,
+  type ResolvedResource,
+  type ResourceDefinition,
+  type StoreFeatures,
+} from '@plat/registry';
 
 export interface ServedResource {
   readonly resolved: ResolvedResource;
@@ -14,6 +22,8 @@ export interface CatalogOptions {
   /** Admission checks, given the catalog so that they can read other resources. */
   admission?: (catalog: ResourceCatalog) => readonly AdmissionCheck[];
   now?: () => Date;
+  /** The feature gates every store honours (WatchList, APIListChunking). */
+  features?: StoreFeatures;
 }
 
 export class ResourceCatalog {
@@ -30,6 +40,7 @@ export class ResourceCatalog {
         context: { domain: options.domain },
         admission,
         ...(options.now && { now: options.now }),
+        ...(options.features && { features: options.features }),
       });
       const served = { resolved, store };
       const path = `${resolved.group}/${resolved.version}/${resolved.resource}`;
