@@ -520,6 +520,15 @@ export function runApiCases(title: string, start: () => Promise<ApiTarget>, stop
         assert.equal((await call(`/api/v1/namespaces/${ns}/status`)).status, 200);
       });
 
+      it('a limit below 1 is no limit, as upstream (no validation)', async () => {
+        const ns = await namespace();
+        for (const name of ['a', 'b']) await call(roles(ns), { method: 'POST', body: role(name) });
+        const all = await call(`${roles(ns)}?limit=-1`);
+        assert.equal(all.status, 200, all.body);
+        assert.deepEqual(all.json.items.map((item: Json) => item.metadata.name), ['a', 'b']);
+        assert.equal(all.json.metadata.continue, undefined);
+      });
+
       it('400 for a watch parameter that is no boolean, rather than a watch', async () => {
         expectStatus(await call('/api/v1/namespaces?watch=sometimes'), 400, 'BadRequest');
       });
@@ -888,7 +897,9 @@ export function runApiCases(title: string, start: () => Promise<ApiTarget>, stop
         assert.equal(next.json.metadata.continue, undefined);
         assert.equal((await list(`limit=2&continue=${token}&resourceVersion=0`)).status, 200);
         expectStatus(await list(`limit=2&continue=${token}&resourceVersion=${latest}`), 400, 'BadRequest');
-        expectStatus(await list('limit=2&continue=garbage'), 400, 'BadRequest');
+        const garbage = await list('limit=2&continue=garbage');
+        expectStatus(garbage, 400, 'BadRequest');
+        assert.match(garbage.json.message, /^invalid continue token: continue key is not valid: /);
         await call(`${roles(ns)}/later`, { method: 'DELETE' });
       });
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isStatusError } from '@plat/apimachinery';
-import { validateListQuery, type ListQuery } from './resource-version.js';
+import { listSemantic, validateListQuery, type ListQuery } from './resource-version.js';
 
 // Upstream's validateWatchOptions with and without the WatchList feature gate: the causes of the
 // 422 (ListOptions.meta.<domain>) as `field: message`, or none.
@@ -29,6 +29,8 @@ const cases: { name: string; query: ListQuery; watchList: boolean; want: string[
   },
   { name: 'sendInitialEvents with WatchList', query: { watch: true, sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan' }, watchList: true, want: [] },
   { name: 'a plain watch without WatchList', query: { watch: true, resourceVersion: '0' }, watchList: false, want: [] },
+  // Upstream's ValidateListOptions has no rule for limit: below 1 it lists everything.
+  { name: 'a negative limit', query: { limit: -1 }, watchList: false, want: [] },
   {
     name: 'sendInitialEvents on a list, gate or not',
     query: { sendInitialEvents: true },
@@ -50,4 +52,13 @@ for (const { name, query, watchList, want } of cases) {
     }
     assert.deepEqual(causes, want);
   });
+}
+
+const semantics: { query: ListQuery; want: ReturnType<typeof listSemantic> }[] = [
+  { query: { resourceVersion: '5', limit: 2 }, want: { kind: 'exact', revision: 5 } },
+  { query: { resourceVersion: '5', limit: 0 }, want: { kind: 'notOlderThan', revision: 5 } },
+  { query: { resourceVersion: '5', limit: -1 }, want: { kind: 'notOlderThan', revision: 5 } },
+];
+for (const { query, want } of semantics) {
+  test(`listSemantic: ${JSON.stringify(query)}`, () => assert.deepEqual(listSemantic(query), want));
 }

@@ -1,6 +1,6 @@
 // resourceVersion semantics (conventions 4.6): which read a get, list or watch asks for, and the
 // 400 / 422 answers for the combinations the tables mark invalid.
-import { invalid, forbidden, newBadRequest, newInvalid, newPath, notSupported, type FieldError } from '@plat/apimachinery';
+import { forbidden, newBadRequest, newInvalid, newPath, notSupported, type FieldError } from '@plat/apimachinery';
 
 export interface ListQuery {
   resourceVersion?: string;
@@ -74,7 +74,6 @@ export function validateListQuery(query: ListQuery, domain: string, watchListEna
     }
     if (query.sendInitialEvents !== undefined) errors.push(forbidden(newPath('sendInitialEvents'), 'sendInitialEvents is forbidden for list'));
   }
-  if (query.limit !== undefined && query.limit < 0) errors.push(invalid(newPath('limit'), query.limit, 'must be greater than or equal to 0'));
   if (errors.length) throw newInvalid(listOptionsKind(domain), '', errors);
 }
 
@@ -90,6 +89,6 @@ export function listSemantic(query: ListQuery): ReadSemantic {
   const revision = parseResourceVersion(rv);
   if (match === 'Exact') return { kind: 'exact', revision };
   if (match === 'NotOlderThan') return { kind: 'notOlderThan', revision };
-  // Unset match: a limit makes the version exact, as upstream's table says.
-  return limit ? { kind: 'exact', revision } : { kind: 'notOlderThan', revision };
+  // Unset match: a limit makes the version exact, as upstream's table says (a limit of 0 or below is none).
+  return (limit ?? 0) > 0 ? { kind: 'exact', revision } : { kind: 'notOlderThan', revision };
 }

@@ -218,7 +218,8 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
     const query: ListQueryWithSelectors = apiListChunking ? listQuery : unpaged;
     const semantic = listSemantic(query);
     const predicate = buildPredicate(this.resource, query.labelSelector, query.fieldSelector);
-    const limit = query.limit ?? 0;
+    // Upstream does not validate the limit: 0 or below lists everything.
+    const limit = Math.max(0, query.limit ?? 0);
     if (semantic.kind === 'notOlderThan' || semantic.kind === 'exact') await this.waitForRevision(semantic.revision);
     let result: ListResult<T>;
     try {

@@ -21,7 +21,7 @@ export function encodeContinue(revision: number, nextKey: string, prefix: string
 }
 
 const invalid = (detail: string): StorageError =>
-  new StorageError('InvalidArgument', `continue key is not valid: ${detail}`);
+  new StorageError('InvalidArgument', `invalid continue token: continue key is not valid: ${detail}`);
 
 /** `revision` 0 in the result: read at the latest revision (the token's was negative). */
 export function decodeContinue(token: string, prefix: string): { revision: number; startKey: string } {
