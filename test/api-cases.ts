@@ -323,6 +323,26 @@ export function runApiCases(title: string, start: () => Promise<ApiTarget>, stop
           .then((response) => ({ ...response, json: JSON.parse(response.body || '{}') as Json }));
       const sa = (ns: string) => `/api/v1/namespaces/${ns}/serviceaccounts`;
 
+      it('a namespace status: apply records its manager on the subresource; PUT keeps the request metadata but not the spec', async () => {
+        const ns = await namespace();
+        const status = `/api/v1/namespaces/${ns}/status`;
+        const body = `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${ns}\nstatus:\n  conditions:\n  - type: Probe\n    status: "True"\n`;
+        const applied = await patch(status, 'application/apply-patch+yaml', body, '?fieldManager=prober');
+        assert.equal(applied.status, 200, applied.body);
+        const entry = (applied.json.metadata.managedFields as Json[]).find((e) => e.manager === 'prober');
+        assert.deepEqual([entry?.operation, entry?.subresource], ['Apply', 'status'], applied.body);
+        assert.deepEqual(entry?.fieldsV1, { 'f:status': { 'f:conditions': { 'k:{"type":"Probe"}': { '.': {}, 'f:status': {}, 'f:type': {} } } } });
+
+        const current = (await call(status)).json;
+        const put = await call(status, {
+          method: 'PUT',
+          body: { ...current, metadata: { ...current.metadata, labels: { ...current.metadata.labels, via: 'status' } }, spec: { finalizers: [] } },
+        });
+        assert.equal(put.status, 200, put.body);
+        assert.equal(put.json.metadata.labels.via, 'status');
+        assert.ok(put.json.spec.finalizers.length > 0, 'the spec is not the status subresource\'s');
+      });
+
       it('json, merge and strategic merge patches', async () => {
         const ns = await namespace();
         await call(sa(ns), { method: 'POST', body: { metadata: { name: 'p', labels: { a: '1' } }, secrets: [{ name: 's1' }] } });

@@ -110,11 +110,14 @@ test('namespace update: status and spec.finalizers are kept from the old object'
   assert.deepEqual(object.metadata.labels, { x: 'y', 'plat.io/metadata.name': 'a' });
 });
 
-test('namespace status: PUT changes only status', () => {
+test('namespace status: PUT keeps the spec and takes status and metadata from the request', () => {
   const old = create(namespaceDefinition, ns('a')).object;
-  const merged = status.merge(ns('a', { spec: { finalizers: [] }, status: { phase: 'Active', conditions: [{ type: 'C', status: 'True' }] } }), old);
+  const sent = ns('a', { spec: { finalizers: [] }, status: { phase: 'Active', conditions: [{ type: 'C', status: 'True' }] } });
+  sent.metadata.labels = { via: 'status' };
+  const merged = status.merge(sent, old);
   assert.deepEqual(merged.spec, { finalizers: ['plat'] });
   assert.deepEqual(merged.status, { phase: 'Active', conditions: [{ type: 'C', status: 'True' }] });
+  assert.deepEqual(merged.metadata.labels, { via: 'status' });
   assert.deepEqual(status.validateUpdate(merged, old, plat), []);
 });
 
@@ -144,18 +147,20 @@ for (const c of phaseCases) {
   test(`namespace status: ${c.name}`, () => {
     const old = create(namespaceDefinition, ns('a')).object;
     if (c.deleting) old.metadata.deletionTimestamp = '2024-01-01T00:00:00Z';
-    const merged = status.merge({ metadata: { name: 'a' }, status: c.phase ? { phase: c.phase as 'Active' } : {} }, old);
+    // The store carries deletionTimestamp over from the stored object before validation.
+    const metadata = { name: 'a', ...(c.deleting && { deletionTimestamp: old.metadata.deletionTimestamp! }) };
+    const merged = status.merge({ metadata, status: c.phase ? { phase: c.phase as 'Active' } : {} }, old);
     assert.deepEqual(messages(status.validateUpdate(merged, old, plat)), c.want);
   });
 }
 
-test('namespace finalize: PUT changes only spec.finalizers', () => {
+test('namespace finalize: PUT keeps the status and takes spec and metadata from the request', () => {
   const old = create(namespaceDefinition, ns('a')).object;
   const merged = finalize.merge(ns('a', { spec: { finalizers: ['example.com/x'] }, status: { phase: 'Terminating' } }), old);
   assert.deepEqual(merged.spec, { finalizers: ['example.com/x'] });
   assert.deepEqual(merged.status, { phase: 'Active' });
   assert.deepEqual(finalize.validateUpdate(merged, old, plat), []);
-  assert.deepEqual(finalize.merge(ns('a'), old).spec, { finalizers: undefined });
+  assert.equal(finalize.merge(ns('a'), old).spec, undefined);
 });
 
 test('namespace finalize: errors name the index', () => {

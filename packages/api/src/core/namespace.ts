@@ -86,8 +86,18 @@ function validateFinalizerName(name: string, path: FieldPath, domain: string): F
 const validateNamespace = (namespace: Namespace, domain: string): FieldError[] =>
   (namespace.spec?.finalizers ?? []).flatMap((name) => validateFinalizerName(name, newPath('spec', 'finalizers'), domain));
 
+/** `object` with one top-level part taken from `old` (left out where `old` has none). */
+function keepingPart<K extends 'spec' | 'status'>(object: Namespace, old: Namespace, part: K): Namespace {
+  const merged = { ...object };
+  if (old[part] === undefined) delete merged[part];
+  else merged[part] = old[part];
+  return merged;
+}
+
+// As upstream's status and finalize strategies, each keeps the other part from the stored object
+// and takes the rest, metadata included, from the request (the store keeps what is server-owned).
 const statusSubresource: SubresourceDefinition<Namespace> = {
-  merge: (object, old) => ({ ...old, status: object.status }),
+  merge: (object, old) => keepingPart(object, old, 'spec'),
   // The phase follows deletion. The path `status.Phase` is upstream's, capital P included.
   validateUpdate: (namespace) => {
     const phase = namespace.status?.phase ?? '';
@@ -102,7 +112,7 @@ const statusSubresource: SubresourceDefinition<Namespace> = {
 const finalizeSubresource: SubresourceDefinition<Namespace> = {
   // Upstream's finalize storage only updates: no GET or PATCH route.
   verbs: ['update'],
-  merge: (object, old) => ({ ...old, spec: { ...old.spec, finalizers: object.spec?.finalizers } }),
+  merge: (object, old) => keepingPart(object, old, 'status'),
   validateUpdate: (namespace, _old, { domain }) =>
     (namespace.spec?.finalizers ?? []).flatMap((name, i) =>
       validateFinalizerName(name, newPath('spec', 'finalizers').index(i), domain),
