@@ -343,6 +343,21 @@ export function runApiCases(title: string, start: () => Promise<ApiTarget>, stop
         assert.ok(put.json.spec.finalizers.length > 0, 'the spec is not the status subresource\'s');
       });
 
+      it('a patch may not rename or move the object: 400, whatever the patch type', async () => {
+        const ns = await namespace();
+        await call(sa(ns), { method: 'POST', body: { metadata: { name: 'fixed' } } });
+        const renamed = await patch(`${sa(ns)}/fixed`, 'application/merge-patch+json', '{"metadata":{"name":"other"}}');
+        expectStatus(renamed, 400, 'BadRequest');
+        assert.equal(renamed.json.message, 'the name of the object (other) does not match the name on the URL (fixed)');
+        expectStatus(await patch(`${sa(ns)}/fixed`, 'application/json-patch+json', '[{"op":"replace","path":"/metadata/name","value":"x"}]'), 400, 'BadRequest');
+        const moved = await patch(`${sa(ns)}/fixed`, 'application/strategic-merge-patch+json', '{"metadata":{"namespace":"elsewhere"}}');
+        expectStatus(moved, 400, 'BadRequest');
+        assert.equal(moved.json.message, 'the namespace of the provided object does not match the namespace sent on the request');
+        const applyElsewhere = `apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: fresh\n  namespace: elsewhere\n`;
+        expectStatus(await patch(`${sa(ns)}/fresh`, 'application/apply-patch+yaml', applyElsewhere, '?fieldManager=m'), 400, 'BadRequest');
+        expectStatus(await call(`${sa(ns)}/fresh`), 404, 'NotFound');
+      });
+
       it('json, merge and strategic merge patches', async () => {
         const ns = await namespace();
         await call(sa(ns), { method: 'POST', body: { metadata: { name: 'p', labels: { a: '1' } }, secrets: [{ name: 's1' }] } });

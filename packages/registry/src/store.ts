@@ -422,13 +422,9 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
           const object = request.decode(result.object);
           setManagedFields(object, result.managedFields);
           const done = { ...request, ownershipDone: true };
-          if (!current) {
-            object.metadata.name ||= name;
-            if (object.metadata.name !== name) {
-              throw newBadRequest(`the name of the object (${object.metadata.name}) does not match the name on the URL (${name})`);
-            }
-            return await this.prepareCreateOnUpdate(namespace, object, done);
-          }
+          if (!current) object.metadata.name ||= name;
+          this.checkPatchedIdentity(object, namespace, name);
+          if (!current) return await this.prepareCreateOnUpdate(namespace, object, done);
           return await this.prepareUpdate(namespace, name, object, current, done);
         }
         const patched =
@@ -437,7 +433,9 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
             : request.type === 'merge'
               ? applyMergePatch(current, request.patch)
               : applyStrategicMergePatch(current, request.patch, this.resource.definition.schema);
-        return await this.prepareUpdate(namespace, name, request.decode(patched), current!, request);
+        const object = request.decode(patched);
+        this.checkPatchedIdentity(object, namespace, name);
+        return await this.prepareUpdate(namespace, name, object, current!, request);
       } catch (error) {
         throw mergeErrorToStatus(error);
       }
@@ -458,6 +456,19 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
     this.withType(stored);
     if (stored.metadata.deletionTimestamp && !this.pendingFinalizers(stored)) await this.removeFinalized(key, stored);
     return { object: stored, created };
+  }
+
+  /**
+   * A patch may not move the object, as upstream's patcher checks after every patch mechanism: its
+   * namespace must be the request's (empty takes it; a cluster-scoped object has none), then its
+   * name the URL's. Both are a 400, before validation could call them immutable.
+   */
+  private checkPatchedIdentity(object: T, namespace: string, name: string): void {
+    const meta = object.metadata;
+    if (!this.resource.namespaced) delete meta.namespace;
+    else if (!meta.namespace) meta.namespace = namespace;
+    else if (meta.namespace !== namespace) throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
+    if (meta.name !== name) throw newBadRequest(`the name of the object (${meta.name ?? ''}) does not match the name on the URL (${name})`);
   }
 
   /** Removes an object whose deletion was waiting on finalizers that are now all gone. */
