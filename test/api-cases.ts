@@ -343,6 +343,19 @@ export function runApiCases(title: string, start: () => Promise<ApiTarget>, stop
         assert.ok(put.json.spec.finalizers.length > 0, 'the spec is not the status subresource\'s');
       });
 
+      it('apply: an undeclared field is warned about and dropped, never owned', async () => {
+        const ns = await namespace();
+        const body = `apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: odd\n  labels: {a: b}\nbogus: 1\n`;
+        const first = await patch(`${sa(ns)}/odd`, 'application/apply-patch+yaml', body, '?fieldManager=m');
+        assert.equal(first.status, 201, first.body);
+        assert.match(String(first.headers.warning), /unknown field \\"bogus\\"/);
+        assert.equal(first.json.bogus, undefined);
+        const entry = (first.json.metadata.managedFields as Json[]).find((e) => e.manager === 'm');
+        assert.deepEqual(entry?.fieldsV1, { 'f:metadata': { 'f:labels': { 'f:a': {} } } });
+        const again = await patch(`${sa(ns)}/odd`, 'application/apply-patch+yaml', body, '?fieldManager=m');
+        assert.equal(again.json.metadata.resourceVersion, first.json.metadata.resourceVersion);
+      });
+
       it('a patch may not rename or move the object: 400, whatever the patch type', async () => {
         const ns = await namespace();
         await call(sa(ns), { method: 'POST', body: { metadata: { name: 'fixed' } } });

@@ -652,3 +652,14 @@ test('apply: a null in the intent unsets the field and is owned', () => {
   assert.deepEqual(first.object.spec, { replicas: 1, selector: { matchLabels: { a: 'b' } } });
   assert.deepEqual(first.managedFields[0]!.fieldsV1, fSpec({ 'f:paused': {}, 'f:replicas': {}, 'f:selector': {} }));
 });
+
+test('apply: a field the schema does not declare is never owned (decoding drops it), and reapplying it changes nothing', () => {
+  const options = { manager: 'alice', force: false, apiVersion: 'example.plat.io/v1', schema: widgetSchema };
+  const first = apply(null, widget({ replicas: 1, bogus: 2 }, {}, { stray: true }), { ...options, now: time(0) });
+  assert.deepEqual(first.managedFields[0]!.fieldsV1, fSpec({ 'f:replicas': {} }));
+  const { bogus: _bogus, ...spec } = first.object.spec as Obj;
+  const { stray: _stray, ...stored } = { ...first.object, spec } as Obj;
+  stored.metadata = { ...(stored.metadata as Obj), managedFields: first.managedFields };
+  const again = apply(stored, widget({ replicas: 1, bogus: 2 }, {}, { stray: true }), { ...options, now: time(5) });
+  assert.equal(again.managedFields[0]!.time, time(0));
+});

@@ -16,7 +16,7 @@ import {
 } from './managed-fields.js';
 import { PatchError } from './patch-error.js';
 import type { JSONSchema } from './schema-walker.js';
-import { compareValues, mergeValues, pruneValue, reconcileWithSchema, toFieldSet, TypedError, type Comparison } from './typed.js';
+import { compareValues, mergeValues, pruneValue, reconcileWithSchema, toFieldSet, TypedError, withoutUndeclared, type Comparison } from './typed.js';
 
 /** The manager that becomes the owner of an untracked object's fields when it is first applied to. */
 export const beforeFirstApplyManager = 'before-first-apply';
@@ -365,7 +365,10 @@ function applyOnce(
     pruneValue(merged, options.schema, last.set, owned);
   }
 
-  const c = compareValues(current, merged, options.schema, ignore);
+  // Fields the schema does not declare are dropped when the result is decoded: they change nothing,
+  // conflict with nobody and belong to no one.
+  const decoded = withoutUndeclared(merged, options.schema);
+  const c = compareValues(current, decoded, options.schema, ignore);
   const changed = c.modified.union(c.added);
   const conflicts: { id: string; other: ManagedSet; set: FieldSet }[] = [];
   if (!changed.isEmpty()) {
@@ -402,7 +405,7 @@ function applyOnce(
 
   // Upstream stamps the time when the object changed; a first entry gets one too (upstream 1.28
   // leaves a second applier of identical values without a time: kubernetes#127938).
-  const objectChanged = !isUnchanged(c) || !deepEqual(current, merged);
+  const objectChanged = !isUnchanged(c) || !deepEqual(current, decoded);
   if (managed.has(id) && (objectChanged || !last)) managed.set(id, { ...mine, time: options.now });
 
   return { object: merged, managedFields: encodeManagedFields(managed) };

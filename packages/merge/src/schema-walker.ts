@@ -70,7 +70,8 @@ function describe(schema: JSONSchema): SchemaNode {
   const type = schema.type;
   const preserveUnknown = schema['x-kubernetes-preserve-unknown-fields'] === true;
 
-  if (schema['x-kubernetes-int-or-string'] === true || (typeof type === 'string' && scalarTypes.has(type))) {
+  const scalarUnion = Array.isArray(type) && type.length > 0 && type.every((t) => typeof t === 'string' && scalarTypes.has(t));
+  if (schema['x-kubernetes-int-or-string'] === true || (typeof type === 'string' && scalarTypes.has(type)) || scalarUnion) {
     return { ...base, kind: 'scalar' };
   }
   if (type === 'array' || (type === undefined && asSchema(schema.items))) {
@@ -129,6 +130,20 @@ function describe(schema: JSONSchema): SchemaNode {
 export function fieldSchema(node: SchemaNode, name: string): JSONSchema {
   if (node.kind === 'struct') return node.fields.get(name) ?? node.elements;
   return node.elements;
+}
+
+/**
+ * Whether `name` is a field the schema does not have: a closed struct (additionalProperties false,
+ * unknown fields not preserved) declares all of its fields. Such a field is dropped while decoding,
+ * so it is never owned.
+ */
+export function isUndeclaredField(node: SchemaNode, name: string): boolean {
+  return (
+    node.kind === 'struct' &&
+    !node.fields.has(name) &&
+    node.schema.additionalProperties === false &&
+    node.schema['x-kubernetes-preserve-unknown-fields'] !== true
+  );
 }
 
 /** Whether `name` is a declared struct field (upstream's "named field", which owners of its children own too). */

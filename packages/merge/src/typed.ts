@@ -4,7 +4,7 @@
 import { FieldSet } from './fieldpath/field-set.js';
 import { fieldElement, keyElement, pathString, valueElement, type PathElement } from './fieldpath/path-element.js';
 import { deepCopy, deepCopyWithoutNulls, deepEqual, hasKey, isObject, setKey } from './json.js';
-import { describeSchema, fieldSchema, isNamedField, untypedSchema, type JSONSchema, type SchemaNode } from './schema-walker.js';
+import { describeSchema, fieldSchema, isNamedField, isUndeclaredField, untypedSchema, type JSONSchema, type SchemaNode } from './schema-walker.js';
 
 /** A value that does not fit its schema the way apply needs (a map-list item without its key, a duplicate). */
 export class TypedError extends Error {
@@ -75,7 +75,7 @@ function collect(value: unknown, node: SchemaNode, out: FieldSet, path: PathElem
   if (form === 'object') {
     const object = value as Record<string, unknown>;
     for (const key in object) {
-      if (!hasKey(object, key)) continue;
+      if (!hasKey(object, key) || isUndeclaredField(node, key)) continue;
       const child = object[key];
       const pe = fieldElement(key);
       const childNode = out.descend(pe);
@@ -445,5 +445,25 @@ function reconcile(node: FieldSet, schema: SchemaNode): FieldSet | undefined {
   const out = new FieldSet();
   out.member = node.member;
   out.children = changed;
+  return out;
+}
+
+/** A copy of `value` without the fields its schema does not declare, as decoding it would leave it. */
+export function withoutUndeclared(value: unknown, schema: JSONSchema): unknown {
+  return strip(value, describeSchema(schema));
+}
+
+function strip(value: unknown, node: SchemaNode): unknown {
+  if (Array.isArray(value)) {
+    if (node.kind !== 'list') return value;
+    const elements = describeSchema(node.elements);
+    return value.map((item) => strip(item, elements));
+  }
+  if (!isObject(value) || (node.kind !== 'struct' && node.kind !== 'map')) return value;
+  const out: Record<string, unknown> = {};
+  for (const key in value) {
+    if (!hasKey(value, key) || isUndeclaredField(node, key)) continue;
+    out[key] = strip(value[key], describeSchema(fieldSchema(node, key)));
+  }
   return out;
 }
