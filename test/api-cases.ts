@@ -343,6 +343,17 @@ export function runApiCases(title: string, start: () => Promise<ApiTarget>, stop
         assert.ok(put.json.spec.finalizers.length > 0, 'the spec is not the status subresource\'s');
       });
 
+      it('an emptied label map is no field: not stored, and no longer owned', async () => {
+        const ns = await namespace();
+        await call(`${sa(ns)}?fieldManager=poster`, { method: 'POST', body: { metadata: { name: 'e', labels: { a: '1' }, finalizers: [] } } });
+        const emptied = await patch(`${sa(ns)}/e`, 'application/merge-patch+json', '{"metadata":{"labels":{"a":null}}}', '?fieldManager=patcher');
+        assert.equal(emptied.status, 200, emptied.body);
+        assert.equal(emptied.json.metadata.labels, undefined, emptied.body);
+        assert.equal(emptied.json.metadata.finalizers, undefined, emptied.body);
+        const managers = (emptied.json.metadata.managedFields as Json[] | undefined ?? []).map((e) => e.manager);
+        assert.ok(!managers.includes('poster'), emptied.body);
+      });
+
       it('apply: an undeclared field is warned about and dropped, never owned', async () => {
         const ns = await namespace();
         const body = `apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: odd\n  labels: {a: b}\nbogus: 1\n`;

@@ -26,10 +26,22 @@ export function fillCreateMeta(meta: ObjectMeta, now: Date, tracksGeneration: bo
   meta.uid = randomUUID();
   meta.creationTimestamp = formatTimestamp(now);
   if (tracksGeneration) meta.generation = 1;
+  dropEmptyCollections(meta);
   delete meta.resourceVersion;
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
   delete (meta as Record<string, unknown>).selfLink;
+}
+
+/**
+ * ObjectMeta's maps and lists are omitempty upstream: an empty one (the last label removed by a
+ * patch, `finalizers: []`) is no field at all, in storage, responses and field ownership.
+ */
+function dropEmptyCollections(meta: ObjectMeta): void {
+  for (const field of ['labels', 'annotations', 'finalizers', 'ownerReferences'] as const) {
+    const value = meta[field];
+    if (value !== undefined && (Array.isArray(value) ? value.length === 0 : Object.keys(value).length === 0)) delete meta[field];
+  }
 }
 
 /** Whether anything but metadata and status differs: for a kind that tracks it, a new generation. */
@@ -52,6 +64,7 @@ export function fillUpdateMeta(object: KubeObject, old: KubeObject, tracksGenera
   setOrDelete(meta, 'deletionTimestamp', oldMeta.deletionTimestamp);
   setOrDelete(meta, 'deletionGracePeriodSeconds', oldMeta.deletionGracePeriodSeconds);
   delete (meta as Record<string, unknown>).selfLink;
+  dropEmptyCollections(meta);
   if (tracksGeneration) {
     const generation = oldMeta.generation ?? 1;
     meta.generation = specChanged(object, old) ? generation + 1 : generation;
