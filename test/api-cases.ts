@@ -343,6 +343,23 @@ export function runApiCases(title: string, start: () => Promise<ApiTarget>, stop
         assert.ok(put.json.spec.finalizers.length > 0, 'the spec is not the status subresource\'s');
       });
 
+      it('a create owns what it sent and the defaults, not what the strategy adds; always-present structs get no "."', async () => {
+        const name = `owned-${Date.now().toString(36)}`;
+        const created = await call('/api/v1/namespaces?fieldManager=creator', { method: 'POST', body: { metadata: { name } } });
+        assert.equal(created.status, 201, created.body);
+        const entry = (created.json.metadata.managedFields as Json[]).find((e) => e.manager === 'creator');
+        // The name label is a default; spec.finalizers and status.phase come from the strategy.
+        const wellKnown = target.domain === 'k8s.io' ? 'kubernetes.io' : target.domain;
+        assert.deepEqual(entry?.fieldsV1, { 'f:metadata': { 'f:labels': { '.': {}, [`f:${wellKnown}/metadata.name`]: {} } } });
+        const limits = await call(`/api/v1/namespaces/${name}/limitranges?fieldManager=creator`, {
+          method: 'POST',
+          body: { metadata: { name: 'l' }, spec: { limits: [{ type: 'Pod', max: { cpu: '1' } }] } },
+        });
+        assert.equal(limits.status, 201, limits.body);
+        assert.deepEqual((limits.json.metadata.managedFields as Json[])[0]?.fieldsV1, { 'f:spec': { 'f:limits': {} } });
+        await call(`/api/v1/namespaces/${name}`, { method: 'DELETE' });
+      });
+
       it('an emptied label map is no field: not stored, and no longer owned', async () => {
         const ns = await namespace();
         await call(`${sa(ns)}?fieldManager=poster`, { method: 'POST', body: { metadata: { name: 'e', labels: { a: '1' }, finalizers: [] } } });

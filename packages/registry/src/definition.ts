@@ -103,6 +103,12 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
    */
   virtual?: VirtualResource<T>;
   /**
+   * The structs upstream's zero value of the kind always holds (its non-pointer struct fields, each
+   * `{}`), metadata aside: `{ spec: {} }`. A create records field ownership against it, so those
+   * structs get no `.` of their own. Default: none.
+   */
+  zeroValue?: Readonly<Record<string, Record<string, never>>>;
+  /**
    * This version of the resource is deprecated: requests get a `Warning: 299` header (`warning`,
    * or one naming `removedRelease`), an audit annotation and apiserver_requested_deprecated_apis.
    */

@@ -29,6 +29,7 @@ export function recordOwnership<T extends KubeObject>(
     apiVersion: resource.apiVersion,
     now: ownership.now,
     schema: resource.definition.schema,
+    emptyObject: { metadata: {}, ...structuredClone(resource.definition.zeroValue ?? {}) },
     ...(ownership.subresource && { subresource: ownership.subresource }),
   });
   setManagedFields(updated, entries);

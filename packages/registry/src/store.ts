@@ -275,10 +275,12 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
       if (this.resource.namespaced) object.metadata.namespace = namespace;
       if (generated) object.metadata.name = generateName(meta.generateName!);
       fillCreateMeta(object.metadata, this.now(), !!this.strategy.tracksGeneration);
-      this.strategy.prepareForCreate?.(object, this.context);
+      // As upstream: defaults come with decoding, ownership is recorded, then the strategy prepares
+      // the object (what it adds belongs to no manager).
       this.strategy.default?.(object, this.context);
       this.withType(object);
       this.recordOwnership(null, object, options);
+      this.strategy.prepareForCreate?.(object, this.context);
       const name = object.metadata.name ?? '';
       await this.admit({ operation: 'CREATE', namespace, name, object, dryRun: !!options.dryRun, ...(options.user && { user: options.user }) });
       const errors = this.validateCreate(object);
@@ -375,10 +377,10 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
     const object = structuredClone(input);
     if (this.resource.namespaced) object.metadata.namespace = namespace;
     fillCreateMeta(object.metadata, this.now(), !!this.strategy.tracksGeneration);
-    this.strategy.prepareForCreate?.(object, this.context);
     this.strategy.default?.(object, this.context);
     this.withType(object);
     if (!request.ownershipDone) this.recordOwnership(null, object, request);
+    this.strategy.prepareForCreate?.(object, this.context);
     const name = object.metadata.name ?? '';
     await this.admit({ operation: 'CREATE', namespace, name, object, dryRun: false, ...(request.user && { user: request.user }) });
     const errors = this.validateCreate(object);

@@ -52,6 +52,8 @@ export const leaseDefinition = {
   group: 'coordination.{domain}',
   version: 'v1',
   kind: 'Lease',
+  // Upstream's zero value holds these structs (non-pointer fields).
+  zeroValue: { spec: {} },
   resource: 'leases',
   singularName: 'lease',
   namespaced: true,

@@ -281,6 +281,8 @@ export const limitRangeDefinition = {
   group: '',
   version: 'v1',
   kind: 'LimitRange',
+  // Upstream's zero value holds these structs (non-pointer fields).
+  zeroValue: { spec: {} },
   resource: 'limitranges',
   singularName: 'limitrange',
   shortNames: ['limits'],

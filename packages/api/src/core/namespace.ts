@@ -123,6 +123,8 @@ export const namespaceDefinition = {
   group: '',
   version: 'v1',
   kind: 'Namespace',
+  // Upstream's zero value holds these structs (non-pointer fields).
+  zeroValue: { spec: {}, status: {} },
   resource: 'namespaces',
   singularName: 'namespace',
   shortNames: ['ns'],

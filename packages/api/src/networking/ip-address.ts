@@ -91,6 +91,8 @@ export const ipAddressDefinition = {
   group: 'networking.{domain}',
   version: 'v1alpha1',
   kind: 'IPAddress',
+  // Upstream's zero value holds these structs (non-pointer fields).
+  zeroValue: { spec: {} },
   resource: 'ipaddresses',
   singularName: 'ipaddress',
   shortNames: ['ip'],

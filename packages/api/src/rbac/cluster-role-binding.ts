@@ -17,6 +17,8 @@ export const clusterRoleBindingDefinition = {
   group: 'rbac.authorization.{domain}',
   version: 'v1',
   kind: 'ClusterRoleBinding',
+  // Upstream's zero value holds these structs (non-pointer fields).
+  zeroValue: { roleRef: {} },
   resource: 'clusterrolebindings',
   singularName: 'clusterrolebinding',
   namespaced: false,

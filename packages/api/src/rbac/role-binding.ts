@@ -17,6 +17,8 @@ export const roleBindingDefinition = {
   group: 'rbac.authorization.{domain}',
   version: 'v1',
   kind: 'RoleBinding',
+  // Upstream's zero value holds these structs (non-pointer fields).
+  zeroValue: { roleRef: {} },
   resource: 'rolebindings',
   singularName: 'rolebinding',
   namespaced: true,
