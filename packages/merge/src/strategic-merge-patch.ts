@@ -65,9 +65,8 @@ function mergeMap(original: JSONMap, patch: JSONMap, node: SchemaNode): JSONMap 
       return patch;
     }
     if (directive === 'delete') return {};
-    // Upstream refuses `$patch: merge` on a map (it is the default); we take it as the default.
-    if (directive !== 'merge') throw badRequest(`unknown patch type: ${String(directive)} in map: ${goMap(patch)}`);
-    delete patch[directiveMarker];
+    // Only replace and delete are directives on a map; upstream refuses `merge` too (it is the default).
+    throw badRequest(`unknown patch type: ${String(directive)} in map: ${goMap(patch)}`);
   }
   applyRetainKeys(original, patch);
   mergeSetElementOrder(original, patch, node);
@@ -296,8 +295,7 @@ function mergeSliceWithSpecialElements(original: unknown[], patch: unknown[], me
         replace = true;
         break;
       case 'merge':
-        // Upstream: "merging lists cannot yet be specified in the patch". Merging is the default; ignore it.
-        break;
+        throw badRequest('merging lists cannot yet be specified in the patch');
       default:
         throw badRequest(`unknown patch type: ${String(map[directiveMarker])} in map: ${goMap(map)}`);
     }
