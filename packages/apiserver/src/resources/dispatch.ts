@@ -43,12 +43,11 @@ const methodNotAllowed = () => newGenericServerResponse(405);
 const OBJECT_VERBS: ReadonlySet<string> = new Set(['get', 'watch', 'update', 'patch', 'delete']);
 const COLLECTION_VERBS: ReadonlySet<string> = new Set(['list', 'watch', 'create', 'deletecollection']);
 
+/** Whether the path names one object (info.name may also come from a list's fieldSelector). */
+const pathNamesObject = (info: RequestInfo): boolean => info.parts.length >= 2;
+
 /** Whether the path's form (a collection, or one object by name) has a route for the verb. */
-function pathServes(info: RequestInfo, verb: Verb): boolean {
-  // info.name may come from a fieldSelector on a list; the path's own parts say whether it names one.
-  const namesObject = info.parts.length >= 2;
-  return (namesObject ? OBJECT_VERBS : COLLECTION_VERBS).has(verb);
-}
+const pathServes = (info: RequestInfo, verb: Verb): boolean => (pathNamesObject(info) ? OBJECT_VERBS : COLLECTION_VERBS).has(verb);
 
 /** The resources that are never stored: what they may use, and those served as another's subresource. */
 export interface VirtualRouting {
@@ -98,7 +97,7 @@ export function resourceHandler(catalog: ResourceCatalog, services: ServerServic
     // Only lists and watches span namespaces; one object is always addressed in its namespace.
     // Upstream's all-namespaces path of a namespaced resource is a collection served for GET only.
     if (resolved.namespaced && !info.namespace && effectiveVerb !== 'list' && effectiveVerb !== 'watch') {
-      throw info.parts.length >= 2 ? newGenericServerResponse(404) : methodNotAllowed();
+      throw pathNamesObject(info) ? newGenericServerResponse(404) : methodNotAllowed();
     }
     if (definition.virtual) {
       if (!virtual) throw newGenericServerResponse(404);
