@@ -1,7 +1,7 @@
 // Prometheus metrics of one server: its own registry (two servers in one process do not clash),
 // process metrics, and the request metrics under upstream's names and labels.
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { CheapHistogram } from './cheap-histogram.js';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { CheapCounter, CheapHistogram, type CounterSeries, type HistogramSeries } from './cheap-metrics.js';
 import type { Handler, Middleware, RequestState } from './context.js';
 import type { RequestInfo } from './request-info.js';
 
@@ -13,8 +13,11 @@ const durationBuckets = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1
 
 export class ServerMetrics {
   readonly registry = new Registry();
-  private readonly requests: Counter<RequestLabel | 'code'>;
-  private readonly duration: Histogram<RequestLabel>;
+  // Every request is counted and timed, every storage call timed: see cheap-metrics.ts.
+  private readonly requests: CheapCounter<RequestLabel | 'code'>;
+  private readonly duration: CheapHistogram<RequestLabel>;
+  /** Per request label set and code, the series a finished request is recorded in. */
+  private readonly requestSeries = new Map<string, { count: CounterSeries; duration: HistogramSeries }>();
   /** Watches open now, by the group, version and kind they watch (upstream's name and labels). */
   readonly registeredWatchers: Gauge<'group' | 'version' | 'kind'>;
   /** Requests in flight now that hold a slot of the in-flight limits, by readOnly or mutating. */
@@ -28,12 +31,12 @@ export class ServerMetrics {
   /** Per-user rate decisions made locally because Redis was unreachable. */
   readonly rateLimitFallbacks: Counter;
   /** Watch events sent, and their sizes in bytes, by the group, version and kind watched. */
-  readonly watchEvents: Counter<'group' | 'version' | 'kind'>;
+  readonly watchEvents: CheapCounter<'group' | 'version' | 'kind'>;
   readonly watchEventSizes: CheapHistogram<'group' | 'version' | 'kind'>;
   /** Stored objects per resource (<resource>.<group>), counted periodically. */
   readonly storageObjects: Gauge<'resource'>;
   /** Storage calls' latency, by operation and the object type (<resource>.<group>). */
-  readonly storageDuration: Histogram<'operation' | 'type'>;
+  readonly storageDuration: CheapHistogram<'operation' | 'type'>;
   /** 1 for each deprecated API requested since the server started. */
   readonly requestedDeprecatedApis: Gauge<'group' | 'version' | 'resource' | 'subresource' | 'removed_release'>;
 
@@ -42,19 +45,19 @@ export class ServerMetrics {
     // Gauges named like counters fail `promtool check metrics`; their *_total-less twins
     // (nodejs_active_handles, ...) carry the same numbers.
     for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) this.registry.removeSingleMetric(name);
-    this.requests = new Counter({
-      name: 'apiserver_request_total',
-      help: 'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
-      labelNames: [...requestLabels, 'code'],
-      registers: [this.registry],
-    });
-    this.duration = new Histogram({
-      name: 'apiserver_request_duration_seconds',
-      help: 'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
-      labelNames: requestLabels,
-      buckets: durationBuckets,
-      registers: [this.registry],
-    });
+    this.requests = new CheapCounter(
+      'apiserver_request_total',
+      'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
+      [...requestLabels, 'code'],
+      [this.registry],
+    );
+    this.duration = new CheapHistogram(
+      'apiserver_request_duration_seconds',
+      'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
+      requestLabels,
+      durationBuckets,
+      [this.registry],
+    );
     this.registeredWatchers = new Gauge({
       name: 'apiserver_registered_watchers',
       help: 'Number of currently registered watchers for a given resources',
@@ -86,13 +89,8 @@ export class ServerMetrics {
       help: 'Per-user rate-limit decisions made by this replica alone because Redis was unreachable.',
       registers,
     });
-    this.watchEvents = new Counter({
-      name: 'apiserver_watch_events_total',
-      help: 'Number of events sent in watch clients',
-      labelNames: ['group', 'version', 'kind'],
-      registers,
-    });
-    // Observed once per event per watcher: see cheap-histogram.ts.
+    // Counted once per run per watcher, observed once per event per watcher: see cheap-metrics.ts.
+    this.watchEvents = new CheapCounter('apiserver_watch_events_total', 'Number of events sent in watch clients', ['group', 'version', 'kind'], registers);
     this.watchEventSizes = new CheapHistogram(
       'apiserver_watch_events_sizes',
       'Watch event size distribution in bytes',
@@ -106,13 +104,13 @@ export class ServerMetrics {
       labelNames: ['resource'],
       registers,
     });
-    this.storageDuration = new Histogram({
-      name: 'etcd_request_duration_seconds',
-      help: 'Etcd request latency in seconds for each operation and object type.',
-      labelNames: ['operation', 'type'],
-      buckets: [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60],
+    this.storageDuration = new CheapHistogram(
+      'etcd_request_duration_seconds',
+      'Etcd request latency in seconds for each operation and object type.',
+      ['operation', 'type'],
+      [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60],
       registers,
-    });
+    );
     this.requestedDeprecatedApis = new Gauge({
       name: 'apiserver_requested_deprecated_apis',
       help: 'Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.',
@@ -122,8 +120,15 @@ export class ServerMetrics {
   }
 
   observe(labels: Record<RequestLabel, string>, code: number, seconds: number): void {
-    this.requests.inc({ ...labels, code: String(code) });
-    this.duration.observe(labels, seconds);
+    let key = String(code);
+    for (const name of requestLabels) key += `\u0000${labels[name]}`;
+    let series = this.requestSeries.get(key);
+    if (!series) {
+      series = { count: this.requests.labels({ ...labels, code: String(code) }), duration: this.duration.labels(labels) };
+      this.requestSeries.set(key, series);
+    }
+    series.count.inc();
+    series.duration.observe(seconds);
   }
 
   handler(): Handler {

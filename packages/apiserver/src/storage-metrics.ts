@@ -42,9 +42,11 @@ export function timedStorage(storage: Storage, metrics: ServerMetrics): Storage 
         // Every method runs on the storage itself, never on the proxy: backends keep #private state.
         bound = operation
           ? (...args: unknown[]): unknown => {
-              const end = metrics.storageDuration.startTimer({ operation, type: keyType(args[0]) });
+              const series = metrics.storageDuration.labels({ operation, type: keyType(args[0]) });
+              const start = performance.now();
+              const end = (): void => series.observe((performance.now() - start) / 1000);
               const result = fn.apply(target, args);
-              if (result instanceof Promise) return result.finally(() => end());
+              if (result instanceof Promise) return result.finally(end);
               end();
               return result;
             }
