@@ -20,6 +20,8 @@ const USER_HEADER = 'impersonate-user';
 const GROUP_HEADER = 'impersonate-group';
 const UID_HEADER = 'impersonate-uid';
 const EXTRA_PREFIX = 'impersonate-extra-';
+/** What every impersonation header's name starts with. */
+const IMPERSONATE_PREFIX = 'impersonate-';
 
 /** One thing the request asks to act as, with what the requester must be allowed to impersonate it. */
 interface ImpersonationRequest {
@@ -126,8 +128,18 @@ function impersonatedUser(requests: readonly ImpersonationRequest[], groupsGiven
   return { name, uid, groups, ...(Object.keys(extra).length && { extra }) };
 }
 
+/** Whether any header asks for impersonation; most requests have none, and headersDistinct is built on first read. */
+function asksForImpersonation(rawHeaders: readonly string[]): boolean {
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length > IMPERSONATE_PREFIX.length && name.slice(0, IMPERSONATE_PREFIX.length).toLowerCase() === IMPERSONATE_PREFIX) return true;
+  }
+  return false;
+}
+
 export function impersonationFilter(authorizer: Authorizer, domain: string): Middleware {
   return async (ctx, next) => {
+    if (!asksForImpersonation(ctx.req.rawHeaders)) return next();
     const headers = (ctx.req as { headersDistinct?: Record<string, string[] | undefined> }).headersDistinct ?? toDistinct(ctx.req.headers);
     let requests: ImpersonationRequest[];
     try {
