@@ -3,8 +3,18 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { KubeObject, ObjectMeta } from './definition.js';
 
-/** Kubernetes' timestamps: RFC 3339 in UTC, whole seconds. */
-export const formatTimestamp = (date: Date): string => `${date.toISOString().slice(0, 19)}Z`;
+let lastSecond = NaN;
+let lastTimestamp = '';
+
+/** Kubernetes' timestamps: RFC 3339 in UTC, whole seconds. Every write stamps one; within a second they are all the same. */
+export function formatTimestamp(date: Date): string {
+  const second = Math.floor(date.getTime() / 1000);
+  if (second !== lastSecond) {
+    lastTimestamp = `${date.toISOString().slice(0, 19)}Z`;
+    lastSecond = second;
+  }
+  return lastTimestamp;
+}
 
 // Upstream leaves out vowels and look-alike characters so that generated names spell no words.
 const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
