@@ -138,7 +138,11 @@ export interface Watch<T extends StoredObject = StoredObject> extends AsyncItera
 }
 
 export interface Storage {
-  /** Stores a new object; AlreadyExists when the key is taken. Returns the stored object. */
+  /**
+   * Stores a new object; AlreadyExists when the key is taken. Returns the stored object, with its
+   * resourceVersion: a new object and metadata, whose other values may be `object`'s own, which the
+   * caller hands over and must not change afterwards. `object` must be plain JSON data.
+   */
   create<T extends StoredObject>(key: string, object: T): Promise<T>;
   /** NotFound when absent; TooLargeResourceVersion or Gone for a revision out of range. */
   get<T extends StoredObject>(key: string, options?: GetOptions): Promise<T>;

@@ -40,7 +40,9 @@ export class KVStorage implements Storage {
     const value = encodeObject(object, key);
     const result = await this.kv.compareAndPut(this.prefix + key, 0, value);
     if (!result.succeeded) throw alreadyExists(key);
-    return decodeObject<T>(value, result.revision, key);
+    // What was stored is `object` as encoded: rather than decode `value` again, the result is the
+    // object itself under a new top level and metadata (see Storage.create).
+    return { ...object, metadata: { ...object.metadata, resourceVersion: String(result.revision) } };
   }
 
   async get<T extends StoredObject>(key: string, options: GetOptions = {}): Promise<T> {
