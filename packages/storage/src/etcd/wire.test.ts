@@ -32,6 +32,12 @@ describe('etcd wire format: requests', () => {
       expected: '0a07' + '1002' + '1a016b' + '3000' + '1208' + '1206' + '0a016b' + '1201' + '76' + '1a05' + '0a03' + '0a016b',
     },
     {
+      // Lengths of two-byte varints at every level: 200 bytes of value, 206 of put, 209 of op.
+      name: 'txn: a put whose value needs longer lengths at each level',
+      encoded: encodeTxnRequest({ compare: [], success: [{ put: { key: bytes('k'), value: Buffer.alloc(200, 0xaa) } }], failure: [] }),
+      expected: '12d101' + '12ce01' + '0a016b' + '12c801' + 'aa'.repeat(200),
+    },
+    {
       name: 'txn: delete at a mod revision with the previous value',
       encoded: encodeTxnRequest({
         compare: [{ key: bytes('k'), result: 'Equal', modRevision: 7 }],

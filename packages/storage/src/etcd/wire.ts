@@ -8,21 +8,36 @@ const FIXED64 = 1;
 const LENGTH_DELIMITED = 2;
 const FIXED32 = 5;
 
-/** An append-only protobuf writer. */
+/** Bytes of `value` as a varint. */
+function varintSize(value: number): number {
+  let size = 1;
+  while (value > 0x7f) {
+    value = Math.floor(value / 0x80);
+    size++;
+  }
+  return size;
+}
+
+/** Bytes of a length-delimited field of `length` bytes (tags here are all one byte: fields below 16). */
+const delimitedSize = (length: number): number => 1 + varintSize(length) + length;
+const uintSize = (value: number): number => (value ? 1 + varintSize(value) : 0);
+const boolSize = (value: boolean): number => (value ? 2 : 0);
+
+/**
+ * A protobuf writer into a buffer of the message's exact size, computed first: nested messages
+ * are written in place, where a writer per message would copy the value (an object of any size)
+ * once per level.
+ */
 class Writer {
-  private buffer = Buffer.allocUnsafe(256);
+  private readonly buffer: Buffer;
   private length = 0;
 
-  private reserve(bytes: number): void {
-    if (this.length + bytes <= this.buffer.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.length + bytes));
-    this.buffer.copy(grown, 0, 0, this.length);
-    this.buffer = grown;
+  constructor(size: number) {
+    this.buffer = Buffer.allocUnsafe(size);
   }
 
   /** A non-negative integer below 2^53. */
   varint(value: number): this {
-    this.reserve(10);
     while (value > 0x7f) {
       this.buffer[this.length++] = (value % 0x80) | 0x80;
       value = Math.floor(value / 0x80);
@@ -46,20 +61,23 @@ class Writer {
 
   bytes(field: number, value: Uint8Array): this {
     this.tag(field, LENGTH_DELIMITED).varint(value.length);
-    this.reserve(value.length);
     this.buffer.set(value, this.length);
     this.length += value.length;
     return this;
   }
 
-  message(field: number, write: (writer: Writer) => void): this {
-    const inner = new Writer();
-    write(inner);
-    return this.bytes(field, inner.finish());
+  /** A nested message of `size` bytes, which `write` writes. */
+  message(field: number, size: number, write: (writer: this) => void): this {
+    this.tag(field, LENGTH_DELIMITED).varint(size);
+    const end = this.length + size;
+    write(this);
+    if (this.length !== end) throw new Error(`protobuf writer: a nested message of ${size} bytes took ${this.length - end + size}`);
+    return this;
   }
 
   finish(): Buffer {
-    return this.buffer.subarray(0, this.length);
+    if (this.length !== this.buffer.length) throw new Error(`protobuf writer: ${this.length} of ${this.buffer.length} bytes written`);
+    return this.buffer;
   }
 }
 
@@ -187,6 +205,16 @@ export interface TxnResponse {
 // Field numbers: etcd's api/etcdserverpb/rpc.proto and api/mvccpb/kv.proto.
 const COMPARE_TARGET_MOD = 2;
 
+function rangeSize(request: RangeRequest): number {
+  return (
+    delimitedSize(request.key.length) +
+    (request.rangeEnd ? delimitedSize(request.rangeEnd.length) : 0) +
+    uintSize(request.limit ?? 0) +
+    uintSize(request.revision ?? 0) +
+    boolSize(request.countOnly ?? false)
+  );
+}
+
 function writeRange(writer: Writer, request: RangeRequest): void {
   writer.bytes(1, request.key);
   if (request.rangeEnd) writer.bytes(2, request.rangeEnd);
@@ -194,29 +222,45 @@ function writeRange(writer: Writer, request: RangeRequest): void {
 }
 
 export function encodeRangeRequest(request: RangeRequest): Buffer {
-  const writer = new Writer();
+  const writer = new Writer(rangeSize(request));
   writeRange(writer, request);
   return writer.finish();
 }
 
-function writeRequestOp(writer: Writer, op: RequestOp): void {
-  if ('range' in op) writer.message(1, (range) => writeRange(range, op.range));
-  else if ('put' in op) writer.message(2, (put) => put.bytes(1, op.put.key).bytes(2, op.put.value));
-  else writer.message(3, (del) => del.bytes(1, op.deleteRange.key).bool(3, op.deleteRange.prevKv ?? false));
+/** The size of the one message a RequestOp holds (its oneof). */
+function requestOpInnerSize(op: RequestOp): number {
+  if ('range' in op) return rangeSize(op.range);
+  if ('put' in op) return delimitedSize(op.put.key.length) + delimitedSize(op.put.value.length);
+  return delimitedSize(op.deleteRange.key.length) + boolSize(op.deleteRange.prevKv ?? false);
 }
 
+const requestOpSize = (op: RequestOp): number => delimitedSize(requestOpInnerSize(op));
+
+function writeRequestOp(writer: Writer, op: RequestOp): void {
+  const size = requestOpInnerSize(op);
+  if ('range' in op) writer.message(1, size, (range) => writeRange(range, op.range));
+  else if ('put' in op) writer.message(2, size, (put) => put.bytes(1, op.put.key).bytes(2, op.put.value));
+  else writer.message(3, size, (del) => del.bytes(1, op.deleteRange.key).bool(3, op.deleteRange.prevKv ?? false));
+}
+
+/** target Mod (2 bytes), the key, and mod_revision, which sits in a oneof: written even when 0. */
+const compareSize = (compare: ModRevisionCompare): number => 2 + delimitedSize(compare.key.length) + 1 + varintSize(compare.modRevision);
+
 export function encodeTxnRequest(request: TxnRequest): Buffer {
-  const writer = new Writer();
+  let size = 0;
+  for (const compare of request.compare) size += delimitedSize(compareSize(compare));
+  for (const op of request.success) size += delimitedSize(requestOpSize(op));
+  for (const op of request.failure) size += delimitedSize(requestOpSize(op));
+  const writer = new Writer(size);
   for (const compare of request.compare) {
-    // result Equal is 0, proto3's default: not written.
-    writer.message(1, (c) => {
+    // result Equal is 0, proto3's default: not written (create-if-absent compares against 0).
+    writer.message(1, compareSize(compare), (c) => {
       c.uint(2, COMPARE_TARGET_MOD).bytes(3, compare.key);
-      // mod_revision sits in a oneof: written even when 0 (create-if-absent compares against 0).
       c.varint(6 * 8 + VARINT).varint(compare.modRevision);
     });
   }
-  for (const op of request.success) writer.message(2, (w) => writeRequestOp(w, op));
-  for (const op of request.failure) writer.message(3, (w) => writeRequestOp(w, op));
+  for (const op of request.success) writer.message(2, requestOpSize(op), (w) => writeRequestOp(w, op));
+  for (const op of request.failure) writer.message(3, requestOpSize(op), (w) => writeRequestOp(w, op));
   return writer.finish();
 }
 
