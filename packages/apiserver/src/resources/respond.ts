@@ -35,6 +35,8 @@ export function encodeBody(
 export async function writeObject(ctx: RequestContext, code: number, object: unknown, options: WriteOptions = {}): Promise<void> {
   const { body, contentType } = encodeBody(ctx, object, options.representation);
   ctx.status = code;
+  // Before the body: koa guesses a type for a body without one, through a MIME lookup.
+  ctx.set('Content-Type', options.contentType ?? contentType);
   if (options.compress && body.length >= COMPRESSION_THRESHOLD_BYTES && /\bgzip\b/.test(ctx.get('accept-encoding'))) {
     ctx.body = await gzipAsync(body);
     ctx.set('Content-Encoding', 'gzip');
@@ -42,7 +44,6 @@ export async function writeObject(ctx: RequestContext, code: number, object: unk
   } else {
     ctx.body = body;
   }
-  ctx.set('Content-Type', options.contentType ?? contentType);
 }
 
 /** One `Warning: 299 - "..."` header per message (RFC 7234 5.5, as upstream's warning recorder). */
