@@ -15,17 +15,37 @@ export interface DecodedBody {
   duplicates: string[];
 }
 
-export async function readBody(ctx: RequestContext, limit = MAX_BODY_BYTES): Promise<Buffer> {
+/**
+ * The request's body, at most `limit` bytes (413 beyond, and the connection is dropped). Read
+ * through the stream's events: an async iterator over the request cost a create 2% of its CPU.
+ */
+export function readBody(ctx: RequestContext, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const declared = Number(ctx.get('content-length') || 0);
-  if (declared > limit) throw newRequestEntityTooLarge(`limit is ${limit}`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw newRequestEntityTooLarge(`limit is ${limit}`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+  if (declared > limit) return Promise.reject(newRequestEntityTooLarge(`limit is ${limit}`));
+  const req = ctx.req;
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (error?: Error): void => {
+      req.off('data', onData).off('end', onEnd).off('error', finish).off('close', onClose);
+      if (error) reject(error);
+      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size <= limit) {
+        chunks.push(chunk);
+        return;
+      }
+      finish(newRequestEntityTooLarge(`limit is ${limit}`));
+      req.destroy();
+    };
+    const onEnd = (): void => finish();
+    // Closed before its end: the client went away (the error filtered from the log as such).
+    const onClose = (): void => finish(Object.assign(new Error('the request closed before its body ended'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    req.on('data', onData).on('end', onEnd).on('error', finish).on('close', onClose);
+  });
 }
 
 /** The media type of the body, without parameters, lower-cased. */
