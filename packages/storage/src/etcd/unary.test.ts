@@ -98,6 +98,44 @@ describe('unary gRPC channel to etcd', () => {
     }
   });
 
+  it('bodies beyond the flow-control windows: values of 1.4 MB, and a range of 45 MB', async () => {
+    const channel = new UnaryChannel({ endpoints: [etcd.endpoint], timeoutMs: 30_000 });
+    try {
+      // etcd's windows are 64 KiB until it raises them, its frames at most 16 KiB, and this
+      // client's receive window 32 MiB: each direction has to wait for window updates.
+      const values = Array.from({ length: 32 }, (_, i) => Buffer.alloc(1_400_000, 97 + (i % 26)));
+      for (const [i, value] of values.entries()) {
+        const key = Buffer.from(`/unary/big/${String(i).padStart(2, '0')}`);
+        await channel.call(TXN, encodeTxnRequest({ compare: [], success: [{ put: { key, value } }], failure: [] }));
+      }
+      const range = decodeRangeResponse(
+        await channel.call(RANGE, encodeRangeRequest({ key: Buffer.from('/unary/big/'), rangeEnd: Buffer.from('/unary/big0') })),
+      );
+      assert.equal(range.kvs.length, values.length);
+      range.kvs.forEach((kv, i) => assert.ok(kv.value.equals(values[i]!), `value ${i}`));
+      // The session still serves small calls after all that.
+      const again = await Promise.all(Array.from({ length: 8 }, () => channel.call(RANGE, encodeRangeRequest({ key: Buffer.from('/unary/big/00') }))));
+      assert.ok(again.every((body) => decodeRangeResponse(body).kvs[0]!.value.equals(values[0]!)));
+    } finally {
+      channel.close();
+    }
+  });
+
+  it('a server going away before taking the call: the call is tried on the next endpoint', async () => {
+    // Answers every session at once with GOAWAY, last stream 0: no call was processed.
+    const leaving: Http2Server = createServer();
+    leaving.on('session', (session) => session.goaway(0, 0));
+    await new Promise<void>((resolve) => leaving.listen(0, '127.0.0.1', resolve));
+    const channel = new UnaryChannel({ endpoints: [`http://127.0.0.1:${(leaving.address() as AddressInfo).port}`, etcd.endpoint], timeoutMs: 5000 });
+    try {
+      const range = decodeRangeResponse(await channel.call(RANGE, encodeRangeRequest({ key: Buffer.from('/unary/none') })));
+      assert.equal(range.kvs.length, 0);
+    } finally {
+      channel.close();
+      leaving.close();
+    }
+  });
+
   it('a call that gets no answer fails at its deadline', async () => {
     const silent: Http2Server = createServer(() => {});
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));

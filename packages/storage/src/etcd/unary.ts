@@ -1,9 +1,11 @@
-// Unary gRPC calls to etcd over node:http2, for the store's hot path (Range and Txn). The etcd3
-// client's path (cockatiel policies, connection pool, grpc-js's interceptor and retry layers) cost
-// 140-160 us of CPU per call here against 50-80 us for this one (same etcd, 64 in flight); it
-// remains the client for watches, compaction and maintenance. One HTTP/2 session at a time, to one
-// endpoint; a session that fails is dropped and the next call dials the next endpoint.
-import { connect, constants, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
+// Unary gRPC calls to etcd over our own HTTP/2 client (h2/), for the store's hot path (Range and
+// Txn). The etcd3 client's path (cockatiel policies, connection pool, grpc-js's interceptor and
+// retry layers) cost 140-160 us of CPU per call here, node:http2's 50-80 us (a Duplex stream, an
+// async resource and a round of events per call); it remains the client for watches, compaction
+// and maintenance. One HTTP/2 session at a time, to one endpoint; a session that fails is dropped
+// and the next call dials the next endpoint.
+import { encodeHeaders, type HeaderField } from './h2/hpack.js';
+import { H2Error, H2Session, type H2Request } from './h2/session.js';
 
 /** A gRPC status other than OK: etcd's message (e.g. "etcdserver: mvcc: required revision has been compacted"). */
 export class GrpcError extends Error {
@@ -54,42 +56,47 @@ function unframe(body: Buffer): Buffer {
 /** Large enough that a list of thousands of objects is not held back by flow control. */
 const WINDOW_BYTES = 32 << 20;
 
+/** The status of a gRPC answer, from its trailers or, for a "trailers-only" answer, its headers. */
+function grpcStatus(fields: readonly HeaderField[]): { status: string; message: string } | undefined {
+  let status: string | undefined;
+  let message = '';
+  for (const [name, value] of fields) {
+    if (name === 'grpc-status') status = value;
+    else if (name === 'grpc-message') message = value;
+  }
+  if (status === undefined) return undefined;
+  try {
+    return { status, message: decodeURIComponent(message) };
+  } catch {
+    return { status, message };
+  }
+}
+
 export class UnaryChannel {
-  private session: ClientHttp2Session | undefined;
+  private session: H2Session | undefined;
   private nextEndpoint = 0;
   private closed = false;
-  /** Sessions that reached etcd: a request on any other was never sent. */
-  private readonly connected = new WeakSet<ClientHttp2Session>();
   private streamsOnSession = 0;
+  /** Per path and endpoint, the request headers but for grpc-timeout, encoded once. */
+  private readonly headerBlocks = new Map<string, Buffer>();
 
   constructor(private readonly options: UnaryChannelOptions) {
     if (options.endpoints.length === 0) throw new Error('no etcd endpoints');
   }
 
-  private currentSession(): ClientHttp2Session {
+  private currentSession(): H2Session {
     const current = this.session;
-    if (current && !current.closed && !current.destroyed) {
-      if (++this.streamsOnSession <= (this.options.maxStreamsPerSession ?? 2 ** 29)) return current;
-      // Out of stream ids soon: dial afresh, and close this one once every call on it is past its
-      // deadline (closing at once would fail those still queued behind the connection).
-      setTimeout(() => current.close(), this.options.timeoutMs + 1000).unref();
+    if (current && !current.closed) {
+      if (++this.streamsOnSession <= (this.options.maxStreamsPerSession ?? 2 ** 29) && current.streamIdsLeft > 0) return current;
+      // Out of stream ids soon: dial afresh; this one ends once every call on it is answered.
+      current.close();
     }
     this.streamsOnSession = 1;
-    const endpoint = this.options.endpoints[this.nextEndpoint++ % this.options.endpoints.length]!;
-    const session = connect(endpoint, { settings: { initialWindowSize: WINDOW_BYTES } });
-    const forget = (): void => {
+    const endpoint = new URL(this.options.endpoints[this.nextEndpoint++ % this.options.endpoints.length]!);
+    const session = new H2Session(endpoint, { windowBytes: WINDOW_BYTES });
+    session.onEnd(() => {
       if (this.session === session) this.session = undefined;
-    };
-    // Errors reach the streams of the session; the session itself is only forgotten.
-    session.on('error', forget);
-    session.on('close', forget);
-    session.on('goaway', forget);
-    session.once('connect', () => {
-      this.connected.add(session);
-      session.setLocalWindowSize(WINDOW_BYTES);
     });
-    // An idle session must not keep the process alive.
-    session.unref();
     this.session = session;
     return session;
   }
@@ -112,81 +119,51 @@ export class UnaryChannel {
     }
   }
 
-  private attempt(path: string, request: Buffer, deadline: number): Promise<Buffer> {
-    return new Promise<Buffer>((resolve, reject) => {
-      let session: ClientHttp2Session;
-      try {
-        session = this.currentSession();
-      } catch (error) {
-        reject(new NotSentError(`cannot reach etcd: ${(error as Error).message}`));
-        return;
+  private headerBlock(path: string, session: H2Session, authority: string, timeoutMs: number): Buffer {
+    const key = `${authority} ${path}`;
+    let block = this.headerBlocks.get(key);
+    if (!block) {
+      block = encodeHeaders([
+        [':method', 'POST'],
+        [':scheme', session.scheme],
+        [':path', path],
+        [':authority', authority],
+        ['content-type', 'application/grpc'],
+        ['te', 'trailers'],
+      ]);
+      this.headerBlocks.set(key, block);
+    }
+    return Buffer.concat([block, encodeHeaders([['grpc-timeout', `${timeoutMs}m`]])]);
+  }
+
+  private async attempt(path: string, request: Buffer, deadline: number): Promise<Buffer> {
+    let session: H2Session;
+    try {
+      session = this.currentSession();
+    } catch (error) {
+      throw new NotSentError(`cannot reach etcd: ${(error as Error).message}`);
+    }
+    const remaining = Math.max(1, deadline - Date.now());
+    const call: H2Request = session.request(this.headerBlock(path, session, session.authority, remaining), frame(request));
+    const timer = setTimeout(
+      () => call.cancel(new GrpcUnavailableError(`etcd did not answer ${path} within ${this.options.timeoutMs} ms`)),
+      remaining,
+    );
+    let response;
+    try {
+      response = await call.response;
+    } catch (error) {
+      if (error instanceof H2Error) {
+        throw error.processed ? new GrpcUnavailableError(`etcd ${path}: ${error.message}`) : new NotSentError(`etcd ${path}: ${error.message}`);
       }
-      const remaining = Math.max(1, deadline - Date.now());
-      let stream: ReturnType<ClientHttp2Session['request']>;
-      try {
-        stream = session.request({
-          ':method': 'POST',
-          ':path': path,
-          'content-type': 'application/grpc',
-          te: 'trailers',
-          'grpc-timeout': `${remaining}m`,
-        });
-      } catch (error) {
-        // A session that cannot open a stream (closing, out of stream ids) is done with.
-        if (this.session === session) this.session = undefined;
-        session.close();
-        reject(new NotSentError(`etcd ${path}: ${(error as Error).message}`));
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let status: string | undefined;
-      let message = '';
-      let settled = false;
-      // Only a request on a session that never connected certainly did not reach etcd.
-      const unsent = (text: string): Error =>
-        this.connected.has(session) ? new GrpcUnavailableError(text) : new NotSentError(text);
-      const settle = (error: Error | undefined, body?: Buffer): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        if (error) reject(error);
-        else resolve(body!);
-      };
-      const timer = setTimeout(() => {
-        stream.close(constants.NGHTTP2_CANCEL);
-        settle(new GrpcUnavailableError(`etcd did not answer ${path} within ${this.options.timeoutMs} ms`));
-      }, remaining);
-      const readStatus = (headers: IncomingHttpHeaders): void => {
-        const code = headers['grpc-status'];
-        if (typeof code === 'string') {
-          status = code;
-          const text = headers['grpc-message'];
-          message = typeof text === 'string' ? decodeURIComponent(text) : '';
-        }
-      };
-      // A "trailers-only" answer carries its status in the headers.
-      stream.on('response', readStatus);
-      stream.on('trailers', readStatus);
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('error', (error: Error) => settle(unsent(`etcd ${path}: ${error.message}`)));
-      stream.on('close', () => {
-        if (settled) return;
-        if (status === undefined) {
-          settle(unsent(`etcd ${path}: the stream closed without a status`));
-          return;
-        }
-        if (status !== '0') {
-          settle(new GrpcError(Number(status), message || `etcd ${path}: gRPC status ${status}`));
-          return;
-        }
-        try {
-          settle(undefined, unframe(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-        } catch (error) {
-          settle(error as Error);
-        }
-      });
-      stream.end(frame(request));
-    });
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+    const result = grpcStatus(response.trailers) ?? grpcStatus(response.headers);
+    if (result === undefined) throw new GrpcUnavailableError(`etcd ${path}: the stream closed without a status`);
+    if (result.status !== '0') throw new GrpcError(Number(result.status), result.message || `etcd ${path}: gRPC status ${result.status}`);
+    return unframe(response.body);
   }
 
   close(): void {
