@@ -20,6 +20,7 @@ import { fillCreateMeta, fillUpdateMeta, formatTimestamp, generateName } from '.
 import { mergeErrorToStatus, recordOwnership, setManagedFields } from './managed-fields.js';
 import { apply, applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '@plat/merge';
 import { buildPredicate } from './predicate.js';
+import { listItem } from './list-item.js';
 import { getSemantic, listSemantic, validateListQuery, type ListQuery } from './resource-version.js';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
@@ -242,7 +243,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
         ...(result.continue && { continue: result.continue }),
         ...(result.remainingItemCount !== undefined && { remainingItemCount: result.remainingItemCount }),
       },
-      items: result.items.map(({ apiVersion: _v, kind: _k, ...item }) => item as T),
+      items: result.items.map(listItem),
     };
   }
 

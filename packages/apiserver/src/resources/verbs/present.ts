@@ -57,5 +57,6 @@ export async function presentList(scope: VerbScope, list: ObjectList<KubeObject>
       contentType: transformContentType(scope, 'PartialObjectMetadataList', representation.version),
     });
   }
-  return writeObject(scope.ctx, 200, list, { representation, compress: scope.compress });
+  // The registry's list items are shared and unchanging (its list-item.ts).
+  return writeObject(scope.ctx, 200, list, { representation, compress: scope.compress, sharedItems: true });
 }
