@@ -104,7 +104,7 @@ export class H2Session {
   private peerMaxFrame = DEFAULT_MAX_FRAME;
   private peerMaxStreams = Infinity;
   private connectionUnacknowledged = 0;
-  /** Frames to write at the end of this turn, in one write. */
+  /** Frames to write at the end of this turn of the event loop, in one write. */
   private output: Buffer[] = [];
   private flushQueued = false;
   private input: Buffer | undefined;
@@ -243,7 +243,9 @@ export class H2Session {
     this.output.push(header, payload);
     if (!this.flushQueued) {
       this.flushQueued = true;
-      process.nextTick(() => this.flush());
+      // After the event loop's I/O callbacks at hand: the calls that requests arriving together
+      // make go to etcd in one write (one system call for tens of calls under load).
+      setImmediate(() => this.flush());
     }
   }
 
