@@ -6,14 +6,16 @@
 //   the same list from a replica started with --watch-cache=false;
 // - fan-out: 1,000 watchers on the replica while 200 objects/s are written (after 3 s of the same,
 //   unmeasured), in 3 rounds of 10 s: delivered events/s, the delivery latency (write sent ->
-//   event read) and the replica's CPU per event, each round's and their medians.
+//   event read), the replica's CPU per event, and the cores this process (writer and watchers) and
+//   etcd kept busy meanwhile (on a small machine the watchers' reading competes with the replica),
+//   each round's and their medians.
 // Prints JSON. The clients run in this process (the watchers in worker threads), on the same
 // machine as the replica and etcd.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:https';
 import { Worker } from 'node:worker_threads';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Etcd3 } from 'etcd3';
@@ -187,6 +189,9 @@ interface FanOutRound {
   createLatencyMs: { p50: number; p99: number };
   fanOutSpreadMs: { p50: number; p99: number };
   replicaCpu: { coresBusy: number; microsecondsPerEvent: number };
+  /** The cores busy in this process (the writer and the watchers' threads) and in etcd. */
+  clientCoresBusy: number;
+  etcdCoresBusy: number;
 }
 
 interface WatcherGroup {
@@ -339,12 +344,17 @@ async function main(): Promise<void> {
       await Promise.all(groups.map((group) => group.startRound(firstIndex, writes)));
       const writeStarted = performance.now();
       const cpuBefore = await cpuSeconds(replica.pid);
+      const etcdCpuBefore = await cpuSeconds(etcd.pid);
+      const clientCpuBefore = process.cpuUsage();
       const createLatencies: number[] = [];
       await writeAtRate(writes, (i) => `fan-${firstIndex + i}`, true, createLatencies);
       const writeSeconds = (performance.now() - writeStarted) / 1000;
       await deliveredAll(writes * WATCHERS);
       const deliverySeconds = (performance.now() - writeStarted) / 1000;
       const replicaCpu = (await cpuSeconds(replica.pid)) - cpuBefore;
+      const etcdCpu = (await cpuSeconds(etcd.pid)) - etcdCpuBefore;
+      const clientCpuUsed = process.cpuUsage(clientCpuBefore);
+      const clientCpu = (clientCpuUsed.user + clientCpuUsed.system) / 1e6;
       const roundDelivered = delivered();
       const latencies = new Float64Array(groups.reduce((sum, group) => sum + group.arrivals.recorded, 0));
       let filled = 0;
@@ -370,6 +380,8 @@ async function main(): Promise<void> {
           coresBusy: round(replicaCpu / deliverySeconds),
           microsecondsPerEvent: round((replicaCpu * 1e6) / roundDelivered),
         },
+        clientCoresBusy: round(clientCpu / deliverySeconds),
+        etcdCoresBusy: round(etcdCpu / deliverySeconds),
       });
     }
     const fanOutRss = await rssMiB(replica.pid);
@@ -418,6 +430,10 @@ async function main(): Promise<void> {
         fanOutSpreadMs: { p50: fanOutMedian((r) => r.fanOutSpreadMs.p50), p99: fanOutMedian((r) => r.fanOutSpreadMs.p99) },
         /** The replica's CPU time over the measured writes and their delivery: per second, and per event delivered. */
         replicaCpu: { coresBusy: fanOutMedian((r) => r.replicaCpu.coresBusy), microsecondsPerEvent: fanOutMedian((r) => r.replicaCpu.microsecondsPerEvent) },
+        /** What else kept the machine busy meanwhile: this process (the writer and the watchers), and etcd. */
+        clientCoresBusy: fanOutMedian((r) => r.clientCoresBusy),
+        etcdCoresBusy: fanOutMedian((r) => r.etcdCoresBusy),
+        machineCores: availableParallelism(),
         replicaRssMiB: fanOutRss,
         rounds: fanOutRounds,
       },
