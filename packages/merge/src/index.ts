@@ -14,6 +14,7 @@ export {
   type ListType,
   type SchemaNode,
 } from './schema-walker.js';
+export { deepCopy } from './json.js';
 export { FieldSet, union, difference, intersection } from './fieldpath/field-set.js';
 export { encodeFieldsV1, decodeFieldsV1, type FieldsV1 } from './fieldpath/fields-v1.js';
 export {

@@ -1,7 +1,7 @@
 // Field ownership on every write (spec 4.11): the managedFields an update or create records for
 // its manager, and the errors of the merge package as API errors.
 import { newBadRequest, StatusError } from '@plat/apimachinery';
-import { ApplyConflictError, TypedError, isPatchError, recordUpdate, type ManagedFieldsEntry } from '@plat/merge';
+import { ApplyConflictError, TypedError, deepCopy, isPatchError, recordUpdate, type ManagedFieldsEntry } from '@plat/merge';
 import type { KubeObject } from './definition.js';
 import type { ResolvedResource } from './resolved.js';
 
@@ -29,7 +29,7 @@ export function recordOwnership<T extends KubeObject>(
     apiVersion: resource.apiVersion,
     now: ownership.now,
     schema: resource.definition.schema,
-    emptyObject: { metadata: {}, ...structuredClone(resource.definition.zeroValue ?? {}) },
+    emptyObject: { metadata: {}, ...deepCopy(resource.definition.zeroValue ?? {}) },
     ...(ownership.subresource && { subresource: ownership.subresource }),
   });
   setManagedFields(updated, entries);

@@ -18,7 +18,7 @@ import type { ResolvedResource } from './resolved.js';
 import { OPTIMISTIC_LOCK_MESSAGE, toStatusError, tooLargeResourceVersion } from './errors.js';
 import { fillCreateMeta, fillUpdateMeta, formatTimestamp, generateName } from './object-meta.js';
 import { mergeErrorToStatus, recordOwnership, setManagedFields } from './managed-fields.js';
-import { apply, applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '@plat/merge';
+import { apply, applyJsonPatch, applyMergePatch, applyStrategicMergePatch, deepCopy } from '@plat/merge';
 import { buildPredicate } from './predicate.js';
 import { listItem } from './list-item.js';
 import { getSemantic, listSemantic, validateListQuery, type ListQuery } from './resource-version.js';
@@ -272,7 +272,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
     if (meta.resourceVersion) throw newBadRequest('resourceVersion should not be set on objects to be created');
     const generated = !meta.name && !!meta.generateName;
     for (let attempt = 1; ; attempt++) {
-      const object = structuredClone(input);
+      const object = deepCopy(input);
       if (this.resource.namespaced) object.metadata.namespace = namespace;
       if (generated) object.metadata.name = generateName(meta.generateName!);
       fillCreateMeta(object.metadata, this.now(), !!this.strategy.tracksGeneration);
@@ -311,8 +311,8 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
       throw newConflict(this.resource.groupResource, name, OPTIMISTIC_LOCK_MESSAGE);
     }
     const subresource = request.subresource ? this.resource.definition.subresources?.[request.subresource] : undefined;
-    let object = structuredClone(input);
-    if (subresource) object = subresource.merge(object, structuredClone(old));
+    let object = deepCopy(input);
+    if (subresource) object = subresource.merge(object, deepCopy(old));
     if (this.resource.namespaced) object.metadata.namespace = object.metadata.namespace || namespace;
     fillUpdateMeta(object, old, !!this.strategy.tracksGeneration);
     if (!subresource) this.strategy.prepareForUpdate?.(object, old, this.context);
@@ -375,7 +375,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
   }
 
   private async prepareCreateOnUpdate(namespace: string, input: T, request: UpdateRequest): Promise<T> {
-    const object = structuredClone(input);
+    const object = deepCopy(input);
     if (this.resource.namespaced) object.metadata.namespace = namespace;
     fillCreateMeta(object.metadata, this.now(), !!this.strategy.tracksGeneration);
     this.strategy.default?.(object, this.context);
@@ -525,7 +525,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
       // without graceful deletion.
       const finalizers = propagationFinalizers(object, request.propagationPolicy);
       if (object.metadata.deletionTimestamp && !finalizers) return object;
-      const marked = structuredClone(object);
+      const marked = deepCopy(object);
       if (finalizers?.length) marked.metadata.finalizers = finalizers;
       else if (finalizers) delete marked.metadata.finalizers;
       if (marked.metadata.deletionTimestamp || !this.pendingFinalizers(marked)) return marked;

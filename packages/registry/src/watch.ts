@@ -3,6 +3,7 @@
 // is reported DELETED, bookmarks, and a compacted start reported as an ERROR event carrying 410.
 import { StatusError, newResourceExpired } from '@plat/apimachinery';
 import { EventQueue, isStorageError, type StorageError, type Watch, type WatchEvent as StorageWatchEvent } from '@plat/storage';
+import { deepCopy } from '@plat/merge';
 import type { KubeObject } from './definition.js';
 import type { ResourceStore, ListQueryWithSelectors } from './store.js';
 import { buildPredicate, type Predicate } from './predicate.js';
@@ -179,7 +180,7 @@ function selectorTransition<T extends KubeObject>(event: StorageWatchEvent<T>, p
   if (now) return { type: 'ADDED', object: event.object };
   if (before) {
     // No longer selected: to this watcher the object is gone, as it was last seen, at this revision.
-    const gone = structuredClone(event.previous!);
+    const gone = deepCopy(event.previous!);
     gone.metadata.resourceVersion = String(event.revision);
     return { type: 'DELETED', object: gone };
   }
