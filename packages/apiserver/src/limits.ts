@@ -53,7 +53,8 @@ export const isLongRunning = (ctx: RequestContext): boolean => ctx.state.request
  */
 export function inflightFilter(options: LimitOptions, metrics: ServerMetrics): Middleware {
   const limits: Record<RequestKind, number> = { readOnly: options.maxRequestsInflight, mutating: options.maxMutatingRequestsInflight };
-  const current: Record<RequestKind, number> = { readOnly: 0, mutating: 0 };
+  // Shared with the metrics, which read it at scrape time.
+  const current: Record<RequestKind, number> = metrics.inflightNow;
   return async (ctx, next) => {
     if (isLongRunning(ctx)) {
       metrics.longRunning.inc();
@@ -68,12 +69,10 @@ export function inflightFilter(options: LimitOptions, metrics: ServerMetrics): M
       throw newTooManyRequests(TOO_MANY_REQUESTS_MESSAGE, 1);
     }
     current[kind]++;
-    metrics.inflight.set({ request_kind: kind }, current[kind]);
     // Released when the response closes (finished or aborted), not when next() returns: a body
     // may still be streaming.
     ctx.res.once('close', () => {
       current[kind]--;
-      metrics.inflight.set({ request_kind: kind }, current[kind]);
     });
     await next();
   };

@@ -22,6 +22,8 @@ export class ServerMetrics {
   readonly registeredWatchers: Gauge<'group' | 'version' | 'kind'>;
   /** Requests in flight now that hold a slot of the in-flight limits, by readOnly or mutating. */
   readonly inflight: Gauge<'request_kind'>;
+  /** The counts behind `inflight`, kept by the in-flight filter. */
+  readonly inflightNow = { readOnly: 0, mutating: 0 };
   /** Long-running requests (watches) open now. */
   readonly longRunning: Gauge;
   /** Requests refused with 429, by which limit refused them. */
@@ -65,13 +67,17 @@ export class ServerMetrics {
       registers: [this.registry],
     });
     const registers = [this.registry];
+    const inflightNow = this.inflightNow;
     this.inflight = new Gauge({
       name: 'apiserver_current_inflight_requests',
       help: 'Number of requests currently in flight on this apiserver per request kind (readOnly, mutating); watches are not counted.',
       labelNames: ['request_kind'],
       registers,
+      // Read at scrape time: setting a labelled gauge twice per request hashed its labels each time.
+      collect() {
+        for (const kind of ['readOnly', 'mutating'] as const) this.set({ request_kind: kind }, inflightNow[kind]);
+      },
     });
-    for (const kind of ['readOnly', 'mutating']) this.inflight.set({ request_kind: kind }, 0);
     this.longRunning = new Gauge({ name: 'apiserver_longrunning_requests', help: 'Gauge of all active long-running apiserver requests.', registers });
     this.rejected = new Counter({
       name: 'apiserver_flowcontrol_rejected_requests_total',

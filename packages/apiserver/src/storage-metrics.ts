@@ -19,7 +19,13 @@ const operations: Readonly<Record<string, string>> = {
 /** `<resource>.<group>` (or `<resource>` for the core group) of a key `/<group or core>/<resource>/...`. */
 export function keyType(key: unknown): string {
   if (typeof key !== 'string') return '';
-  const [, group, resource] = key.split('/');
+  // The second and third '/'-separated parts, found without splitting the whole key (every call).
+  const first = key.indexOf('/');
+  const second = first < 0 ? -1 : key.indexOf('/', first + 1);
+  if (second < 0) return '';
+  const third = key.indexOf('/', second + 1);
+  const group = key.slice(first + 1, second);
+  const resource = key.slice(second + 1, third < 0 ? key.length : third);
   if (!group || !resource) return '';
   return group === 'core' ? resource : `${resource}.${group}`;
 }
