@@ -145,12 +145,16 @@ export async function startWatch<T extends KubeObject>(
   return { [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](), batches: () => queue.batches({ coalesce: true }), stop };
 }
 
-/** A storage watch as runs of events: its own runs when it has them (the watch cache), else one by one. */
-async function* eventRuns<T extends KubeObject>(source: Watch<T>): AsyncGenerator<StorageWatchEvent<T>[]> {
-  if (source.batches) {
-    yield* source.batches();
-    return;
-  }
+/**
+ * A storage watch as runs of events: its own runs when it has them (the watch cache), taken
+ * directly (a generator delegating to them would cost each run another round of promises), else
+ * one by one.
+ */
+function eventRuns<T extends KubeObject>(source: Watch<T>): AsyncIterable<StorageWatchEvent<T>[]> {
+  return source.batches?.() ?? oneByOne(source);
+}
+
+async function* oneByOne<T extends KubeObject>(source: Watch<T>): AsyncGenerator<StorageWatchEvent<T>[]> {
   for await (const event of source) yield [event];
 }
 

@@ -30,13 +30,17 @@ interface HistoryEntry {
 
 class CacheWatcher {
   readonly queue = new EventQueue<WatchEvent>({ highWaterMark: Number.MAX_SAFE_INTEGER });
+  /** Watchers with the same key and recursion see the same events of a run. */
+  readonly shareKey: string;
 
   constructor(
     readonly key: string,
     readonly recursive: boolean,
     /** Only events above this revision are delivered. */
     readonly after: number,
-  ) {}
+  ) {
+    this.shareKey = `${recursive ? 'r' : 'k'}${key}`;
+  }
 
   matches(key: string): boolean {
     return this.recursive ? key.startsWith(this.key) : key === this.key;
@@ -249,9 +253,8 @@ export class ResourceCache {
     for (const watcher of this.watchers) {
       let matching: WatchEvent[];
       if (watcher.after < firstRevision) {
-        const shared = `${watcher.recursive ? 'r' : 'k'}${watcher.key}`;
-        let filtered = byKey.get(shared);
-        if (!filtered) byKey.set(shared, (filtered = events.filter((event) => watcher.matches(event.key!))));
+        let filtered = byKey.get(watcher.shareKey);
+        if (!filtered) byKey.set(watcher.shareKey, (filtered = events.filter((event) => watcher.matches(event.key!))));
         matching = filtered;
       } else matching = events.filter((event) => event.revision > watcher.after && watcher.matches(event.key!));
       if (matching.length === 0) continue;
@@ -376,16 +379,10 @@ export class ResourceCache {
         stop();
       }
     }
-    async function* batches(): AsyncGenerator<WatchEvent[]> {
-      try {
-        yield* watcher.queue.batches();
-      } finally {
-        stop();
-      }
-    }
     return {
       [Symbol.asyncIterator]: () => events(),
-      batches,
+      // A consumer that leaves the loop is done with the watch.
+      batches: () => watcher.queue.batches({ onDone: stop }),
       stop,
       // What this watcher has been handed, all of it, once it has read what is queued: with
       // progress notifications, past its last event.
