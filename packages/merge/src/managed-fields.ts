@@ -35,11 +35,23 @@ export type ManagedMap = Map<string, ManagedSet>;
  * apiVersion, as JSON. Entries merge when their identifiers are equal.
  */
 export function managerIdentifier(manager: string, operation: ManagedFieldsOperation, apiVersion: string, subresource: string): string {
-  const id: Record<string, string> = { manager, operation };
-  if (operation === 'Update' && apiVersion) id.apiVersion = apiVersion;
-  if (subresource) id.subresource = subresource;
-  return JSON.stringify(id);
+  // Every write asks for its manager's identifier: the few there are are kept.
+  const key = `${manager}\u0000${operation}\u0000${apiVersion}\u0000${subresource}`;
+  let identifier = identifiers.get(key);
+  if (identifier === undefined) {
+    const id: Record<string, string> = { manager, operation };
+    if (operation === 'Update' && apiVersion) id.apiVersion = apiVersion;
+    if (subresource) id.subresource = subresource;
+    identifier = JSON.stringify(id);
+    if (identifiers.size >= MAX_KEPT_IDENTIFIERS) identifiers.clear();
+    identifiers.set(key, identifier);
+  }
+  return identifier;
 }
+
+/** Managers are few in practice; a client inventing a new one per request must not grow this without bound. */
+const MAX_KEPT_IDENTIFIERS = 1000;
+const identifiers = new Map<string, string>();
 
 export class ManagedFieldsError extends Error {
   override readonly name = 'ManagedFieldsError';
@@ -106,8 +118,10 @@ export function encodeManagedFields(managed: ManagedMap): ManagedFieldsEntry[] {
     entry.fieldsType = 'FieldsV1';
     entry.fieldsV1 = fieldsV1;
     if (m.subresource) entry.subresource = m.subresource;
-    entries.push({ entry, seconds: seconds(m.time) });
+    entries.push({ entry, seconds: 0 });
   }
+  // Times are parsed only to order several entries (a create has one).
+  if (entries.length > 1) for (const e of entries) e.seconds = seconds(e.entry.time);
   entries.sort((p, q) => {
     if (p.entry.operation !== q.entry.operation) return p.entry.operation < q.entry.operation ? -1 : 1;
     if (p.seconds !== q.seconds) return p.seconds - q.seconds;
