@@ -117,30 +117,49 @@ export async function startWatch<T extends KubeObject>(
   };
 
   const maxBuffered = settings.maxBufferedEvents ?? DEFAULT_MAX_BUFFERED_EVENTS;
-  void (async () => {
-    try {
-      pump: for await (const run of eventRuns(source)) {
-        for (const event of run) {
-          lastRevision = event.revision;
-          const out = toApiEvent(event, predicate);
-          if (!out) continue;
-          if (queue.length >= maxBuffered) {
-            // Too far behind: end the stream; the client watches again from what it has seen.
-            clearInterval(timer);
-            source.stop();
-            break pump;
-          }
-          queue.push(out);
-        }
+  /** Queues a storage run as API events; false when the reader is too far behind (the watch is then stopped). */
+  const take = (run: readonly StorageWatchEvent<T>[]): boolean => {
+    const outs: ApiWatchEvent[] = [];
+    for (const event of run) {
+      lastRevision = event.revision;
+      const out = toApiEvent(event, predicate);
+      if (!out) continue;
+      if (queue.length + outs.length >= maxBuffered) {
+        // Too far behind: end the stream; the client watches again from what it has seen.
+        queue.pushAll(outs);
+        clearInterval(timer);
+        source.stop();
+        return false;
       }
-      queue.end();
-    } catch (error) {
-      clearInterval(timer);
-      const status = isStorageError(error, 'Gone') ? tooOld(error) : toStatusError(error, { groupResource: resource.groupResource });
-      if (status instanceof StatusError) queue.push({ type: 'ERROR', object: status.status });
-      queue.end();
+      outs.push(out);
     }
-  })();
+    queue.pushAll(outs);
+    return true;
+  };
+  if (source.subscribe) {
+    // The watch cache hands each run over as it dispatches: straight into this watch's queue.
+    source.subscribe({
+      push: (run) => {
+        if (!take(run)) queue.end();
+      },
+      end: () => queue.end(),
+      get backlog() {
+        return queue.length;
+      },
+    });
+  } else {
+    void (async () => {
+      try {
+        for await (const run of eventRuns(source)) if (!take(run)) break;
+        queue.end();
+      } catch (error) {
+        clearInterval(timer);
+        const status = isStorageError(error, 'Gone') ? tooOld(error) : toStatusError(error, { groupResource: resource.groupResource });
+        if (status instanceof StatusError) queue.push({ type: 'ERROR', object: status.status });
+        queue.end();
+      }
+    })();
+  }
 
   return { [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](), batches: () => queue.batches({ coalesce: true }), stop };
 }

@@ -122,7 +122,7 @@ export class EventQueue<T> implements AsyncIterable<T> {
   }
 
   /** Everything queued now, at once (the producer resumes if it was paused). */
-  private takeAll(): T[] {
+  takeAll(): T[] {
     const all = this.head === 0 ? this.items : this.items.slice(this.head);
     this.items = [];
     this.head = 0;

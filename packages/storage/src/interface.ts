@@ -130,11 +130,28 @@ export interface Watch<T extends StoredObject = StoredObject> extends AsyncItera
    */
   batches?(): AsyncIterable<WatchEvent<T>[]>;
   /**
+   * Hands each run to `sink` the moment it comes, instead of queueing it for an iteration (the
+   * watch cache offers this): a consumer that keeps a queue of its own saves a queue and a round of
+   * promises per run, which a thousand watchers multiply. Runs waiting already go to it at once.
+   * A watch is read this way or by iteration, not both.
+   */
+  subscribe?(sink: WatchSink<T>): void;
+  /**
    * The revision up to which the reader has been handed every event of this watch, when it has
    * read all that is queued (undefined otherwise). Progress notifications carry it past the last
    * event: what a bookmark may say.
    */
   progressRevision?(): number | undefined;
+}
+
+/** Where a subscribed watch delivers (Watch.subscribe). */
+export interface WatchSink<T extends StoredObject = StoredObject> {
+  /** A run of events, in order. The array may be shared with other watchers: neither keep nor change it (its events are shared too). */
+  push(run: WatchEvent<T>[]): void;
+  /** The watch has ended (the store stopped it, or the reader fell too far behind); no more runs come. */
+  end(): void;
+  /** Events handed over and not yet read: the store ends a watch whose backlog stays too long. */
+  readonly backlog: number;
 }
 
 export interface Storage {

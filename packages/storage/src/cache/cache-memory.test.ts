@@ -134,6 +134,54 @@ describe('watch cache (memory backend)', () => {
     }
   });
 
+  it('a subscribed sink gets what waited at once, then each run as dispatched; one that falls behind is ended', async () => {
+    const store = new CachedStorage(new MemoryStorage(), { watcherBufferSize: 5, dispatchIntervalMs: 0 });
+    try {
+      const start = await store.currentRevision();
+      await store.list('/apps/things/');
+      for (let i = 0; i < 3; i++) await store.create(`/apps/things/ns/h${i}`, item('ns', `h${i}`));
+      // Both start before the three writes: those wait for them in the cache's history.
+      const reader = await store.watch('/apps/things/', { recursive: true, revision: start });
+      const laggard = await store.watch('/apps/things/', { recursive: true, revision: start });
+      const sink = (keep: boolean) => {
+        const state = { runs: [] as string[][], ended: false, backlog: 0 };
+        return {
+          state,
+          sink: {
+            push: (run: WatchEvent[]) => {
+              state.runs.push(run.map((event) => event.object.metadata!.name!));
+              // The laggard reads nothing: its backlog only grows.
+              if (keep) state.backlog += run.length;
+            },
+            end: () => (state.ended = true),
+            get backlog() {
+              return state.backlog;
+            },
+          },
+        };
+      };
+      const fast = sink(false);
+      const slow = sink(true);
+      reader.subscribe!(fast.sink);
+      laggard.subscribe!(slow.sink);
+      assert.deepEqual(fast.state.runs, [['h0', 'h1', 'h2']], 'what waited goes over at once, as one run');
+      for (let i = 0; i < 6; i++) {
+        await store.create(`/apps/things/ns/t${i}`, item('ns', `t${i}`));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      assert.deepEqual(fast.state.runs.flat(), ['h0', 'h1', 'h2', 't0', 't1', 't2', 't3', 't4', 't5']);
+      assert.equal(fast.state.ended, false);
+      // The laggard reached a backlog of 5 (its buffer) and was ended without the runs after that.
+      assert.equal(slow.state.ended, true);
+      assert.deepEqual(slow.state.runs.flat(), ['h0', 'h1', 'h2', 't0', 't1']);
+      // Stopping the cache ends the sinks still subscribed.
+      await store.close();
+      assert.equal(fast.state.ended, true);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('with few watchers the interval shrinks: events go out one by one', async () => {
     // Two watchers of 1,000: 2/1,000 of 40 ms between hand-overs.
     const store = new CachedStorage(new MemoryStorage(), { dispatchIntervalMs: 40 });

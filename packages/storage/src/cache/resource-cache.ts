@@ -1,6 +1,6 @@
 // One resource's watch cache: a single inner watch feeding the current objects (by key) and a
 // window of recent events, from which watches and current lists are served.
-import type { ListResult, Storage, StoredObject, Watch, WatchEvent } from '../interface.js';
+import type { ListResult, Storage, StoredObject, Watch, WatchEvent, WatchSink } from '../interface.js';
 import { EventQueue } from '../event-queue.js';
 import { firstIndex } from '../sorted.js';
 
@@ -29,7 +29,9 @@ interface HistoryEntry {
 }
 
 class CacheWatcher {
+  /** Runs wait here for an iteration, unless a sink takes them (Watch.subscribe). */
   readonly queue = new EventQueue<WatchEvent>({ highWaterMark: Number.MAX_SAFE_INTEGER });
+  private sink: WatchSink | undefined;
   /** Watchers with the same key and recursion see the same events of a run. */
   readonly shareKey: string;
 
@@ -44,6 +46,31 @@ class CacheWatcher {
 
   matches(key: string): boolean {
     return this.recursive ? key.startsWith(this.key) : key === this.key;
+  }
+
+  /** Events handed over and not yet read. */
+  get backlog(): number {
+    return this.sink ? this.sink.backlog : this.queue.length;
+  }
+
+  deliver(run: WatchEvent[]): void {
+    if (this.sink) this.sink.push(run);
+    else this.queue.pushAll(run);
+  }
+
+  end(): void {
+    if (this.sink) this.sink.end();
+    else this.queue.end();
+  }
+
+  /** From now on runs go to `sink`; what waits already goes now. */
+  subscribe(sink: WatchSink): void {
+    if (this.sink) throw new Error('a watch delivers to one sink');
+    const waiting = this.queue.takeAll();
+    const ended = this.queue.closed;
+    this.sink = sink;
+    if (waiting.length) sink.push(waiting);
+    if (ended) sink.end();
   }
 }
 
@@ -171,7 +198,7 @@ export class ResourceCache {
     this.inner?.stop();
     this.inner = undefined;
     this.rebuilds++;
-    for (const watcher of this.watchers) watcher.queue.end();
+    for (const watcher of this.watchers) watcher.end();
     this.watchers.clear();
     let delay = 100;
     while (!this.stopped) {
@@ -258,15 +285,15 @@ export class ResourceCache {
         matching = filtered;
       } else matching = events.filter((event) => event.revision > watcher.after && watcher.matches(event.key!));
       if (matching.length === 0) continue;
-      if (watcher.queue.length >= this.settings.watcherBufferSize) {
+      if (watcher.backlog >= this.settings.watcherBufferSize) {
         // Too slow: a full buffer still unread from earlier runs. End it (it resumes from its last
         // revision) rather than hold the others back. A run itself may be larger than the buffer:
         // it holds one interval's events, which a watcher that keeps up takes at once.
-        watcher.queue.end();
+        watcher.end();
         this.watchers.delete(watcher);
         continue;
       }
-      watcher.queue.pushAll(matching);
+      watcher.deliver(matching);
       this.eventsDispatched += matching.length;
     }
   }
@@ -386,7 +413,8 @@ export class ResourceCache {
       stop,
       // What this watcher has been handed, all of it, once it has read what is queued: with
       // progress notifications, past its last event.
-      progressRevision: () => (watcher.queue.length === 0 ? Math.max(watcher.after, this.dispatchedRevision) : undefined),
+      progressRevision: () => (watcher.backlog === 0 ? Math.max(watcher.after, this.dispatchedRevision) : undefined),
+      subscribe: (sink) => watcher.subscribe(sink),
       ...(this.inner?.requestProgress && { requestProgress: () => this.requestProgress() }),
     };
   }
@@ -398,7 +426,7 @@ export class ResourceCache {
     this.readyValue = false;
     this.inner?.stop();
     this.inner = undefined;
-    for (const watcher of this.watchers) watcher.queue.end();
+    for (const watcher of this.watchers) watcher.end();
     this.watchers.clear();
     for (const waiter of this.waiters) waiter.resolve(false);
     this.waiters = [];
