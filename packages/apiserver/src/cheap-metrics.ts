@@ -31,24 +31,23 @@ interface MetricValue {
 export class CheapHistogram<L extends string> {
   readonly type = 'histogram';
   readonly aggregator = 'sum';
-  private readonly series = new Map<string, Series>();
+  private readonly series: SeriesMap<L, Series>;
 
   constructor(
     readonly name: string,
     readonly help: string,
-    private readonly labelNames: readonly L[],
+    labelNames: readonly L[],
     private readonly buckets: readonly number[],
     registers: readonly Registry[],
   ) {
+    this.series = new SeriesMap(labelNames);
     // The registry takes any object with prom-client's get()/reset() contract.
     for (const registry of registers) registry.registerMetric(this as unknown as Metric);
   }
 
   /** The series of one label set; hold on to it and observe through it. */
   labels(labels: Record<L, string>): HistogramSeries {
-    const key = seriesKey(this.labelNames, labels);
-    let series = this.series.get(key);
-    if (!series) {
+    return this.series.get(labels, () => {
       const counts = new Array<number>(this.buckets.length + 1).fill(0);
       const buckets = this.buckets;
       const created: Series = {
@@ -64,10 +63,8 @@ export class CheapHistogram<L extends string> {
           created.count++;
         },
       };
-      series = created;
-      this.series.set(key, series);
-    }
-    return series;
+      return created;
+    });
   }
 
   async get(): Promise<{ name: string; help: string; type: string; aggregator: string; values: MetricValue[] }> {
@@ -95,32 +92,47 @@ export class CheapHistogram<L extends string> {
   }
 }
 
-/** A label set's key in a series map: its values in the metric's label order. */
-function seriesKey<L extends string>(labelNames: readonly L[], labels: Record<L, string>): string {
-  let key = '';
-  for (const name of labelNames) key += `${labels[name]}\u0000`;
-  return key;
+/** A metric's series by label set, each made once. */
+class SeriesMap<L extends string, S> {
+  private readonly byKey = new Map<string, S>();
+
+  constructor(private readonly labelNames: readonly L[]) {}
+
+  get(labels: Record<L, string>, create: () => S): S {
+    // The label values in the metric's order are the key.
+    let key = '';
+    for (const name of this.labelNames) key += `${labels[name]}\u0000`;
+    let series = this.byKey.get(key);
+    if (series === undefined) {
+      series = create();
+      this.byKey.set(key, series);
+    }
+    return series;
+  }
+
+  values(): IterableIterator<S> {
+    return this.byKey.values();
+  }
 }
 
 export class CheapCounter<L extends string> {
   readonly type = 'counter';
   readonly aggregator = 'sum';
-  private readonly series = new Map<string, CounterSeries & { labels: Record<string, string>; value: number }>();
+  private readonly series: SeriesMap<L, CounterSeries & { labels: Record<string, string>; value: number }>;
 
   constructor(
     readonly name: string,
     readonly help: string,
-    private readonly labelNames: readonly L[],
+    labelNames: readonly L[],
     registers: readonly Registry[],
   ) {
+    this.series = new SeriesMap(labelNames);
     for (const registry of registers) registry.registerMetric(this as unknown as Metric);
   }
 
   /** The series of one label set; hold on to it and count through it. */
   labels(labels: Record<L, string>): CounterSeries {
-    const key = seriesKey(this.labelNames, labels);
-    let series = this.series.get(key);
-    if (!series) {
+    return this.series.get(labels, () => {
       const created = {
         labels: { ...labels } as Record<string, string>,
         value: 0,
@@ -128,10 +140,8 @@ export class CheapCounter<L extends string> {
           created.value += value;
         },
       };
-      series = created;
-      this.series.set(key, series);
-    }
-    return series;
+      return created;
+    });
   }
 
   async get(): Promise<{ name: string; help: string; type: string; aggregator: string; values: MetricValue[] }> {
