@@ -1,7 +1,7 @@
 // Prometheus metrics of one server: its own registry (two servers in one process do not clash),
 // process metrics, and the request metrics under upstream's names and labels.
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import { CheapCounter, CheapHistogram, type CounterSeries, type HistogramSeries } from './cheap-metrics.js';
+import { CheapCounter, CheapHistogram } from './cheap-metrics.js';
 import type { Handler, Middleware, RequestState } from './context.js';
 import type { RequestInfo } from './request-info.js';
 
@@ -16,8 +16,6 @@ export class ServerMetrics {
   // Every request is counted and timed, every storage call timed: see cheap-metrics.ts.
   private readonly requests: CheapCounter<RequestLabel | 'code'>;
   private readonly duration: CheapHistogram<RequestLabel>;
-  /** Per request label set and code, the series a finished request is recorded in. */
-  private readonly requestSeries = new Map<string, { count: CounterSeries; duration: HistogramSeries }>();
   /** Watches open now, by the group, version and kind they watch (upstream's name and labels). */
   readonly registeredWatchers: Gauge<'group' | 'version' | 'kind'>;
   /** Requests in flight now that hold a slot of the in-flight limits, by readOnly or mutating. */
@@ -126,15 +124,8 @@ export class ServerMetrics {
   }
 
   observe(labels: Record<RequestLabel, string>, code: number, seconds: number): void {
-    let key = String(code);
-    for (const name of requestLabels) key += `\u0000${labels[name]}`;
-    let series = this.requestSeries.get(key);
-    if (!series) {
-      series = { count: this.requests.labels({ ...labels, code: String(code) }), duration: this.duration.labels(labels) };
-      this.requestSeries.set(key, series);
-    }
-    series.count.inc();
-    series.duration.observe(seconds);
+    this.requests.labels({ ...labels, code: String(code) }).inc();
+    this.duration.labels(labels).observe(seconds);
   }
 
   handler(): Handler {

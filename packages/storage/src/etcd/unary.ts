@@ -77,7 +77,7 @@ export class UnaryChannel {
   private nextEndpoint = 0;
   private closed = false;
   private streamsOnSession = 0;
-  /** Per path and endpoint, the request headers but for grpc-timeout, encoded once. */
+  /** Per endpoint and path, the request headers but for grpc-timeout, encoded once. */
   private readonly headerBlocks = new Map<string, Buffer>();
 
   constructor(private readonly options: UnaryChannelOptions) {
@@ -119,7 +119,9 @@ export class UnaryChannel {
     }
   }
 
-  private headerBlock(path: string, session: H2Session, authority: string, timeoutMs: number): Buffer {
+  /** The request's header block: all but grpc-timeout encoded once per endpoint and path. */
+  private headerBlock(path: string, session: H2Session, timeoutMs: number): Buffer {
+    const { authority } = session;
     const key = `${authority} ${path}`;
     let block = this.headerBlocks.get(key);
     if (!block) {
@@ -144,7 +146,7 @@ export class UnaryChannel {
       throw new NotSentError(`cannot reach etcd: ${(error as Error).message}`);
     }
     const remaining = Math.max(1, deadline - Date.now());
-    const call: H2Request = session.request(this.headerBlock(path, session, session.authority, remaining), frame(request));
+    const call: H2Request = session.request(this.headerBlock(path, session, remaining), frame(request));
     const timer = setTimeout(
       () => call.cancel(new GrpcUnavailableError(`etcd did not answer ${path} within ${this.options.timeoutMs} ms`)),
       remaining,

@@ -75,10 +75,12 @@ const STATIC_TABLE: readonly HeaderField[] = [
   ['www-authenticate', ''],
 ];
 
-/** The static table's index of each name, for encoding. */
+/** For encoding: the static table's index of each name, and of each whole field with a value. */
 const STATIC_NAME_INDEX = new Map<string, number>();
-STATIC_TABLE.forEach(([name], i) => {
+const STATIC_FIELD_INDEX = new Map<string, number>();
+STATIC_TABLE.forEach(([name, value], i) => {
   if (!STATIC_NAME_INDEX.has(name)) STATIC_NAME_INDEX.set(name, i + 1);
+  if (value) STATIC_FIELD_INDEX.set(`${name}\u0000${value}`, i + 1);
 });
 
 /** RFC 7541 4.1: an entry's size is its name's and value's octets plus 32. */
@@ -221,9 +223,9 @@ const stringBytes = (text: string): Buffer => {
 export function encodeHeaders(fields: readonly HeaderField[]): Buffer {
   const parts: Buffer[] = [];
   for (const [name, value] of fields) {
-    const exact = STATIC_TABLE.findIndex(([n, v]) => n === name && v === value && v !== '');
-    if (exact >= 0) {
-      parts.push(Buffer.from(integerBytes(exact + 1, 7, 0x80)));
+    const exact = STATIC_FIELD_INDEX.get(`${name}\u0000${value}`);
+    if (exact) {
+      parts.push(Buffer.from(integerBytes(exact, 7, 0x80)));
       continue;
     }
     const nameIndex = STATIC_NAME_INDEX.get(name);
