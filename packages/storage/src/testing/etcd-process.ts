@@ -1,7 +1,7 @@
 // A throwaway etcd for tests: its own temporary data folder and free loopback ports, stopped by PID.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { openSync, closeSync } from 'node:fs';
+import { openSync, closeSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.js';
@@ -41,7 +41,22 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
+/** Free ports are found by binding and letting go: another process may take one first. */
+const PORT_ATTEMPTS = 3;
+
 export async function startEtcd(): Promise<EtcdProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startEtcdOnce();
+    } catch (error) {
+      if (!(error instanceof PortTakenError) || attempt === PORT_ATTEMPTS) throw error;
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+async function startEtcdOnce(): Promise<EtcdProcess> {
   const folder = await mkdtemp(join(tmpdir(), 'plat-etcd-'));
   const dataDir = join(folder, 'data');
   const [clientPort, peerPort] = [await freePort(), await freePort()];
@@ -66,7 +81,14 @@ export async function startEtcd(): Promise<EtcdProcess> {
     closeSync(log);
     await waitHealthy(endpoint, child);
   };
-  await launch();
+  try {
+    await launch();
+  } catch (error) {
+    const log = readFileSync(join(folder, 'etcd.log'), 'utf8');
+    await rm(folder, { recursive: true, force: true });
+    if (/address already in use/.test(log)) throw new PortTakenError(`etcd: a port was taken: ${String(error)}`);
+    throw new Error(`${String(error)}\n${log.slice(-2000)}`);
+  }
   const kill = async (): Promise<void> => {
     child.kill('SIGKILL');
     await exited(child);
