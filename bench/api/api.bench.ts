@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Etcd3 } from 'etcd3';
 import { startEtcd } from '@plat/storage/testing';
-import { Arrivals, type WatchersMessage, type WatchersTask } from './watchers.js';
+import { Arrivals, SENT_ANNOTATION, type WatchersMessage, type WatchersTask } from './watchers.js';
 import { measure } from '../throughput.js';
 
 const MAIN = fileURLToPath(new URL('../../../apps/apiserver/dist/main.js', import.meta.url));
@@ -310,18 +310,22 @@ async function main(): Promise<void> {
       ),
     );
     const delivered = (): number => groups.reduce((sum, group) => sum + group.arrivals.delivered, 0);
-    /** Writes `count` objects at WRITE_RATE; each carries `sentAt` when its latency is measured. */
-    const writeAtRate = async (count: number, name: (i: number) => string, measured: boolean, createLatencies: number[]) => {
+    /**
+     * Writes `count` objects at WRITE_RATE, each with its sent annotation (watchers.ts): measured
+     * writes are numbered from `firstIndex` on, the others -1.
+     */
+    const writeAtRate = async (count: number, name: (i: number) => string, firstIndex: number | undefined, createLatencies: number[]) => {
       const started = performance.now();
       const pending: Promise<unknown>[] = [];
       for (let i = 0; i < count; i++) {
         const due = started + (i * 1000) / WRITE_RATE;
         const wait = due - performance.now();
         if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-        const sentAt = String(performance.timeOrigin + performance.now());
+        const sentAt = performance.timeOrigin + performance.now();
+        const sent = `${firstIndex === undefined ? -1 : firstIndex + i}:${sentAt}`;
         const created = client
-          .ok('POST', '/api/v1/namespaces/fan/serviceaccounts', serviceAccount('fan', name(i), measured ? { sentAt } : {}))
-          .then(() => createLatencies.push(performance.timeOrigin + performance.now() - Number(sentAt)));
+          .ok('POST', '/api/v1/namespaces/fan/serviceaccounts', serviceAccount('fan', name(i), { [SENT_ANNOTATION]: sent }))
+          .then(() => createLatencies.push(performance.timeOrigin + performance.now() - sentAt));
         // Awaited below with the others; a failure meanwhile must not end the process unhandled.
         created.catch(() => {});
         pending.push(created);
@@ -336,7 +340,7 @@ async function main(): Promise<void> {
     // Warm up the fan-out path (the replica's JIT, the watchers' connections) at the same rate,
     // unmeasured, and let it drain: the figures are for the steady state.
     const warmWrites = WRITE_RATE * FAN_OUT_WARM_UP_SECONDS;
-    await writeAtRate(warmWrites, (i) => `warm-${i}`, false, []);
+    await writeAtRate(warmWrites, (i) => `warm-${i}`, undefined, []);
     await deliveredAll(warmWrites * WATCHERS);
     const fanOutRounds: FanOutRound[] = [];
     for (let r = 0; r < FAN_OUT_ROUNDS; r++) {
@@ -347,7 +351,7 @@ async function main(): Promise<void> {
       const etcdCpuBefore = await cpuSeconds(etcd.pid);
       const clientCpuBefore = process.cpuUsage();
       const createLatencies: number[] = [];
-      await writeAtRate(writes, (i) => `fan-${firstIndex + i}`, true, createLatencies);
+      await writeAtRate(writes, (i) => `fan-${firstIndex + i}`, firstIndex, createLatencies);
       const writeSeconds = (performance.now() - writeStarted) / 1000;
       await deliveredAll(writes * WATCHERS);
       const deliverySeconds = (performance.now() - writeStarted) / 1000;
