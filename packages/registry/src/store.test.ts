@@ -167,6 +167,37 @@ test('watch: with a watch cache, bookmarks follow the progress of the store past
   }
 });
 
+test('watch: a run of the watch cache reaches a direct taker, one array for the watchers without a selector', async () => {
+  const storage = new CachedStorage(createStorage({ backend: 'memory', compactionIntervalMs: 0 }));
+  const store = new ResourceStore(resolveResource(widgets, 'example.com'), { storage, context: { domain: 'example.com' } });
+  try {
+    const start = await store.create('', { metadata: { name: 'before', labels: { app: 'x' } } });
+    const watches = await Promise.all(
+      [undefined, undefined, 'app=x'].map((labelSelector) =>
+        startWatch(store, '', { resourceVersion: start.metadata.resourceVersion!, ...(labelSelector && { labelSelector }) }, { bookmarkIntervalMs: 60_000 }),
+      ),
+    );
+    const taken: (readonly ApiWatchEvent[])[][] = watches.map(() => []);
+    const iterated: ApiWatchEvent[][][] = watches.map(() => []);
+    const reading = watches.map(async (watch, i) => {
+      for await (const run of watch.batches((run) => taken[i]!.push(run) > 0)) iterated[i]!.push(run);
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    await store.create('', { metadata: { name: 'a', labels: { app: 'x' } } });
+    while (taken.some((runs) => runs.length === 0)) await new Promise((resolve) => setTimeout(resolve, 5));
+    for (const watch of watches) watch.stop();
+    await Promise.all(reading);
+    assert.deepEqual(iterated, [[], [], []], 'nothing went through the iterations');
+    const [plain, alike, selected] = taken.map((runs) => runs[0]!);
+    assert.deepEqual(plain!.map((event) => [event.type, (event.object as KubeObject).metadata.name]), [['ADDED', 'a']]);
+    assert.equal(plain, alike, 'the watchers without a selector were offered one array');
+    assert.notEqual(plain, selected, 'a selector makes its own');
+    assert.deepEqual(selected, plain);
+  } finally {
+    await storage.close();
+  }
+});
+
 test('watch: a client too far behind is closed rather than buffered without bound', async () => {
   const store = newStore();
   const start = await store.storage.currentRevision();

@@ -38,8 +38,12 @@ export interface ApiWatch extends AsyncIterable<ApiWatchEvent> {
   /**
    * The same events in runs of whatever is ready, each run gathered after the event loop's current
    * I/O (so that a writer can send a run in one write). Read this way or one event at a time.
+   * `direct`, when given, is offered each run that comes while the iteration waits, at once: it
+   * returns true when it has taken the run (written it), false to leave it to the iteration (see
+   * EventQueue.batches). Watchers without a selector that are handed the same run of the watch
+   * cache are offered the same array, so a writer can encode it once for all of them.
    */
-  batches(): AsyncIterable<ApiWatchEvent[]>;
+  batches(direct?: (run: readonly ApiWatchEvent[]) => boolean): AsyncIterable<ApiWatchEvent[]>;
 }
 
 export async function startWatch<T extends KubeObject>(
@@ -97,7 +101,11 @@ export async function startWatch<T extends KubeObject>(
     if (!isStorageError(error, 'Gone')) throw toStatusError(error, { groupResource: resource.groupResource });
     queue.push({ type: 'ERROR', object: tooOld(error).status });
     queue.end();
-    return { [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](), batches: () => queue.batches({ coalesce: true }), stop: () => queue.discard() };
+    return {
+      [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](),
+      batches: (direct) => queue.batches({ coalesce: true, direct }),
+      stop: () => queue.discard(),
+    };
   }
 
   let lastRevision = startRevision;
@@ -119,19 +127,16 @@ export async function startWatch<T extends KubeObject>(
   const maxBuffered = settings.maxBufferedEvents ?? DEFAULT_MAX_BUFFERED_EVENTS;
   /** Queues a storage run as API events; false when the reader is too far behind (the watch is then stopped). */
   const take = (run: readonly StorageWatchEvent<T>[]): boolean => {
-    const outs: ApiWatchEvent[] = [];
-    for (const event of run) {
-      lastRevision = event.revision;
-      const out = toApiEvent(event, predicate);
-      if (!out) continue;
-      if (queue.length + outs.length >= maxBuffered) {
-        // Too far behind: end the stream; the client watches again from what it has seen.
-        queue.pushAll(outs);
-        clearInterval(timer);
-        source.stop();
-        return false;
-      }
-      outs.push(out);
+    if (run.length === 0) return true;
+    const outs = apiEvents(run, predicate);
+    lastRevision = run[run.length - 1]!.revision;
+    if (queue.length + outs.length > maxBuffered) {
+      // Too far behind: what fits goes, then the stream ends; the client watches again from what
+      // it has seen.
+      queue.pushAll(outs.slice(0, maxBuffered - queue.length));
+      clearInterval(timer);
+      source.stop();
+      return false;
     }
     queue.pushAll(outs);
     return true;
@@ -161,7 +166,7 @@ export async function startWatch<T extends KubeObject>(
     })();
   }
 
-  return { [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](), batches: () => queue.batches({ coalesce: true }), stop };
+  return { [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](), batches: (direct) => queue.batches({ coalesce: true, direct }), stop };
 }
 
 /**
@@ -182,6 +187,24 @@ async function* oneByOne<T extends KubeObject>(source: Watch<T>): AsyncGenerator
  * hands the same storage event to all of them, so it is made once (and so encoded once).
  */
 const unfiltered = new WeakMap<object, ApiWatchEvent | null>();
+
+/**
+ * The last storage run made into API events without a selector, and what it became: the watch
+ * cache hands the watchers of a key one run array in turn, and each of them gets one array back.
+ */
+let lastUnfiltered: { run: readonly object[]; events: readonly ApiWatchEvent[] } | undefined;
+
+/** A storage run as this watcher's API events (never to be changed: it may be shared). */
+function apiEvents<T extends KubeObject>(run: readonly StorageWatchEvent<T>[], predicate: Predicate<T>): readonly ApiWatchEvent[] {
+  if (!predicate.filter && lastUnfiltered?.run === run) return lastUnfiltered.events;
+  const events: ApiWatchEvent[] = [];
+  for (const event of run) {
+    const out = toApiEvent(event, predicate);
+    if (out) events.push(out);
+  }
+  if (!predicate.filter) lastUnfiltered = { run, events };
+  return events;
+}
 
 function toApiEvent<T extends KubeObject>(event: StorageWatchEvent<T>, predicate: Predicate<T>): ApiWatchEvent | undefined {
   if (predicate.filter) return selectorTransition(event, predicate);

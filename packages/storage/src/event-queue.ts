@@ -43,6 +43,8 @@ export class EventQueue<T> implements AsyncIterable<T> {
   private ended = false;
   private failure: unknown = undefined;
   private waiter: (() => void) | null = null;
+  /** The consumer's taker of runs pushed while it waits (`batches`' `direct`). */
+  private direct: ((items: readonly T[]) => boolean) | undefined = undefined;
   private paused = false;
   private readonly highWaterMark: number;
 
@@ -64,9 +66,18 @@ export class EventQueue<T> implements AsyncIterable<T> {
     this.pushed();
   }
 
-  /** Queues several items with one wake-up of the consumer. */
+  /** Queues several items with one wake-up of the consumer, or hands them to its direct taker. */
   pushAll(items: readonly T[]): void {
     if (this.ended || items.length === 0) return;
+    if (this.direct !== undefined && this.waiter !== null) {
+      // The consumer waits at an empty queue: nothing is ahead of these items.
+      try {
+        if (this.direct(items)) return;
+      } catch (error) {
+        this.fail(error);
+        return;
+      }
+    }
     for (const item of items) this.items.push(item);
     this.pushed();
   }
@@ -140,8 +151,18 @@ export class EventQueue<T> implements AsyncIterable<T> {
    * turn of the event loop (nextTurn), so that items pushed by several callbacks of one turn travel
    * together. `onDone` runs when the iteration ends, however it ends (a wrapping generator would
    * cost every run another round of promises: with a thousand watchers that adds up).
+   *
+   * With `direct`, items pushed together (pushAll) while the iteration waits for some are first
+   * offered to it, at once and synchronously: it returns true when it has taken them, and the
+   * iteration goes on waiting; false to have them queued and the iteration woken. A consumer that
+   * can take a run where it stands (a socket with room) spares each run the wake-up and its
+   * promises; one that cannot (a socket still full) takes it through the iteration, in order. A
+   * taker that throws fails the queue with its error.
    */
-  async *batches(options: { coalesce?: boolean; onDone?: () => void } = {}): AsyncGenerator<T[], void, undefined> {
+  async *batches(
+    options: { coalesce?: boolean; onDone?: () => void; direct?: (items: readonly T[]) => boolean } = {},
+  ): AsyncGenerator<T[], void, undefined> {
+    this.direct = options.direct;
     try {
       for (;;) {
         if (this.length > 0) {
@@ -156,6 +177,7 @@ export class EventQueue<T> implements AsyncIterable<T> {
         await new Promise<void>((resolve) => (this.waiter = resolve));
       }
     } finally {
+      this.direct = undefined;
       options.onDone?.();
     }
   }

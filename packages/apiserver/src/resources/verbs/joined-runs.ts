@@ -1,23 +1,45 @@
-// The bytes of a run of watch events, joined once for all the watchers that write the same run.
+// The bytes of a run of watch events, encoded and joined once for all the watchers that write it.
+import type { ApiWatchEvent } from '@plat/registry';
+
+/** A run as written: its bytes, and the size of each event's frame (for apiserver_watch_events_sizes). */
+export interface JoinedRun {
+  readonly bytes: Uint8Array;
+  readonly sizes: readonly number[];
+}
 
 /**
- * Remembers the last few runs joined. The watch cache hands one run to every watcher of a
- * resource, and the frames of its events are shared (each event is encoded once), so a thousand
- * watchers would otherwise copy the same bytes a thousand times. Watchers are resumed one after
- * another, so the runs of one hand-over follow each other: a few entries catch them, and a
- * watcher whose run differs (it fell behind, or its selector left an event out) joins its own.
+ * Remembers the last few runs encoded. The watch cache hands one run to the watchers of a resource
+ * in turn, and the frames of its events are shared (each event is encoded once), so a thousand
+ * watchers would otherwise encode and copy the same bytes a thousand times. Watchers without a
+ * selector that are handed the same run get the same array (registry watch), found here by
+ * identity; a run that is another array of the same frames (a queued run of a watcher in step
+ * with the others) is found by its frames; a watcher whose run differs (it fell behind, or its
+ * selector left an event out) joins its own.
  */
 export class JoinedRuns {
-  private readonly recent: { frames: readonly Uint8Array[]; joined: Uint8Array }[] = [];
+  private readonly recent: { run: readonly ApiWatchEvent[]; frames: readonly Uint8Array[]; joined: JoinedRun }[] = [];
 
   /** `chunked`: each run is one HTTP/1.1 chunk, its size line and CRLF included. */
-  constructor(private readonly options: { chunked?: boolean; capacity?: number } = {}) {}
+  constructor(
+    private readonly frame: (event: ApiWatchEvent) => Uint8Array,
+    private readonly options: { chunked?: boolean; capacity?: number } = {},
+  ) {}
 
-  join(frames: readonly Uint8Array[]): Uint8Array {
-    if (frames.length === 1 && !this.options.chunked) return frames[0]!;
-    for (const entry of this.recent) if (sameFrames(entry.frames, frames)) return entry.joined;
-    const joined = this.options.chunked ? chunk(frames) : Buffer.concat(frames);
-    if (this.recent.unshift({ frames, joined }) > (this.options.capacity ?? 4)) this.recent.pop();
+  join(run: readonly ApiWatchEvent[]): JoinedRun {
+    for (const entry of this.recent) if (entry.run === run) return entry.joined;
+    const frames = run.map(this.frame);
+    let joined: JoinedRun | undefined;
+    for (const entry of this.recent) {
+      if (sameFrames(entry.frames, frames)) {
+        joined = entry.joined;
+        break;
+      }
+    }
+    joined ??= {
+      bytes: this.options.chunked ? chunk(frames) : frames.length === 1 ? frames[0]! : Buffer.concat(frames),
+      sizes: frames.map((frame) => frame.byteLength),
+    };
+    if (this.recent.unshift({ run, frames, joined }) > (this.options.capacity ?? 4)) this.recent.pop();
     return joined;
   }
 }

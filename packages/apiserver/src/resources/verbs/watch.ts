@@ -45,16 +45,27 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
   // write it: the response would frame it again for each of them, in a writev of three buffers.
   // Pipelined behind another response (no socket yet), or over HTTP/1.0, the response writes.
   const socket = res.chunkedEncoding ? res.socket : null;
+  const out = socket ?? res;
+  const runs = socket ? encode.chunked : encode.plain;
+  /** Writes a run of events in one go; false when the stream wants a drain before the next. */
+  const write = (run: readonly ApiWatchEvent[]): boolean => {
+    const { bytes, sizes } = runs.join(run);
+    for (const size of sizes) eventSizes.observe(size);
+    eventsSent.inc(sizes.length);
+    return out.write(bytes);
+  };
   try {
     // A run of events is written in one go (the watch cache hands a busy resource's events on in
     // runs; upstream likewise flushes only when its channel is empty). Each event is encoded once
-    // for all watchers, and each run joined once.
-    for await (const run of watch.batches()) {
-      const frames = run.map(encode.event);
-      for (const frame of frames) eventSizes.observe(frame.byteLength);
-      eventsSent.inc(frames.length);
-      const writable = socket ? socket.write(chunkedRuns.join(frames)) : res.write(joinedRuns.join(frames));
-      if (!writable) await drainedOrClosed(socket ?? res);
+    // for all watchers, and each run joined once. A run that comes while the stream has room is
+    // written where it is handed over; one that finds the stream full waits for a drain, in order.
+    const direct = (run: readonly ApiWatchEvent[]): boolean => {
+      if (res.destroyed || out.writableNeedDrain) return false;
+      write(run);
+      return true;
+    };
+    for await (const run of watch.batches(direct)) {
+      if (!write(run)) await drainedOrClosed(out);
       if (res.destroyed) break;
     }
   } finally {
@@ -66,20 +77,34 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
   }
 }
 
+interface EventEncoder {
+  contentType: string;
+  /** Runs encoded as HTTP/1.1 chunks, and as they are. */
+  chunked: JoinedRuns;
+  plain: JoinedRuns;
+}
+
+/** Runs of events framed by `frame`, as chunks and as they are. */
+const runsOf = (frame: (event: ApiWatchEvent) => Uint8Array): { chunked: JoinedRuns; plain: JoinedRuns } => ({
+  chunked: new JoinedRuns(frame, { chunked: true }),
+  plain: new JoinedRuns(frame),
+});
+
 /** Watch events as JSON lines; with a Table representation each object becomes a one-row Table. */
-function eventEncoder(scope: VerbScope): { contentType: string; event: (event: ApiWatchEvent) => Uint8Array } {
+function eventEncoder(scope: VerbScope): EventEncoder {
   const { representation, served, services, query } = scope;
   if (representation.type === 'protobuf') {
     // Length-framed WatchEvents, as upstream's Protobuf watch stream.
-    return { contentType: `${representation.mediaType};stream=watch`, event: protobufEventFrame };
+    return { contentType: `${representation.mediaType};stream=watch`, ...protobufRuns };
   }
-  if (representation.type !== 'table') return { contentType: 'application/json', event: jsonEventLine };
+  if (representation.type !== 'table') return { contentType: 'application/json', ...jsonRuns };
   const metaGroup = `meta.${services.domain}`;
   const includeObject = parseIncludeObject(query.string('includeObject'));
   let first = true;
   return {
     contentType: `application/json;as=Table;g=${metaGroup};v=${representation.version}`,
-    event: (event) => {
+    // This watcher's own: the first event carries the columns.
+    ...runsOf((event) => {
       if (event.type === 'ERROR' || event.type === 'BOOKMARK') return Buffer.from(`${JSON.stringify(event)}\n`);
       // Column definitions go with the first event only, as upstream.
       const table = toTable(served.resolved, [event.object as KubeObject], {
@@ -90,7 +115,7 @@ function eventEncoder(scope: VerbScope): { contentType: string; event: (event: A
       });
       first = false;
       return Buffer.from(`${JSON.stringify({ type: event.type, object: table })}\n`);
-    },
+    }),
   };
 }
 
@@ -125,9 +150,7 @@ function sharedFrames(encode: (event: ApiWatchEvent) => Uint8Array): (event: Api
   };
 }
 
-const joinedRuns = new JoinedRuns();
-const chunkedRuns = new JoinedRuns({ chunked: true });
+/** Encoded and joined once for all the watchers of a representation. */
+const jsonRuns = runsOf(sharedFrames((event) => Buffer.from(`{"type":${JSON.stringify(event.type)},"object":${JSON.stringify(event.object)}}\n`)));
 
-const jsonEventLine = sharedFrames((event) => Buffer.from(`{"type":${JSON.stringify(event.type)},"object":${JSON.stringify(event.object)}}\n`));
-
-const protobufEventFrame = sharedFrames((event) => encodeWatchEvent(event.type, event.object as object));
+const protobufRuns = runsOf(sharedFrames((event) => encodeWatchEvent(event.type, event.object as object)));
