@@ -120,8 +120,9 @@ describe('watch cache (memory backend)', () => {
       assert.deepEqual(runs.flat(), ['first', ...Array.from({ length: 200 }, (_, i) => `t${i}`)]);
       assert.ok(runs.length < 20, `${runs.length} runs`);
       // The watcher that read nothing has a full buffer when the next run comes: it is ended
-      // with what it was handed, without the run.
-      await new Promise((resolve) => setTimeout(resolve, 450));
+      // with what it was handed, without the run. The watchers take turns, spread over the
+      // interval: two intervals on, it has been handed the whole burst.
+      await new Promise((resolve) => setTimeout(resolve, 900));
       await store.create('/apps/things/ns/last', item('ns', 'last'));
       const slowEvents = await collect(slow, 1000, 2000);
       assert.equal(slowEvents.length, 201);
@@ -177,6 +178,56 @@ describe('watch cache (memory backend)', () => {
       // Stopping the cache ends the sinks still subscribed.
       await store.close();
       assert.equal(fast.state.ended, true);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('the watchers of a busy resource take turns, spread over the interval, each handed every event once, in order', async () => {
+    // Six watchers, 300 ms: a hand-over every 50 ms, two at most at once.
+    const store = new CachedStorage(new MemoryStorage(), { dispatchIntervalMs: 300, dispatchFullAtWatchers: 6, dispatchSliceWatchers: 2 });
+    try {
+      const start = await store.currentRevision();
+      await store.list('/apps/things/');
+      const began = performance.now();
+      const watchers = await Promise.all(
+        Array.from({ length: 6 }, async () => {
+          const watch = await store.watch('/apps/things/', { recursive: true, revision: start });
+          const state = { watch, names: [] as string[], firstAt: Infinity, runs: 0 };
+          watch.subscribe!({
+            push: (run) => {
+              state.firstAt = Math.min(state.firstAt, performance.now() - began);
+              state.runs++;
+              state.names.push(...run.map((event) => event.object.metadata!.name!));
+            },
+            end: () => {},
+            backlog: 0,
+          });
+          return state;
+        }),
+      );
+      const first = await store.create('/apps/things/ns/first', item('ns', 'first'));
+      while (!watchers.some((watcher) => watcher.runs > 0)) await new Promise((resolve) => setImmediate(resolve));
+      // A quiet resource: two watchers (a slice) at once; the others wait their turn, and one that
+      // has not been handed the event is not told it is past it.
+      const served = watchers.filter((watcher) => watcher.runs > 0);
+      assert.equal(served.length, 2);
+      const waiting = watchers.find((watcher) => watcher.runs === 0)!;
+      assert.ok(waiting.watch.progressRevision!()! < Number(first.metadata.resourceVersion));
+      assert.ok(served[0]!.watch.progressRevision!()! >= Number(first.metadata.resourceVersion));
+      // A burst while they take their turns.
+      for (let i = 0; i < 30; i++) await store.create(`/apps/things/ns/t${i}`, item('ns', `t${i}`));
+      const all = ['first', ...Array.from({ length: 30 }, (_, i) => `t${i}`)];
+      while (watchers.some((watcher) => watcher.names.length < all.length) && performance.now() - began < 5000) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      for (const watcher of watchers) assert.deepEqual(watcher.names, all);
+      // Credit for four more hand-overs takes 200 ms to accrue: the last watcher's first run came
+      // that long after the first's, however slow the machine.
+      const firsts = watchers.map((watcher) => watcher.firstAt).sort((a, b) => a - b);
+      assert.ok(firsts[5]! - firsts[0]! >= 190, `first runs at ${firsts.map(Math.round).join(', ')} ms`);
+      // Runs, not an event each.
+      assert.ok(watchers.every((watcher) => watcher.runs < 10), `runs: ${watchers.map((watcher) => watcher.runs).join(', ')}`);
     } finally {
       await store.close();
     }

@@ -14,12 +14,17 @@ export interface ResourceCacheSettings {
   /** Page size of the (re)list that fills the cache. */
   listPageSize: number;
   /**
-   * A busy resource with `dispatchFullAtWatchers` watchers or more hands events to its watchers at
-   * most this often, each watcher taking all that came meanwhile at once; with fewer watchers the
+   * A busy resource with `dispatchFullAtWatchers` watchers or more hands events to each watcher at
+   * most this often, the watcher taking all that came meanwhile at once; with fewer watchers the
    * interval shrinks in proportion (0: every event at once). A quiet one hands each event on at once.
    */
   dispatchIntervalMs: number;
   dispatchFullAtWatchers: number;
+  /**
+   * Watchers handed their runs in one turn of the event loop. The watchers are served in turn, a
+   * slice at a time, the slices spread evenly over the interval (see `tick`).
+   */
+  dispatchSliceWatchers: number;
   onError: (error: unknown, what: string) => void;
 }
 
@@ -34,6 +39,8 @@ class CacheWatcher {
   private sink: WatchSink | undefined;
   /** Watchers with the same key and recursion see the same events of a run. */
   readonly shareKey: string;
+  /** Every event of its key up to this revision has been handed over. */
+  handed: number;
 
   constructor(
     readonly key: string,
@@ -42,6 +49,7 @@ class CacheWatcher {
     readonly after: number,
   ) {
     this.shareKey = `${recursive ? 'r' : 'k'}${key}`;
+    this.handed = after;
   }
 
   matches(key: string): boolean {
@@ -87,15 +95,15 @@ export class ResourceCache {
   /** The cache holds the state at this revision and every event after `windowStart`. */
   private revisionValue = 0;
   private windowStart = 0;
+  /** In the order they are served: a watcher handed a run goes to the back. */
   private readonly watchers = new Set<CacheWatcher>();
   private waiters: { revision: number; resolve: (reached: boolean) => void }[] = [];
-  /** Applied events not yet handed to the watchers, and the revision of the last one handed on. */
-  private undispatched: WatchEvent[] = [];
-  private dispatchedRevision = 0;
-  private lastDispatch = -Infinity;
-  private dispatchTimer: NodeJS.Timeout | undefined;
-  /** A progress notification that came while events were waiting to be handed over. */
-  private pendingProgress = 0;
+  /** The revision of the newest event in the history (the listed revision before the first). */
+  private lastEventRevision = 0;
+  /** Hand-overs allowed now (see `tick`), as of `creditAt` (performance.now()). */
+  private credit = 0;
+  private creditAt = -Infinity;
+  private tickTimer: NodeJS.Timeout | undefined;
   private lastProgressRequest = 0;
   private inner: Watch | undefined;
   private readyValue = false;
@@ -172,8 +180,7 @@ export class ResourceCache {
     this.history = [];
     this.historyHead = 0;
     this.revisionValue = revision;
-    this.dispatchedRevision = revision;
-    this.undispatched = [];
+    this.lastEventRevision = revision;
     this.windowStart = revision;
     this.inner = watch;
     this.readyValue = true;
@@ -225,10 +232,10 @@ export class ResourceCache {
     this.revisionValue = Math.max(this.revisionValue, event.revision);
     const now = Date.now();
     this.history.push({ event, at: now });
+    this.lastEventRevision = event.revision;
     this.trim(now);
     this.eventsReceived++;
-    this.undispatched.push(event);
-    this.scheduleDispatch();
+    this.scheduleTick();
     this.wake();
   }
 
@@ -248,62 +255,101 @@ export class ResourceCache {
     this.historyHead = head;
   }
 
-  /**
-   * Hands events on at once when the last hand-over is an interval old, else when it will be: with
-   * a thousand watchers, each wake-up of each watcher's pipeline (queue, selector, encoder, socket
-   * write) costs more than the events it carries, so a busy resource pays it once per interval.
-   */
-  private scheduleDispatch(): void {
-    if (this.dispatchTimer) return;
-    // A hand-over costs in proportion to the watchers: so does the wait between two.
-    const share = Math.min(1, this.watchers.size / this.settings.dispatchFullAtWatchers);
-    const wait = this.lastDispatch + this.settings.dispatchIntervalMs * share - performance.now();
-    if (wait <= 0) {
-      this.dispatch();
-      return;
-    }
-    this.dispatchTimer = setTimeout(() => {
-      this.dispatchTimer = undefined;
-      this.dispatch();
-    }, wait);
+  /** Serves watchers now if there is credit for one, else once there is (see `tick`). */
+  private scheduleTick(): void {
+    if (this.tickTimer === undefined) this.tick();
   }
 
-  private dispatch(): void {
-    const events = this.undispatched;
-    if (events.length === 0) return;
-    this.undispatched = [];
-    this.lastDispatch = performance.now();
-    this.dispatchedRevision = Math.max(events[events.length - 1]!.revision, this.pendingProgress);
-    const firstRevision = events[0]!.revision;
-    // Watchers of the same key that started before the run take the same events: one filter each.
-    const byKey = new Map<string, WatchEvent[]>();
+  /**
+   * Hands the watchers that are behind what came since their last run each their run at once, as
+   * many as the credit allows. A hand-over to a watcher costs far more than the events it carries
+   * (its pipeline wakes, its socket is written): with a thousand watchers a busy resource pays it
+   * once per watcher per interval. So hand-overs accrue as credit, `watchers` per interval, and
+   * the watchers are served in turn as it comes: each waits at most about an interval, and their
+   * writes are spread over it (a slice at most per turn of the event loop) instead of coming in
+   * one burst for all of them, which the last would wait out too. Credit left unspent while the
+   * resource is quiet (a run for each watcher, a slice at most) serves its next event at once.
+   */
+  private tick(): void {
+    const now = performance.now();
+    const watcherCount = this.watchers.size;
+    // Credit is kept for a slice at most, and for no more than one run to each watcher.
+    const slice = Math.min(this.settings.dispatchSliceWatchers, watcherCount);
+    const intervalMs = this.settings.dispatchIntervalMs * Math.min(1, watcherCount / this.settings.dispatchFullAtWatchers);
+    const perMs = watcherCount / intervalMs;
+    this.credit = perMs === Infinity ? slice : Math.min(slice, this.credit + (now - this.creditAt) * perMs);
+    this.creditAt = now;
+    const allowed = Math.floor(this.credit);
+    const latest = this.lastEventRevision;
+    // Watchers of the same key handed the same revision take the same run: one filter each.
+    const runs = new Map<string, { handed: number; run: WatchEvent[] }[]>();
+    const served: CacheWatcher[] = [];
+    let behind = false;
     for (const watcher of this.watchers) {
-      let matching: WatchEvent[];
-      if (watcher.after < firstRevision) {
-        let filtered = byKey.get(watcher.shareKey);
-        if (!filtered) byKey.set(watcher.shareKey, (filtered = events.filter((event) => watcher.matches(event.key!))));
-        matching = filtered;
-      } else matching = events.filter((event) => event.revision > watcher.after && watcher.matches(event.key!));
-      if (matching.length === 0) continue;
+      if (watcher.handed >= latest) continue;
+      if (served.length >= allowed) {
+        behind = true;
+        break;
+      }
+      if (watcher.handed < this.windowStart) {
+        // Its events have left the window unhanded (only a process stalled for the whole window
+        // gets here): end it, as one too slow; it resumes from its last revision.
+        this.endWatcher(watcher);
+        continue;
+      }
+      const run = this.runAfter(watcher, runs);
+      watcher.handed = latest;
+      if (run.length === 0) continue;
       if (watcher.backlog >= this.settings.watcherBufferSize) {
         // Too slow: a full buffer still unread from earlier runs. End it (it resumes from its last
         // revision) rather than hold the others back. A run itself may be larger than the buffer:
         // it holds one interval's events, which a watcher that keeps up takes at once.
-        watcher.end();
-        this.watchers.delete(watcher);
+        this.endWatcher(watcher);
         continue;
       }
-      watcher.deliver(matching);
-      this.eventsDispatched += matching.length;
+      served.push(watcher);
+      watcher.deliver(run);
+      this.eventsDispatched += run.length;
     }
+    this.credit -= served.length;
+    for (const watcher of served) {
+      // To the back of the line (unless it ended meanwhile).
+      if (this.watchers.delete(watcher)) this.watchers.add(watcher);
+    }
+    if (!behind) return;
+    // The rest on a later turn, after the I/O at hand, once there is credit for one more.
+    this.tickTimer = setTimeout(
+      () => {
+        this.tickTimer = undefined;
+        this.tick();
+      },
+      Math.max(0, (1 - this.credit) / perMs),
+    );
+  }
+
+  /** The events after the watcher's last run that it watches (shared with its like in `runs`). */
+  private runAfter(watcher: CacheWatcher, runs: Map<string, { handed: number; run: WatchEvent[] }[]>): WatchEvent[] {
+    let alike = runs.get(watcher.shareKey);
+    if (!alike) runs.set(watcher.shareKey, (alike = []));
+    for (const entry of alike) if (entry.handed === watcher.handed) return entry.run;
+    const run: WatchEvent[] = [];
+    for (let i = firstIndex(this.history, (entry) => entry.event.revision > watcher.handed, this.historyHead); i < this.history.length; i++) {
+      const event = this.history[i]!.event;
+      if (watcher.matches(event.key!)) run.push(event);
+    }
+    alike.push({ handed: watcher.handed, run });
+    return run;
+  }
+
+  private endWatcher(watcher: CacheWatcher): void {
+    watcher.end();
+    this.watchers.delete(watcher);
   }
 
   private onProgress(revision: number): void {
     if (revision <= this.revisionValue) return;
+    // Every event up to `revision` has been applied: a watcher handed the last of them has it all.
     this.revisionValue = revision;
-    // Every event up to `revision` has been applied: once handed over, the watchers have it all.
-    if (this.undispatched.length === 0) this.dispatchedRevision = Math.max(this.dispatchedRevision, revision);
-    else this.pendingProgress = revision;
     this.wake();
   }
 
@@ -384,14 +430,14 @@ export class ResourceCache {
   watch(key: string, recursive: boolean, after: number): Watch | undefined {
     if (!this.ready || after < this.windowStart) return undefined;
     const watcher = new CacheWatcher(key, recursive, after);
-    if (after < this.dispatchedRevision) {
-      // What the watchers have been handed; the rest comes with the next hand-over.
+    if (after < this.lastEventRevision) {
+      // What the history holds after `after` waits for it at once; the rest comes in its turn.
       const from = firstIndex(this.history, (entry) => entry.event.revision > after, this.historyHead);
       for (let i = from; i < this.history.length; i++) {
         const event = this.history[i]!.event;
-        if (event.revision > this.dispatchedRevision) break;
         if (watcher.matches(event.key!)) watcher.queue.push(event);
       }
+      watcher.handed = this.lastEventRevision;
     }
     this.watchers.add(watcher);
     const stop = (): void => {
@@ -413,7 +459,10 @@ export class ResourceCache {
       stop,
       // What this watcher has been handed, all of it, once it has read what is queued: with
       // progress notifications, past its last event.
-      progressRevision: () => (watcher.backlog === 0 ? Math.max(watcher.after, this.dispatchedRevision) : undefined),
+      progressRevision: () => {
+        if (watcher.backlog > 0) return undefined;
+        return watcher.handed >= this.lastEventRevision ? Math.max(watcher.handed, this.revisionValue) : watcher.handed;
+      },
       subscribe: (sink) => watcher.subscribe(sink),
       ...(this.inner?.requestProgress && { requestProgress: () => this.requestProgress() }),
     };
@@ -421,8 +470,8 @@ export class ResourceCache {
 
   stop(): void {
     this.stopped = true;
-    clearTimeout(this.dispatchTimer);
-    this.dispatchTimer = undefined;
+    clearTimeout(this.tickTimer);
+    this.tickTimer = undefined;
     this.readyValue = false;
     this.inner?.stop();
     this.inner = undefined;
