@@ -1,18 +1,18 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, request, type IncomingMessage } from 'node:http';
+import { Agent, createServer, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isStatusError } from '@plat/apimachinery';
 import type { RequestContext } from '../context.js';
 import { readBody } from './body.js';
 
 /** What readBody made of one request the client sends with `send`. */
-async function readWith(limit: number, send: (port: number) => void): Promise<Buffer | Error> {
+async function readWith(limit: number, send: (port: number) => void, discardMax?: number): Promise<Buffer | Error> {
   let outcome!: Promise<Buffer | Error>;
   const received = new Promise<void>((resolve) => {
     const server = createServer((req: IncomingMessage, res) => {
       const ctx = { req, get: (name: string) => String(req.headers[name.toLowerCase()] ?? '') } as unknown as RequestContext;
-      outcome = readBody(ctx, limit).then(
+      outcome = readBody(ctx, limit, discardMax).then(
         (body) => body,
         (error: Error) => error,
       );
@@ -50,9 +50,53 @@ describe('readBody', () => {
     assert.equal(body.length, 0);
   });
 
-  it('refuses a declared length above the limit with 413, before reading', async () => {
-    const error = await readWith(10, (port) => post(port, ['x'.repeat(11)], { length: 11 }));
-    assert.ok(isStatusError(error) && error.code === 413, String(error));
+  it('refuses a declared length above the limit with 413: at once when far above, without reading', async () => {
+    for (const [length, discardMax] of [
+      [11, undefined],
+      [11, 0],
+    ] as const) {
+      const error = await readWith(10, (port) => post(port, ['x'.repeat(length)], { length }), discardMax);
+      assert.ok(isStatusError(error) && error.code === 413, String(error));
+    }
+  });
+
+  it('a client sending a body over the limit gets the 413 and no reset, on a connection it closes or keeps', async () => {
+    const server = createServer((req, res) => {
+      const ctx = { req, get: (name: string) => String(req.headers[name.toLowerCase()] ?? '') } as unknown as RequestContext;
+      readBody(ctx, 1024 * 1024).then(
+        () => res.end('ok'),
+        (error: unknown) => {
+          res.statusCode = isStatusError(error) ? error.code : 500;
+          res.end();
+        },
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });
+    /** The status, and any error the client saw until its request was over (an upload reset: EPIPE). */
+    const send = (body: Buffer, agent: Agent | false): Promise<{ status: number; error?: string }> =>
+      new Promise((resolve) => {
+        let status = 0;
+        let error: string | undefined;
+        const req = request({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, method: 'POST', path: '/', agent }, (res) => {
+          status = res.statusCode ?? 0;
+          res.resume();
+        });
+        req.on('error', (e: Error & { code?: string }) => (error = e.code ?? e.message));
+        req.on('close', () => setTimeout(() => resolve({ status, ...(error && { error }) }), 20));
+        req.end(body);
+      });
+    try {
+      // Four times the limit. A client that asks to close the connection after the answer (as
+      // agent: false does) had its upload reset by the close on every try before.
+      for (const agent of [false, keepAlive] as const) {
+        assert.deepEqual(await send(Buffer.alloc(4 * 1024 * 1024), agent), { status: 413 }, agent ? 'keep-alive' : 'close');
+        assert.deepEqual(await send(Buffer.from('{}'), agent), { status: 200 });
+      }
+    } finally {
+      keepAlive.destroy();
+      server.close();
+    }
   });
 
   it('refuses a chunked body once it passes the limit, with 413', async () => {
