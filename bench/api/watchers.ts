@@ -23,6 +23,8 @@ export interface ArrivalBuffers {
   /** The write index (`fan-<index>`) of the round's first write. */
   firstIndex: number;
   latencies: SharedArrayBuffer;
+  /** Beside each latency, its write's index in the round (-1: a write of another round). */
+  writes: SharedArrayBuffer;
   first: SharedArrayBuffer;
   last: SharedArrayBuffer;
   /** [events read, latencies recorded] */
@@ -36,6 +38,7 @@ export interface ArrivalBuffers {
 export class Arrivals {
   /** Delivery latency (write sent -> event read) of every measured event every watcher read. */
   readonly latencies: Float64Array;
+  readonly writes: Int32Array;
   /** Per write index: the first and last watcher's arrival time. */
   readonly first: Float64Array;
   readonly last: Float64Array;
@@ -43,6 +46,7 @@ export class Arrivals {
 
   constructor(readonly buffers: ArrivalBuffers) {
     this.latencies = new Float64Array(buffers.latencies);
+    this.writes = new Int32Array(buffers.writes);
     this.first = new Float64Array(buffers.first);
     this.last = new Float64Array(buffers.last);
     this.counters = new Int32Array(buffers.counters);
@@ -52,6 +56,7 @@ export class Arrivals {
     const arrivals = new Arrivals({
       firstIndex,
       latencies: new SharedArrayBuffer(writes * watchers * 8),
+      writes: new SharedArrayBuffer(writes * watchers * 4),
       first: new SharedArrayBuffer(writes * 8),
       last: new SharedArrayBuffer(writes * 8),
       counters: new SharedArrayBuffer(8),
@@ -79,11 +84,13 @@ export class Arrivals {
   record(writeIndex: number, sentAt: number, now: number): void {
     const index = writeIndex - this.buffers.firstIndex;
     const count = this.counters[1]!;
+    const inRound = index >= 0 && index < this.first.length;
     if (count < this.latencies.length) {
       this.latencies[count] = now - sentAt;
+      this.writes[count] = inRound ? index : -1;
       Atomics.store(this.counters, 1, count + 1);
     }
-    if (index >= 0 && index < this.first.length) {
+    if (inRound) {
       if (now < this.first[index]!) this.first[index] = now;
       if (now > this.last[index]!) this.last[index] = now;
     }
