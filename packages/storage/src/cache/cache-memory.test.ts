@@ -187,8 +187,11 @@ describe('watch cache (memory backend)', () => {
     // Six watchers, 300 ms: a hand-over every 50 ms, two at most at once.
     const store = new CachedStorage(new MemoryStorage(), { dispatchIntervalMs: 300, dispatchFullAtWatchers: 6, dispatchSliceWatchers: 2 });
     try {
-      const start = await store.currentRevision();
       await store.list('/apps/things/');
+      // An event with no watcher yet: it leaves the credit as it was.
+      const before = await store.create('/apps/things/ns/before', item('ns', 'before'));
+      while ((await store.stats())[0]?.revision !== Number(before.metadata.resourceVersion)) await new Promise((resolve) => setTimeout(resolve, 5));
+      const start = Number(before.metadata.resourceVersion);
       const began = performance.now();
       const watchers = await Promise.all(
         Array.from({ length: 6 }, async () => {

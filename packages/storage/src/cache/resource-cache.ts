@@ -273,6 +273,7 @@ export class ResourceCache {
   private tick(): void {
     const now = performance.now();
     const watcherCount = this.watchers.size;
+    if (watcherCount === 0) return;
     // Credit is kept for a slice at most, and for no more than one run to each watcher.
     const slice = Math.min(this.settings.dispatchSliceWatchers, watcherCount);
     const intervalMs = this.settings.dispatchIntervalMs * Math.min(1, watcherCount / this.settings.dispatchFullAtWatchers);
