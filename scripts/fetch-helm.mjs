@@ -17,7 +17,7 @@ const INTEGRITY = 'sha512-iAuWV1B/HKDMEZ71nBNtZVE9flD8Y+TStaVAlL9sRjn0mMD/Z5PbGj
 const HELM_VERSION = 'v3.16.4';
 
 /** The bytes of `name` in a zip archive (stored or deflated; no ZIP64, which this one needs not). */
-export function zipEntry(zip, name) {
+function zipEntry(zip, name) {
   // The end-of-central-directory record: its signature within the last 64 KiB + 22 bytes.
   let end = -1;
   for (let i = zip.length - 22; i >= Math.max(0, zip.length - 65_557); i--) {

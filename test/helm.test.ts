@@ -71,6 +71,8 @@ function knownFlags(binary: string): Set<string> {
 }
 
 describe('helm/plat, rendered by helm', () => {
+  const values = parse(readFileSync(join(CHART, 'values.yaml'), 'utf8')) as Record<string, unknown>;
+  const templates = readdirSync(join(CHART, 'templates'));
   before(() => assert.ok(existsSync(HELM), `no ${HELM}: make test fetches it (node scripts/fetch-helm.mjs .tools)`));
 
   it('passes helm lint --strict with the default values and with every option switched', () => {
@@ -189,9 +191,8 @@ describe('helm/plat, rendered by helm', () => {
   });
 
   it('every template references only values that exist in values.yaml', () => {
-    const values = parse(readFileSync(join(CHART, 'values.yaml'), 'utf8')) as Record<string, unknown>;
     const missing: string[] = [];
-    for (const file of readdirSync(join(CHART, 'templates'))) {
+    for (const file of templates) {
       for (const match of readFileSync(join(CHART, 'templates', file), 'utf8').matchAll(/\.Values((?:\.[A-Za-z_][A-Za-z0-9_]*)+)/g)) {
         let node: unknown = values;
         for (const key of match[1]!.slice(1).split('.')) {
@@ -207,7 +208,6 @@ describe('helm/plat, rendered by helm', () => {
   });
 
   it('its README documents every value and every template', () => {
-    const values = parse(readFileSync(join(CHART, 'values.yaml'), 'utf8')) as Record<string, unknown>;
     const readme = readFileSync(join(CHART, 'README.md'), 'utf8');
     /** Dotted paths of values.yaml, down to scalars, lists and empty maps. */
     const leaves = (node: unknown, prefix = ''): string[] =>
@@ -215,7 +215,6 @@ describe('helm/plat, rendered by helm', () => {
         ? Object.entries(node).flatMap(([key, child]) => leaves(child, prefix ? `${prefix}.${key}` : key))
         : [prefix];
     assert.deepEqual(leaves(values).filter((path) => !readme.includes(`\`${path}\``)), [], 'values missing from helm/plat/README.md');
-    const templates = readdirSync(join(CHART, 'templates'));
     assert.deepEqual(templates.filter((file) => !readme.includes(file)), [], 'templates missing from helm/plat/README.md');
   });
 });
