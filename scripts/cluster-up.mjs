@@ -148,6 +148,8 @@ async function main() {
     `--listen-peer-urls=http://${HOST}:${etcdPeer}`,
     `--initial-advertise-peer-urls=http://${HOST}:${etcdPeer}`,
     `--initial-cluster=plat=http://${HOST}:${etcdPeer}`,
+    // Bookmarks of a quiet resource move on with etcd's periodic progress notifications.
+    '--experimental-watch-progress-notify-interval=5s',
     '--log-level=warn',
   ]);
   await until('etcd', etcdPid, async () => (await fetch(`${etcdEndpoint}/health`)).ok);

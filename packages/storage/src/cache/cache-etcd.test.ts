@@ -166,3 +166,34 @@ describe('watch cache (etcd backend)', () => {
     );
   });
 });
+
+describe('watch cache (etcd backend) with etcd\u2019s periodic progress notifications', () => {
+  let notifying: EtcdProcess;
+  before(async () => {
+    notifying = await startEtcd({ progressNotifyIntervalMs: 200 });
+  });
+  after(async () => {
+    await notifying.stop();
+  });
+
+  it('moves a quiet resource\u2019s watchers on to revisions written elsewhere (bookmarks from progress)', async () => {
+    const inner = new EtcdStorage({
+      hosts: [notifying.endpoint],
+      prefix: '/progress',
+      compactionIntervalMs: 0,
+      onBackgroundError: (error) => assert.fail(`background error: ${String(error)}`),
+    });
+    const store = new CachedStorage(inner);
+    try {
+      const watch = await store.watch('/apps/quiet/', { recursive: true });
+      const written = Number((await store.create('/core/busy/ns/x', item('x'))).metadata!.resourceVersion);
+      assert.ok(watch.progressRevision!()! < written, 'the quiet resource has seen no event at the write');
+      const deadline = Date.now() + 5000;
+      while (watch.progressRevision!()! < written && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.ok(watch.progressRevision!()! >= written, `progress stayed at ${watch.progressRevision!()} below ${written}`);
+      watch.stop();
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -100,10 +100,13 @@ export class EtcdWatch implements WatchHandle {
     }
     if (response.created) this.retryMs = MIN_RETRY_MS;
     if (response.events.length === 0) {
-      // A progress notification: every event up to the header's revision has been sent.
+      // A progress notification: every event up to the header's revision has been sent. The
+      // periodic ones (progress_notify) always keep that promise: etcd sends them only to a synced
+      // watcher, under the lock its writes notify under. Requested ones are sent only where they
+      // keep it too (see EtcdKV.progressRequestsAreSafe).
       if (!response.created) {
         this.lastRevision = Math.max(this.lastRevision, Number(response.header.revision));
-        if (this.hooks.progressRequests) this.sink.progress?.(this.lastRevision);
+        this.sink.progress?.(this.lastRevision);
       }
       return;
     }

@@ -44,10 +44,15 @@ function exited(child: ChildProcess): Promise<void> {
 /** Free ports are found by binding and letting go: another process may take one first. */
 const PORT_ATTEMPTS = 3;
 
-export async function startEtcd(): Promise<EtcdProcess> {
+export interface EtcdOptions {
+  /** etcd's periodic watch progress notifications (--experimental-watch-progress-notify-interval; etcd's default is 10 minutes). */
+  progressNotifyIntervalMs?: number;
+}
+
+export async function startEtcd(options: EtcdOptions = {}): Promise<EtcdProcess> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startEtcdOnce();
+      return await startEtcdOnce(options);
     } catch (error) {
       if (!(error instanceof PortTakenError) || attempt === PORT_ATTEMPTS) throw error;
     }
@@ -56,7 +61,7 @@ export async function startEtcd(): Promise<EtcdProcess> {
 
 class PortTakenError extends Error {}
 
-async function startEtcdOnce(): Promise<EtcdProcess> {
+async function startEtcdOnce(options: EtcdOptions): Promise<EtcdProcess> {
   const folder = await mkdtemp(join(tmpdir(), 'plat-etcd-'));
   const dataDir = join(folder, 'data');
   const [clientPort, peerPort] = [await freePort(), await freePort()];
@@ -73,6 +78,7 @@ async function startEtcdOnce(): Promise<EtcdProcess> {
     '--logger=zap',
     '--log-outputs=stderr',
     '--log-level=warn',
+    ...(options.progressNotifyIntervalMs === undefined ? [] : [`--experimental-watch-progress-notify-interval=${options.progressNotifyIntervalMs}ms`]),
   ];
   let child: ChildProcess;
   const launch = async (): Promise<void> => {
