@@ -1106,6 +1106,21 @@ export function runApiCases(title: string, start: () => Promise<ApiTarget>, stop
         expectStatus(await call(`${roles(ns)}?watch=1&sendInitialEvents=true`), 422, 'Invalid');
       });
 
+      it('a watch that asks for bookmarks gets one 2 s before its timeoutSeconds ends it, at the current resourceVersion', async () => {
+        const ns = await namespace();
+        const created = await call(roles(ns), { method: 'POST', body: role('t') });
+        const started = Date.now();
+        const watch = await open(`${roles(ns)}?watch=1&allowWatchBookmarks=true&timeoutSeconds=3&resourceVersion=${created.json.metadata.resourceVersion}`);
+        const bookmark = await watch.next(5000);
+        const bookmarkAt = Date.now() - started;
+        assert.equal(bookmark?.type, 'BOOKMARK');
+        assert.ok(Number(bookmark?.object.metadata.resourceVersion) >= Number(created.json.metadata.resourceVersion));
+        assert.ok(bookmarkAt >= 900 && bookmarkAt < 2500, `bookmark after ${bookmarkAt} ms`);
+        assert.equal(await watch.next(5000), undefined, 'the stream ends at its timeout');
+        const endedAt = Date.now() - started;
+        assert.ok(endedAt >= 2900 && endedAt < 4500, `ended after ${endedAt} ms`);
+      });
+
       it('a client that disconnects frees its watch at once', async () => {
         const ns = await namespace();
         const watchers = async (): Promise<number> => {

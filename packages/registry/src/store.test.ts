@@ -141,6 +141,37 @@ test('watch: periodic bookmarks carry the revision reached', async () => {
   });
 });
 
+test('watch: the last bookmark goes out 2 s before the server ends the watch, as upstream\u2019s watch cache sends it', async () => {
+  const cases = [
+    { name: 'timeout 2.4 s: one bookmark, at about 0.4 s', timeoutMs: 2400, expected: [400] },
+    { name: 'timeout 1.5 s: no time for one', timeoutMs: 1500, expected: [] },
+    { name: 'no timeout: the interval alone', timeoutMs: undefined, expected: [300, 600] },
+  ];
+  const store = newStore();
+  const created = await store.create('', { metadata: { name: 'a' } });
+  await Promise.all(
+    cases.map(async ({ name, timeoutMs, expected }) => {
+      const interval = timeoutMs === undefined ? 300 : 60_000;
+      const started = Date.now();
+      const watch = await startWatch(
+        store,
+        '',
+        { resourceVersion: created.metadata.resourceVersion!, allowWatchBookmarks: true },
+        { bookmarkIntervalMs: interval, ...(timeoutMs !== undefined && { timeoutMs }) },
+      );
+      const arrivals: number[] = [];
+      const ending = setTimeout(() => watch.stop(), 900);
+      for await (const event of watch) {
+        assert.equal(event.type, 'BOOKMARK', name);
+        arrivals.push(Date.now() - started);
+      }
+      clearTimeout(ending);
+      assert.equal(arrivals.length, expected.length, `${name}: bookmarks at ${arrivals.join(', ')} ms`);
+      arrivals.forEach((at, i) => assert.ok(at >= expected[i]! - 5 && at < expected[i]! + 200, `${name}: bookmark ${i} at ${at} ms`));
+    }),
+  );
+});
+
 test('watch: with a watch cache, bookmarks follow the progress of the store past the last event', async () => {
   // Widgets sit in a watch cache over the embedded store, which reports progress when asked.
   const storage = new CachedStorage(createStorage({ backend: 'memory', compactionIntervalMs: 0 }));

@@ -22,8 +22,14 @@ export interface WatchQuery extends ListQueryWithSelectors {
 }
 
 export interface WatchSettings {
-  /** How often an idle watch that asked for bookmarks gets one. */
+  /** How often a watch that asked for bookmarks gets one. */
   bookmarkIntervalMs: number;
+  /**
+   * When the server will end the watch (its timeoutSeconds), from now. A watch that asked for
+   * bookmarks gets one 2 s before, as from upstream's watch cache, so that its client resumes
+   * from a current resourceVersion rather than from its last event, which may be compacted away.
+   */
+  timeoutMs?: number;
   /**
    * Events a client may fall behind by before its watch is closed (it then resumes from its last
    * resourceVersion), so that one slow client cannot hold unbounded memory. Default 10,000.
@@ -32,6 +38,8 @@ export interface WatchSettings {
 }
 
 const DEFAULT_MAX_BUFFERED_EVENTS = 10_000;
+/** How long before the server ends a watch its last bookmark goes out. */
+const PRE_TIMEOUT_BOOKMARK_MS = 2000;
 
 export interface ApiWatch extends AsyncIterable<ApiWatchEvent> {
   stop(): void;
@@ -111,15 +119,22 @@ export async function startWatch<T extends KubeObject>(
   let lastRevision = startRevision;
   // A bookmark says how far this watch has got: past its last event when the store reports progress
   // (the watch cache, from etcd's progress notifications), which is asked for the next one.
-  const timer = query.allowWatchBookmarks
-    ? setInterval(() => {
-        queue.push(bookmark(Math.max(lastRevision, source.progressRevision?.() ?? 0)));
-        source.requestProgress?.();
-      }, settings.bookmarkIntervalMs)
-    : undefined;
-  timer?.unref();
+  const deadline = settings.timeoutMs === undefined ? Infinity : Date.now() + settings.timeoutMs;
+  let timer: NodeJS.Timeout | undefined;
+  const scheduleBookmark = (): void => {
+    const now = Date.now();
+    const at = Math.min(now + settings.bookmarkIntervalMs, deadline - PRE_TIMEOUT_BOOKMARK_MS);
+    if (at <= now) return; // the one before the end has gone out, or there is no time for it
+    timer = setTimeout(() => {
+      queue.push(bookmark(Math.max(lastRevision, source.progressRevision?.() ?? 0)));
+      source.requestProgress?.();
+      scheduleBookmark();
+    }, at - now);
+    timer.unref();
+  };
+  if (query.allowWatchBookmarks) scheduleBookmark();
   const stop = (): void => {
-    clearInterval(timer);
+    clearTimeout(timer);
     source.stop();
     queue.discard();
   };
@@ -134,7 +149,7 @@ export async function startWatch<T extends KubeObject>(
       // Too far behind: what fits goes, then the stream ends; the client watches again from what
       // it has seen.
       queue.pushAll(outs.slice(0, maxBuffered - queue.length));
-      clearInterval(timer);
+      clearTimeout(timer);
       source.stop();
       return false;
     }
@@ -158,7 +173,7 @@ export async function startWatch<T extends KubeObject>(
         for await (const run of eventRuns(source)) if (!take(run)) break;
         queue.end();
       } catch (error) {
-        clearInterval(timer);
+        clearTimeout(timer);
         const status = isStorageError(error, 'Gone') ? tooOld(error) : toStatusError(error, { groupResource: resource.groupResource });
         if (status instanceof StatusError) queue.push({ type: 'ERROR', object: status.status });
         queue.end();

@@ -23,7 +23,7 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
     served.store,
     info.namespace,
     { ...base, ...(fieldSelector && { fieldSelector }), allowWatchBookmarks },
-    { bookmarkIntervalMs: services.bookmarkIntervalMs },
+    { bookmarkIntervalMs: services.bookmarkIntervalMs, timeoutMs: Math.max(0, timeoutSeconds) * 1000 },
   );
 
   const encode = eventEncoder(scope);
