@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Etcd3 } from 'etcd3';
 import { startEtcd } from '@plat/storage/testing';
-import { Arrivals, SENT_ANNOTATION, type WatchersMessage, type WatchersTask } from './watchers.js';
+import { Arrivals, fanOutName, type WatchersMessage, type WatchersTask } from './watchers.js';
 import { measure } from '../throughput.js';
 
 const MAIN = fileURLToPath(new URL('../../../apps/apiserver/dist/main.js', import.meta.url));
@@ -48,10 +48,10 @@ const FAN_OUT_ROUNDS = Number(process.env.BENCH_FAN_OUT_ROUNDS ?? 3);
  * An object of about the size of bench/storage's (~600 bytes of JSON): a ServiceAccount (the
  * simplest kind served) padded with an annotation.
  */
-const serviceAccount = (namespace: string, name: string, annotations: Record<string, string> = {}) => ({
+const serviceAccount = (namespace: string, name: string) => ({
   apiVersion: 'v1',
   kind: 'ServiceAccount',
-  metadata: { name, namespace, labels: { app: 'bench', tier: 'api' }, annotations: { payload: 'x'.repeat(400), ...annotations } },
+  metadata: { name, namespace, labels: { app: 'bench', tier: 'api' }, annotations: { payload: 'x'.repeat(400) } },
 });
 
 interface Replica {
@@ -312,10 +312,10 @@ async function main(): Promise<void> {
     );
     const delivered = (): number => groups.reduce((sum, group) => sum + group.arrivals.delivered, 0);
     /**
-     * Writes `count` objects at WRITE_RATE, each with its sent annotation (watchers.ts): measured
-     * writes are numbered from `firstIndex` on, the others -1.
+     * Writes `count` objects at WRITE_RATE, each named for its write and its sending (watchers.ts'
+     * fanOutName): measured writes are numbered from `firstIndex` on.
      */
-    const writeAtRate = async (count: number, name: (i: number) => string, firstIndex: number | undefined, createLatencies: Float64Array) => {
+    const writeAtRate = async (count: number, firstIndex: number | undefined, createLatencies: Float64Array) => {
       const started = performance.now();
       const pending: Promise<unknown>[] = [];
       for (let i = 0; i < count; i++) {
@@ -323,9 +323,9 @@ async function main(): Promise<void> {
         const wait = due - performance.now();
         if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
         const sentAt = performance.timeOrigin + performance.now();
-        const sent = `${firstIndex === undefined ? -1 : firstIndex + i}:${sentAt}`;
+        const name = fanOutName(firstIndex === undefined ? undefined : firstIndex + i, i, sentAt);
         const created = client
-          .ok('POST', '/api/v1/namespaces/fan/serviceaccounts', serviceAccount('fan', name(i), { [SENT_ANNOTATION]: sent }))
+          .ok('POST', '/api/v1/namespaces/fan/serviceaccounts', serviceAccount('fan', name))
           .then(() => (createLatencies[i] = performance.timeOrigin + performance.now() - sentAt));
         // Awaited below with the others; a failure meanwhile must not end the process unhandled.
         created.catch(() => {});
@@ -341,7 +341,7 @@ async function main(): Promise<void> {
     // Warm up the fan-out path (the replica's JIT, the watchers' connections) at the same rate,
     // unmeasured, and let it drain: the figures are for the steady state.
     const warmWrites = WRITE_RATE * FAN_OUT_WARM_UP_SECONDS;
-    await writeAtRate(warmWrites, (i) => `warm-${i}`, undefined, new Float64Array(warmWrites));
+    await writeAtRate(warmWrites, undefined, new Float64Array(warmWrites));
     await deliveredAll(warmWrites * WATCHERS);
     const fanOutRounds: FanOutRound[] = [];
     for (let r = 0; r < FAN_OUT_ROUNDS; r++) {
@@ -352,7 +352,7 @@ async function main(): Promise<void> {
       const etcdCpuBefore = await cpuSeconds(etcd.pid);
       const clientCpuBefore = process.cpuUsage();
       const createLatencies = new Float64Array(writes);
-      await writeAtRate(writes, (i) => `fan-${firstIndex + i}`, firstIndex, createLatencies);
+      await writeAtRate(writes, firstIndex, createLatencies);
       const writeSeconds = (performance.now() - writeStarted) / 1000;
       await deliveredAll(writes * WATCHERS);
       const deliverySeconds = (performance.now() - writeStarted) / 1000;
