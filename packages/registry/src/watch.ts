@@ -121,7 +121,13 @@ export async function startWatch<T extends KubeObject>(
   // (the watch cache, from etcd's progress notifications), which is asked for the next one.
   const deadline = settings.timeoutMs === undefined ? Infinity : Date.now() + settings.timeoutMs;
   let timer: NodeJS.Timeout | undefined;
+  let bookmarking = query.allowWatchBookmarks === true;
+  const stopBookmarks = (): void => {
+    bookmarking = false;
+    clearTimeout(timer);
+  };
   const scheduleBookmark = (): void => {
+    if (!bookmarking) return;
     const now = Date.now();
     const at = Math.min(now + settings.bookmarkIntervalMs, deadline - PRE_TIMEOUT_BOOKMARK_MS);
     if (at <= now) return; // the one before the end has gone out, or there is no time for it
@@ -132,9 +138,9 @@ export async function startWatch<T extends KubeObject>(
     }, at - now);
     timer.unref();
   };
-  if (query.allowWatchBookmarks) scheduleBookmark();
+  scheduleBookmark();
   const stop = (): void => {
-    clearTimeout(timer);
+    stopBookmarks();
     source.stop();
     queue.discard();
   };
@@ -149,7 +155,7 @@ export async function startWatch<T extends KubeObject>(
       // Too far behind: what fits goes, then the stream ends; the client watches again from what
       // it has seen.
       queue.pushAll(outs.slice(0, maxBuffered - queue.length));
-      clearTimeout(timer);
+      stopBookmarks();
       source.stop();
       return false;
     }
@@ -173,7 +179,7 @@ export async function startWatch<T extends KubeObject>(
         for await (const run of eventRuns(source)) if (!take(run)) break;
         queue.end();
       } catch (error) {
-        clearTimeout(timer);
+        stopBookmarks();
         const status = isStorageError(error, 'Gone') ? tooOld(error) : toStatusError(error, { groupResource: resource.groupResource });
         if (status instanceof StatusError) queue.push({ type: 'ERROR', object: status.status });
         queue.end();
