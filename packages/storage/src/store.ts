@@ -146,6 +146,8 @@ export class KVStorage implements Storage {
     });
     const end = options.recursive ? prefixEnd(fullKey) : keyEnd(fullKey);
     const onProgress = options.onProgress;
+    /** The last progress mark read: every event up to it has been yielded. */
+    let progressed: number | undefined;
     handle = await this.kv.watch(fullKey, end, options.revision ?? 0, {
       push: (event) => {
         try {
@@ -156,7 +158,7 @@ export class KVStorage implements Storage {
         }
       },
       fail: (error) => queue.fail(error),
-      ...(onProgress && { progress: (revision: number) => queue.push({ progress: revision }) }),
+      progress: (revision: number) => queue.push({ progress: revision }),
     });
     const stop = (): void => {
       handle?.stop();
@@ -164,13 +166,17 @@ export class KVStorage implements Storage {
     };
     async function* events(): AsyncGenerator<WatchEvent<T>> {
       for await (const item of queue) {
-        if ('progress' in item) onProgress?.(item.progress);
-        else yield item;
+        if ('progress' in item) {
+          progressed = item.progress;
+          onProgress?.(item.progress);
+        } else yield item;
       }
     }
     return {
       [Symbol.asyncIterator]: () => events(),
       stop,
+      // A mark is read only once the reader asks for what follows the events before it.
+      progressRevision: () => (queue.length > 0 ? undefined : progressed),
       ...(handle.requestProgress && { requestProgress: () => handle?.requestProgress?.() }),
     };
   }
