@@ -109,26 +109,17 @@ const NAME = Buffer.from('"metadata":{"name":"');
 const MEASURED = Buffer.from('fan-');
 const HEADERS_END = Buffer.from('\r\n\r\n');
 
-/** The decimal number (an optional minus, digits, one dot) in `buffer` from `start` to the next other byte; its end in `end[0]`. */
+/** The whole number (digits) in `buffer` from `start` to the next other byte; its end in `end[0]`. */
 function numberAt(buffer: Buffer, start: number, end: Int32Array): number {
   let value = 0;
-  let scale = 0;
-  let sign = 1;
   let i = start;
-  if (buffer[i] === 45) {
-    sign = -1;
-    i++;
-  }
   for (; i < buffer.length; i++) {
     const byte = buffer[i]!;
-    if (byte === 46) scale = 1;
-    else if (byte >= 48 && byte <= 57) {
-      if (scale) value += (byte - 48) / (scale *= 10);
-      else value = value * 10 + (byte - 48);
-    } else break;
+    if (byte < 48 || byte > 57) break;
+    value = value * 10 + (byte - 48);
   }
   end[0] = i;
-  return sign * value;
+  return value;
 }
 
 /** Incoming bytes of every watch of this thread land here, each read handled before the next. */
