@@ -56,7 +56,7 @@ test: test-deps build check-boundaries .tools/helm
 	node --test $$(find packages apps test -path '*/node_modules' -prune -o -path '*/dist/*' -name '*.test.js' -print | sort)
 
 # Each benchmark prints JSON; `make bench BENCH=merge` runs one.
-BENCH ?= storage merge codec authz api
+BENCH ?= storage merge codec authz tls api
 bench: build
 	@for name in $(BENCH); do node --max-semi-space-size=64 bench/dist/$$name/$$name.bench.js || exit 1; done
 

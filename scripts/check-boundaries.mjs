@@ -20,7 +20,7 @@ const allowed = {
   'packages/agent-config': ['@plat/apimachinery'],
   'apps/node-agent': ['@plat/apimachinery', '@plat/agent-config'],
   test: ['@plat/apimachinery', '@plat/apiserver', '@plat/storage', '@plat/protobuf'],
-  bench: ['@plat/apimachinery', '@plat/storage', '@plat/merge', '@plat/auth', '@plat/protobuf'],
+  bench: ['@plat/apimachinery', '@plat/storage', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving'],
 };
 /** What a workspace's tests (`*.test.ts`, `test-support.ts`) may import besides: a server to talk to. */
 const allowedInTests = {
