@@ -161,6 +161,19 @@ async function cpuSeconds(pid: number): Promise<number> {
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
 }
 
+/**
+ * CPU seconds the whole machine has been busy so far (every state but idle and iowait): beside
+ * the processes' own figures, it says whether the fan-out had the machine to itself or waited
+ * for cores.
+ */
+async function machineBusySeconds(): Promise<number> {
+  const stat = await readFile('/proc/stat', 'utf8');
+  // "cpu  user nice system idle iowait irq softirq steal ...", summed over every core.
+  const times = stat.slice(0, stat.indexOf('\n')).trim().split(/\s+/).slice(1).map(Number);
+  const total = times.slice(0, 8).reduce((sum, t) => sum + t, 0);
+  return (total - times[3]! - times[4]!) / CLOCK_TICKS_PER_SECOND;
+}
+
 async function createMany(client: Client, namespace: string, count: number, name: (i: number) => string): Promise<void> {
   await measure(count, IN_FLIGHT, (i) => client.ok('POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, serviceAccount(namespace, name(i))));
 }
@@ -193,6 +206,8 @@ interface FanOutRound {
   /** The cores busy in this process (the writer and the watchers' threads) and in etcd. */
   clientCoresBusy: number;
   etcdCoresBusy: number;
+  /** Cores busy on the whole machine (of `machineCores`), whoever used them. */
+  machineCoresBusy: number;
 }
 
 interface WatcherGroup {
@@ -350,6 +365,7 @@ async function main(): Promise<void> {
       const writeStarted = performance.now();
       const cpuBefore = await cpuSeconds(replica.pid);
       const etcdCpuBefore = await cpuSeconds(etcd.pid);
+      const machineBusyBefore = await machineBusySeconds();
       const clientCpuBefore = process.cpuUsage();
       const createLatencies = new Float64Array(writes);
       await writeAtRate(writes, firstIndex, createLatencies);
@@ -358,6 +374,7 @@ async function main(): Promise<void> {
       const deliverySeconds = (performance.now() - writeStarted) / 1000;
       const replicaCpu = (await cpuSeconds(replica.pid)) - cpuBefore;
       const etcdCpu = (await cpuSeconds(etcd.pid)) - etcdCpuBefore;
+      const machineBusy = (await machineBusySeconds()) - machineBusyBefore;
       const clientCpuUsed = process.cpuUsage(clientCpuBefore);
       const clientCpu = (clientCpuUsed.user + clientCpuUsed.system) / 1e6;
       const roundDelivered = delivered();
@@ -395,6 +412,7 @@ async function main(): Promise<void> {
         },
         clientCoresBusy: round(clientCpu / deliverySeconds),
         etcdCoresBusy: round(etcdCpu / deliverySeconds),
+        machineCoresBusy: round(machineBusy / deliverySeconds),
       });
     }
     const fanOutRss = await rssMiB(replica.pid);
@@ -451,6 +469,7 @@ async function main(): Promise<void> {
         /** What else kept the machine busy meanwhile: this process (the writer and the watchers), and etcd. */
         clientCoresBusy: fanOutMedian((r) => r.clientCoresBusy),
         etcdCoresBusy: fanOutMedian((r) => r.etcdCoresBusy),
+        machineCoresBusy: fanOutMedian((r) => r.machineCoresBusy),
         machineCores: availableParallelism(),
         replicaRssMiB: fanOutRss,
         rounds: fanOutRounds,
