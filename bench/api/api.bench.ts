@@ -22,10 +22,9 @@ import { Etcd3 } from 'etcd3';
 import { startEtcd } from '@plat/storage/testing';
 import { Arrivals, fanOutName, type WatchersMessage, type WatchersTask } from './watchers.js';
 import { measure } from '../throughput.js';
+import { cpuSeconds, machineBusySeconds, rssMiB } from '../proc.js';
 
 const MAIN = fileURLToPath(new URL('../../../apps/apiserver/dist/main.js', import.meta.url));
-/** USER_HZ: /proc's unit for CPU times, 100 on every Linux this runs on. */
-const CLOCK_TICKS_PER_SECOND = 100;
 const WATCHERS_MODULE = new URL('./watchers.js', import.meta.url);
 const OPERATIONS = Number(process.env.BENCH_OPERATIONS ?? 4000);
 const IN_FLIGHT = 64;
@@ -146,33 +145,6 @@ const median = (values: number[]): number => [...values].sort((a, b) => a - b)[M
 
 const percentile = (sorted: ArrayLike<number>, p: number): number =>
   Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]! * 10) / 10;
-
-async function rssMiB(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kib = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return Math.round(kib / 1024);
-}
-
-/** CPU seconds (user + system) the process has used so far. */
-async function cpuSeconds(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  // The fields after the command name, which is in parentheses and may hold spaces.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
-}
-
-/**
- * CPU seconds the whole machine has been busy so far (every state but idle and iowait): beside
- * the processes' own figures, it says whether the fan-out had the machine to itself or waited
- * for cores.
- */
-async function machineBusySeconds(): Promise<number> {
-  const stat = await readFile('/proc/stat', 'utf8');
-  // "cpu  user nice system idle iowait irq softirq steal ...", summed over every core.
-  const times = stat.slice(0, stat.indexOf('\n')).trim().split(/\s+/).slice(1).map(Number);
-  const total = times.slice(0, 8).reduce((sum, t) => sum + t, 0);
-  return (total - times[3]! - times[4]!) / CLOCK_TICKS_PER_SECOND;
-}
 
 async function createMany(client: Client, namespace: string, count: number, name: (i: number) => string): Promise<void> {
   await measure(count, IN_FLIGHT, (i) => client.ok('POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, serviceAccount(namespace, name(i))));

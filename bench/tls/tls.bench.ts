@@ -5,11 +5,11 @@
 // buffer to each in turn and reports its own CPU time per write. Prints JSON.
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import { readFile } from 'node:fs/promises';
 import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { generateSelfSignedCert, secureServingOptions } from '@plat/serving';
+import { cpuSeconds } from '../proc.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -29,17 +29,6 @@ interface Figures {
   readerCpuMicrosPerWrite: number;
 }
 
-/** USER_HZ: /proc's unit for CPU times, 100 on every Linux this runs on. */
-const CLOCK_TICKS_PER_SECOND = 100;
-
-/** CPU microseconds (user + system) the process has used so far. */
-async function cpuMicros(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  // The fields after the command name, which is in parentheses and may hold spaces.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND) * 1e6;
-}
-
 async function measure(transport: 'tls' | 'tcp', bytes: number, cert: { cert: string; key: string }): Promise<Figures> {
   const sockets: Socket[] = [];
   const onConnection = (socket: Socket): void => {
@@ -52,11 +41,16 @@ async function measure(transport: 'tls' | 'tcp', bytes: number, cert: { cert: st
   await once(server, 'listening');
   const { port } = server.address() as { port: number };
   const readers = fork(fileURLToPath(new URL('./readers.js', import.meta.url)), [transport, String(port), String(CONNECTIONS)]);
-  while (sockets.length < CONNECTIONS) await new Promise((resolve) => setTimeout(resolve, 20));
+  let readersExit: string | undefined;
+  readers.once('exit', (code, signal) => (readersExit = `${code ?? signal}`));
+  while (sockets.length < CONNECTIONS) {
+    if (readersExit !== undefined) throw new Error(`bench/tls: the readers' process ended (${readersExit}) with ${sockets.length} of ${CONNECTIONS} connections open`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 
   const buffer = Buffer.alloc(bytes, 'x');
   let writes = 0;
-  const readerCpuBefore = await cpuMicros(readers.pid!);
+  const readerCpuBefore = await cpuSeconds(readers.pid!);
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const deadline = started + SECONDS * 1000;
@@ -81,7 +75,7 @@ async function measure(transport: 'tls' | 'tcp', bytes: number, cert: { cert: st
   const cpu = process.cpuUsage(cpuBefore);
   // What was written is read by now or soon: a moment for the reader to finish.
   await new Promise((resolve) => setTimeout(resolve, 200));
-  const readerCpu = (await cpuMicros(readers.pid!)) - readerCpuBefore;
+  const readerCpu = ((await cpuSeconds(readers.pid!)) - readerCpuBefore) * 1e6;
 
   readers.kill();
   for (const socket of sockets) socket.destroy();
