@@ -75,10 +75,8 @@ function main(dir) {
   }
 }
 
-if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
-  if (!process.argv[2]) {
-    process.stderr.write('usage: node scripts/fetch-helm.mjs <dir>\n');
-    process.exit(2);
-  }
-  main(process.argv[2]);
+if (!process.argv[2]) {
+  process.stderr.write('usage: node scripts/fetch-helm.mjs <dir>\n');
+  process.exit(2);
 }
+main(process.argv[2]);

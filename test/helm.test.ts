@@ -231,6 +231,8 @@ describe('helm/plat: the rendered configuration serves', () => {
     folder = mkdtempSync(join(tmpdir(), 'plat-helm-rendered-'));
     /** The pod's mounts, as files under the folder. */
     const mounted = (path: string): string => join(folder, path);
+    /** Rendered text with the pod's paths moved under the folder. */
+    const local = (text: string): string => text.replace(/\/etc\/plat\//g, `${folder}/etc/plat/`);
     const write = (path: string, content: string): void => {
       mkdirSync(dirname(mounted(path)), { recursive: true });
       writeFileSync(mounted(path), content);
@@ -248,16 +250,15 @@ describe('helm/plat: the rendered configuration serves', () => {
     const own = ['--bind-address', '--secure-port', '--etcd-servers', '--log-level'];
     const args = (containerOf(apiserverOf(manifests)).args as string[])
       .filter((arg) => !own.some((flag) => arg.startsWith(`${flag}=`)))
-      .map((arg) => arg.replace(/\/etc\/plat\//g, `${folder}/etc/plat/`));
+      .map(local);
     apiserver = await startApiserver([...args, `--etcd-servers=${etcd.endpoint}`], { ca: readFileSync(mounted('/etc/plat/tls/ca.crt'), 'utf8') });
     // The controller-manager's kubeconfig as rendered, pointed at this replica (127.0.0.1 is in the certificate).
     const kubeconfig = find(manifests, 'ConfigMap', `${RELEASE}-plat-controller-manager`).data.kubeconfig as string;
     write(
       '/etc/plat/kubeconfig/kubeconfig',
-      kubeconfig.replace(`https://${RELEASE}-plat.${NAMESPACE}.svc:443`, apiserver.url).replace(/\/etc\/plat\//g, `${folder}/etc/plat/`),
+      local(kubeconfig.replace(`https://${RELEASE}-plat.${NAMESPACE}.svc:443`, apiserver.url)),
     );
-    const managerArgs = (containerOf(managerOf(manifests)).args as string[]).map((arg) => arg.replace(/\/etc\/plat\//g, `${folder}/etc/plat/`));
-    manager = await startControllerManager(managerArgs);
+    manager = await startControllerManager((containerOf(managerOf(manifests)).args as string[]).map(local));
   });
 
   after(async () => {

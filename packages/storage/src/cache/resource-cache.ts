@@ -46,7 +46,7 @@ class CacheWatcher {
     readonly key: string,
     readonly recursive: boolean,
     /** Only events above this revision are delivered. */
-    readonly after: number,
+    after: number,
   ) {
     this.shareKey = `${recursive ? 'r' : 'k'}${key}`;
     this.handed = after;

@@ -28,14 +28,7 @@ export class JoinedRuns {
   join(run: readonly ApiWatchEvent[]): JoinedRun {
     for (const entry of this.recent) if (entry.run === run) return entry.joined;
     const frames = run.map(this.frame);
-    let joined: JoinedRun | undefined;
-    for (const entry of this.recent) {
-      if (sameFrames(entry.frames, frames)) {
-        joined = entry.joined;
-        break;
-      }
-    }
-    joined ??= {
+    const joined = this.recent.find((entry) => sameFrames(entry.frames, frames))?.joined ?? {
       bytes: this.options.chunked ? chunk(frames) : frames.length === 1 ? frames[0]! : Buffer.concat(frames),
       sizes: frames.map((frame) => frame.byteLength),
     };
