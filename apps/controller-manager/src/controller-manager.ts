@@ -1,5 +1,6 @@
 // The controllers a leader runs, over one client, one set of shared informers and one view of the
 // served resources; they run until the signal aborts.
+import { setMaxListeners } from 'node:events';
 import { InformerFactory, RateLimitingQueue, type Client, type Logger, type WorkQueueMetricsProvider } from '@plat/client';
 import { clusterRoleAggregationController } from './controllers/cluster-role-aggregation.js';
 import type { Controller, ControllerContext } from './controllers/context.js';
@@ -24,6 +25,9 @@ export interface ControllersHooks {
 }
 
 export async function runControllers(client: Client, config: ControllersConfig, logger: Logger, signal: AbortSignal, hooks: ControllersHooks = {}): Promise<void> {
+  // Every controller, its token renewal and each informer it waits for listen on this one signal,
+  // each removing its listener when done: more than node's 10 is no leak, so it must not warn.
+  setMaxListeners(0, signal);
   const informers = new InformerFactory(client, { logger });
   const context: ControllerContext = {
     client,
