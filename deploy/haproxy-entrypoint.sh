@@ -12,16 +12,17 @@ awk -v bind="$bind" -v servers="$servers" '
     for (i = 1; i <= n; i++) {
       name = list[i]; sub(/:.*/, "", name)
       # init-addr last,libc,none: start even while a replica cannot be resolved yet.
-      printf "    server %s %s check check-ssl verify none inter 1s fall 2 rise 2 resolvers docker init-addr last,libc,none\n", name, list[i]
+      printf "    server %s %s check check-ssl verify none inter 1s fall 2 rise 2 resolvers resolvconf init-addr last,libc,none\n", name, list[i]
     }
     next
   }
   { gsub(/\$\{BIND\}/, bind); print }
   END {
-    # Docker'"'"'s embedded DNS: replicas that restart come back under a new address.
+    # The container'"'"'s own nameservers (Docker'"'"'s embedded DNS, podman'"'"'s aardvark on the network'"'"'s
+    # gateway, a cluster'"'"'s DNS): replicas that restart come back under a new address.
     print ""
-    print "resolvers docker"
-    print "    nameserver dns 127.0.0.11:53"
+    print "resolvers resolvconf"
+    print "    parse-resolv-conf"
     print "    hold valid 5s"
   }
 ' /etc/haproxy/haproxy.cfg.template > "$config"

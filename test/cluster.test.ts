@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { freePort } from '@plat/storage/testing';
 import { startCluster, type Cluster } from './support/cluster.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -73,6 +74,12 @@ describe('make cluster: three replicas behind haproxy', { timeout: 420_000 }, ()
       );
       assert.equal(status, 200, manager.name);
     }
+  });
+
+  it("the compose file's health check (deploy/readyz.cjs) passes on a ready replica and fails where none serves", async () => {
+    const readyz = (port: number) => spawnSync(process.execPath, [join(ROOT, 'deploy/readyz.cjs'), String(port)], { timeout: 10_000 }).status;
+    for (const replica of cluster.state.replicas) assert.equal(readyz(replica.port), 0, replica.name);
+    assert.equal(readyz(await freePort()), 1);
   });
 
   it('a write through one replica is seen, in order, by watches on the other two', async () => {
@@ -358,6 +365,14 @@ describe('docker-compose.yml and deploy/', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("the apiservers' health check is plat-readyz, which the image installs from deploy/readyz.cjs", () => {
+    const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, { healthcheck?: { test: string[] } }> };
+    for (const name of ['apiserver-1', 'apiserver-2', 'apiserver-3']) assert.deepEqual(compose.services[name]!.healthcheck?.test, ['CMD', 'plat-readyz', '6443'], name);
+    const dockerfile = readFileSync(join(ROOT, 'deploy/Dockerfile'), 'utf8');
+    assert.match(dockerfile, /^COPY deploy\/readyz\.cjs \/usr\/local\/bin\/plat-readyz$/m);
+    assert.match(dockerfile, /chmod 0755 .*\/usr\/local\/bin\/plat-readyz\b/);
   });
 
   it('the haproxy template passes TLS through, round-robin, health-checked on /readyz', () => {
