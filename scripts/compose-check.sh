@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# `make compose-check`: docker-compose.yml's topology run for real, with podman and podman-compose
+# (no Docker engine needed), then checked from the host through its load balancer:
+#   - the images build from deploy/Dockerfile, and every service starts;
+#   - the health checks of etcd, redis and the three apiservers pass;
+#   - kubectl, with the kubeconfig the certs service wrote, is served through haproxy;
+#   - a controller-manager leads and acts (a new namespace gets its default ServiceAccount);
+#   - with one apiserver killed, every request through the load balancer is still served.
+# It builds a clone of the committed HEAD, as a fresh checkout would, under project name
+# $PROJECT (default platcheck), and removes its containers and volumes at the end.
+#
+# Base images the registries cannot give (this machine reaches none) are replaced by stand-ins
+# built from Debian's packages (deploy/podman/stand-ins), labelled io.plat.stand-in=true: the
+# Dockerfile, the compose file and our scripts are what is checked, not the upstream images.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+PROJECT=${PROJECT:-platcheck}
+export CONTAINERS_CONF="$ROOT/deploy/podman/containers.conf"
+work=$(mktemp -d "${TMPDIR:-/var/tmp}/plat-compose-check.XXXXXX")
+started=$SECONDS
+
+log() { echo "compose-check [$((SECONDS - started))s]: $*" >&2; }
+fail() {
+  log "FAILED: $*"
+  exit 1
+}
+
+cleanup() {
+  if [ -d "$work/src" ]; then
+    (cd "$work/src" && podman-compose -p "$PROJECT" down -v -t 5 >"$work/down.log" 2>&1) || log "podman-compose down failed: see $work/down.log"
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+for command in podman podman-compose runc kubectl openssl; do
+  command -v "$command" >/dev/null || fail "$command is not installed (make compose-check installs it)"
+done
+
+# --- base images: present, pulled, or a stand-in ---------------------------------------------
+
+# docker.io/library/<name> for Docker Hub's short names, as podman stores them.
+qualified() {
+  local image=$1 first=${1%%/*}
+  if [[ $image != */* ]]; then echo "docker.io/library/$image"
+  elif [[ $first != *.* && $first != *:* && $first != localhost ]]; then echo "docker.io/$image"
+  else echo "$image"
+  fi
+}
+
+build_debian() {
+  local image=$1 suite=${1##*:}
+  suite=${suite%-slim}
+  command -v debootstrap >/dev/null || fail "debootstrap is needed for the $image stand-in"
+  log "$image: stand-in from debootstrap ($suite, minbase)"
+  debootstrap --variant=minbase "$suite" "$work/rootfs" http://deb.debian.org/debian >"$work/debootstrap.log" 2>&1 ||
+    fail "debootstrap $suite: see the end of its log: $(tail -3 "$work/debootstrap.log")"
+  rm -rf "$work/rootfs/var/cache/apt/archives/"*.deb
+  tar -C "$work/rootfs" -c . | podman import -q --change 'CMD ["bash"]' --change 'LABEL io.plat.stand-in=true' - "$image" >/dev/null
+  rm -rf "$work/rootfs"
+}
+
+build_stand_in() {
+  local image=$1 kind=$2 context="$work/stand-in-$2"
+  mkdir -p "$context"
+  cp "$ROOT/deploy/podman/stand-ins/$kind/Containerfile" "$context/"
+  if [ "$kind" = node ]; then
+    local wanted=${image##*:}
+    wanted=${wanted%%-*}
+    local have
+    have=$(node -p 'process.versions.node.split(".")[0]')
+    [ "$have" = "$wanted" ] || fail "$image: this machine's node is $have, not $wanted: no stand-in"
+    cp "$(command -v node)" "$context/node"
+    cp -a "$(dirname "$(readlink -f "$(command -v npm)")")/.." "$context/npm"
+    cp /etc/ssl/certs/ca-certificates.crt "$context/"
+  fi
+  log "$image: stand-in from deploy/podman/stand-ins/$kind"
+  podman build -q --label io.plat.stand-in=true -t "$image" "$context" >"$work/stand-in-$kind.log" 2>&1 ||
+    fail "$image: stand-in build failed: $(tail -5 "$work/stand-in-$kind.log")"
+}
+
+ensure_image() {
+  local image
+  image=$(qualified "$1")
+  if podman image exists "$image"; then
+    local label
+    label=$(podman image inspect --format '{{index .Labels "io.plat.stand-in"}}' "$image")
+    log "$image: present${label:+ (stand-in)}"
+    return
+  fi
+  if timeout 300 podman pull -q "$image" >/dev/null 2>&1; then
+    log "$image: pulled"
+    return
+  fi
+  case "$image" in
+    docker.io/library/debian:*) build_debian "$image" ;;
+    docker.io/library/node:*) build_stand_in "$image" node ;;
+    */etcd:*) build_stand_in "$image" etcd ;;
+    docker.io/library/redis:*) build_stand_in "$image" redis ;;
+    *) fail "$image cannot be pulled, and there is no stand-in for it" ;;
+  esac
+}
+
+# The FROM images of deploy/Dockerfile that are not its own stages, and the compose file's images
+# that it does not build. Debian's first: the other stand-ins are built on it.
+stages=$(sed -n 's/^FROM .* AS \([a-z0-9_-]*\)$/\1/p' "$ROOT/deploy/Dockerfile")
+bases=$(sed -n 's/^FROM \([^ ]*\).*/\1/p' "$ROOT/deploy/Dockerfile" | grep -v -x -F "$stages")
+bases+=$'\n'$(sed -n 's/^ *image: *\([^ ]*\)$/\1/p' "$ROOT/docker-compose.yml" | grep -v ':local$')
+bases=$(sort -u <<<"$bases")
+for image in $(grep 'debian:' <<<"$bases") $(grep -v 'debian:' <<<"$bases"); do
+  ensure_image "$image"
+done
+
+# --- build and start -------------------------------------------------------------------------
+
+git clone -q --no-hardlinks "$ROOT" "$work/src"
+log "building $(git -C "$work/src" rev-parse --short HEAD) (the committed HEAD) with podman-compose"
+cd "$work/src"
+PLAT_PORT=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
+PLAT_ADMIN_TOKEN=$(openssl rand -hex 24)
+export PLAT_PORT PLAT_ADMIN_TOKEN
+podman-compose -p "$PROJECT" build >"$work/build.log" 2>&1 || fail "the images did not build: $(grep -i -m5 -E 'error|failed' "$work/build.log")"
+log "images built"
+podman-compose -p "$PROJECT" up -d >"$work/up.log" 2>&1 || fail "podman-compose up: $(tail -5 "$work/up.log")"
+container() { echo "${PROJECT}_$1_1"; }
+
+certs=$(podman wait "$(container certs)")
+[ "$certs" = 0 ] || fail "the certs service exited with $certs: $(podman logs "$(container certs)" 2>&1 | tail -5)"
+podman run --rm -v "${PROJECT}_certs:/certs:ro" --entrypoint cat plat:local /certs/kubeconfig-host >"$work/kubeconfig"
+k() { kubectl --kubeconfig "$work/kubeconfig" --request-timeout=10s "$@"; }
+
+# Within `deadline` seconds, `probe` (a command) succeeds; else fail saying `what`.
+eventually() {
+  local what=$1 deadline=$(($SECONDS + $2))
+  shift 2
+  until "$@" >/dev/null 2>&1; do
+    [ $SECONDS -lt $deadline ] || fail "$what, within the time allowed"
+    sleep 1
+  done
+}
+
+# --- checks ----------------------------------------------------------------------------------
+
+eventually "the load balancer serving /readyz" 120 k get --raw /readyz
+log "ready through haproxy on 127.0.0.1:$PLAT_PORT"
+
+# podman runs a health check only when asked (without systemd there are no timers).
+healthy() { podman healthcheck run "$1"; }
+for service in etcd redis apiserver-1 apiserver-2 apiserver-3; do
+  eventually "$service's health check" 60 healthy "$(container "$service")"
+done
+log "health checks pass: etcd, redis, apiserver-1..3"
+
+k create namespace compose-check >/dev/null
+eventually "the default ServiceAccount of a new namespace (the controller-manager)" 60 k -n compose-check get serviceaccount default
+holder=$(k -n plat-system get lease plat-controller-manager -o 'jsonpath={.spec.holderIdentity}')
+[ -n "$holder" ] || fail "no controller-manager holds the lease"
+log "controller-manager $holder leads; the new namespace got its default ServiceAccount"
+
+podman kill "$(container apiserver-2)" >/dev/null
+# haproxy marks it down after two failed checks a second apart; meanwhile a refused connection is
+# redispatched to another replica.
+for i in $(seq 1 20); do
+  k get namespace compose-check >/dev/null || fail "request $i after apiserver-2 was killed"
+done
+k create configmap after-kill -n compose-check --from-literal=replica=killed >/dev/null
+[ "$(k -n compose-check get configmap after-kill -o 'jsonpath={.data.replica}')" = killed ] || fail "a write after the kill was not read back"
+log "apiserver-2 killed: 20 reads and a write through haproxy served"
+
+log "ok"
