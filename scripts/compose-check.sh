@@ -7,7 +7,8 @@
 #   - a controller-manager leads and acts (a new namespace gets its default ServiceAccount);
 #   - with one apiserver killed, every request through the load balancer is still served.
 # It builds a clone of the committed HEAD, as a fresh checkout would, under project name
-# $PROJECT (default platcheck), and removes its containers and volumes at the end.
+# $PROJECT (default platcheck), and removes its containers and volumes at the end. API_DOMAIN
+# passes through to the compose file (k8s.io: Kubernetes' names, as kubectl expects them).
 #
 # Base images the registries cannot give (this machine reaches none) are replaced by stand-ins
 # built from Debian's packages (deploy/podman/stand-ins), labelled io.plat.stand-in=true: the
@@ -154,7 +155,10 @@ log "health checks pass: etcd, redis, apiserver-1..3"
 
 k create namespace compose-check >/dev/null
 eventually "the default ServiceAccount of a new namespace (the controller-manager)" 60 k -n compose-check get serviceaccount default
-holder=$(k -n plat-system get lease plat-controller-manager -o 'jsonpath={.spec.holderIdentity}')
+# plat-system/plat-controller-manager; kube-system/kube-controller-manager with API_DOMAIN=k8s.io.
+domain=${API_DOMAIN:-plat.io}
+prefix=$([ "$domain" = k8s.io ] && echo kube || echo "${domain%%.*}")
+holder=$(k -n "$prefix-system" get lease "$prefix-controller-manager" -o 'jsonpath={.spec.holderIdentity}')
 [ -n "$holder" ] || fail "no controller-manager holds the lease"
 log "controller-manager $holder leads; the new namespace got its default ServiceAccount"
 
