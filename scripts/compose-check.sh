@@ -27,11 +27,25 @@ fail() {
   exit 1
 }
 
+# Removes the project's containers and volumes; after a failure, keeps each container's output
+# and the build logs in $work for a look.
 cleanup() {
+  local status=$?
   if [ -d "$work/src" ]; then
-    (cd "$work/src" && podman-compose -p "$PROJECT" down -v -t 5 >"$work/down.log" 2>&1) || log "podman-compose down failed: see $work/down.log"
+    if [ $status -ne 0 ]; then
+      mkdir -p "$work/logs"
+      for name in $(podman ps -a --filter "label=io.podman.compose.project=$PROJECT" --format '{{.Names}}'); do
+        podman logs "$name" >"$work/logs/$name.log" 2>&1 || true
+      done
+    fi
+    (cd "$work/src" && podman-compose -p "$PROJECT" down -v -t 5 >"$work/down.log" 2>&1) || log "podman-compose down failed: $(tail -3 "$work/down.log")"
   fi
-  rm -rf "$work"
+  if [ $status -ne 0 ]; then
+    rm -rf "$work/src" "$work/rootfs"
+    log "kept for a look: $work (logs/ holds each container's output)"
+  else
+    rm -rf "$work"
+  fi
 }
 trap cleanup EXIT
 
@@ -115,18 +129,19 @@ done
 
 # --- build and start -------------------------------------------------------------------------
 
-git clone -q --no-hardlinks "$ROOT" "$work/src"
-log "building $(git -C "$work/src" rev-parse --short HEAD) (the committed HEAD) with podman-compose"
-cd "$work/src"
+# The compose file requires the token (down as well as up).
 PLAT_PORT=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
 PLAT_ADMIN_TOKEN=$(openssl rand -hex 24)
 export PLAT_PORT PLAT_ADMIN_TOKEN
-podman-compose -p "$PROJECT" build >"$work/build.log" 2>&1 || fail "the images did not build: $(grep -i -m5 -E 'error|failed' "$work/build.log")"
+git clone -q --no-hardlinks "$ROOT" "$work/src"
+log "building $(git -C "$work/src" rev-parse --short HEAD) (the committed HEAD) with podman-compose"
+cd "$work/src"
+podman-compose -p "$PROJECT" build >"$work/build.log" 2>&1 || fail "the images did not build: $(grep -i -m5 -E 'error|failed' "$work/build.log"); the whole log: $work/build.log"
 log "images built"
 podman-compose -p "$PROJECT" up -d >"$work/up.log" 2>&1 || fail "podman-compose up: $(tail -5 "$work/up.log")"
 container() { echo "${PROJECT}_$1_1"; }
 
-certs=$(podman wait "$(container certs)")
+certs=$(timeout 120 podman wait "$(container certs)") || fail "the certs service did not finish within 120 s"
 [ "$certs" = 0 ] || fail "the certs service exited with $certs: $(podman logs "$(container certs)" 2>&1 | tail -5)"
 podman run --rm -v "${PROJECT}_certs:/certs:ro" --entrypoint cat plat:local /certs/kubeconfig-host >"$work/kubeconfig"
 k() { kubectl --kubeconfig "$work/kubeconfig" --request-timeout=10s "$@"; }
