@@ -5,7 +5,8 @@
 #   - the health checks of etcd, redis and the three apiservers pass;
 #   - kubectl, with the kubeconfig the certs service wrote, is served through haproxy;
 #   - a controller-manager leads and acts (a new namespace gets its default ServiceAccount);
-#   - with one apiserver killed, every request through the load balancer is still served.
+#   - while one apiserver stops gracefully, and after another is killed, every request through the
+#     load balancer is served.
 # It builds a clone of the committed HEAD, as a fresh checkout would, under project name
 # $PROJECT (default platcheck), and removes its containers and volumes at the end. API_DOMAIN
 # passes through to the compose file (k8s.io: Kubernetes' names, as kubectl expects them).
@@ -176,6 +177,19 @@ prefix=$([ "$domain" = k8s.io ] && echo kube || echo "${domain%%.*}")
 holder=$(k -n "$prefix-system" get lease "$prefix-controller-manager" -o 'jsonpath={.spec.holderIdentity}')
 [ -n "$holder" ] || fail "no controller-manager holds the lease"
 log "controller-manager $holder leads; the new namespace got its default ServiceAccount"
+
+# A replica stopped gracefully (SIGTERM) fails /readyz for --shutdown-delay-duration while it still
+# serves, so haproxy takes it out of the rotation first: no request through haproxy fails.
+podman stop -t 40 "$(container apiserver-3)" >/dev/null &
+stopping=$!
+requests=0 failures=0
+while kill -0 $stopping 2>/dev/null; do
+  requests=$((requests + 1))
+  k get namespace compose-check >/dev/null || failures=$((failures + 1))
+done
+wait $stopping || fail "podman stop apiserver-3"
+[ $failures = 0 ] || fail "$failures of $requests requests through haproxy failed while apiserver-3 stopped gracefully"
+log "apiserver-3 stopped gracefully: $requests requests through haproxy meanwhile, none failed"
 
 podman kill "$(container apiserver-2)" >/dev/null
 # haproxy marks it down after two failed checks a second apart; meanwhile a refused connection is
