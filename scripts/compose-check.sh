@@ -188,8 +188,10 @@ while kill -0 $stopping 2>/dev/null; do
   k get namespace compose-check >/dev/null || failures=$((failures + 1))
 done
 wait $stopping || fail "podman stop apiserver-3"
+code=$(podman inspect --format '{{.State.ExitCode}}' "$(container apiserver-3)")
+[ "$code" = 0 ] || fail "apiserver-3 exited with $code on SIGTERM, not 0"
 [ $failures = 0 ] || fail "$failures of $requests requests through haproxy failed while apiserver-3 stopped gracefully"
-log "apiserver-3 stopped gracefully: $requests requests through haproxy meanwhile, none failed"
+log "apiserver-3 stopped gracefully (exit 0): $requests requests through haproxy meanwhile, none failed"
 
 podman kill "$(container apiserver-2)" >/dev/null
 # haproxy marks it down after two failed checks a second apart; meanwhile a refused connection is
