@@ -6,7 +6,8 @@
 #   - kubectl, with the kubeconfig the certs service wrote, is served through haproxy;
 #   - a controller-manager leads and acts (a new namespace gets its default ServiceAccount);
 #   - while one apiserver stops gracefully, and after another is killed, every request through the
-#     load balancer is served.
+#     load balancer is served; the killed one, started again under a new address, is found again
+#     by haproxy through the network's DNS and taken back.
 # It builds a clone of the committed HEAD, as a fresh checkout would, under project name
 # $PROJECT (default platcheck), and removes its containers and volumes at the end. API_DOMAIN
 # passes through to the compose file (k8s.io: Kubernetes' names, as kubectl expects them).
@@ -193,6 +194,8 @@ code=$(podman inspect --format '{{.State.ExitCode}}' "$(container apiserver-3)")
 [ $failures = 0 ] || fail "$failures of $requests requests through haproxy failed while apiserver-3 stopped gracefully"
 log "apiserver-3 stopped gracefully (exit 0): $requests requests through haproxy meanwhile, none failed"
 
+address() { podman inspect --format '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$1"; }
+killed_address=$(address "$(container apiserver-2)")
 podman kill "$(container apiserver-2)" >/dev/null
 # haproxy marks it down after two failed checks a second apart; meanwhile a refused connection is
 # redispatched to another replica.
@@ -203,5 +206,17 @@ k -n compose-check create serviceaccount after-kill >/dev/null
 k -n compose-check label serviceaccount after-kill replica=killed >/dev/null
 [ "$(k -n compose-check get serviceaccount after-kill -o 'jsonpath={.metadata.labels.replica}')" = killed ] || fail "a write after the kill was not read back"
 log "apiserver-2 killed: 20 reads, a create and a patch through haproxy served"
+
+# apiserver-2 comes back under a new address (a container holds its old one meanwhile): haproxy
+# finds it again through the network's DNS, and takes it back into the rotation.
+podman rm "$(container apiserver-2)" >/dev/null
+podman run -d --name "${PROJECT}_address-holder" --network "${PROJECT}_default" docker.io/library/debian:bookworm-slim sleep 600 >/dev/null
+podman-compose -p "$PROJECT" up -d --no-deps apiserver-2 >"$work/up-again.log" 2>&1 || fail "apiserver-2 did not start again: $(tail -5 "$work/up-again.log")"
+new_address=$(address "$(container apiserver-2)")
+[ "$new_address" != "$killed_address" ] || fail "apiserver-2 came back under its old address $killed_address: nothing to re-resolve"
+back_in_rotation() { podman logs "$(container haproxy)" 2>&1 | sed -n '/apiserver-2 changed its IP/,$p' | grep -q 'apiserver-2 is UP'; }
+eventually "haproxy taking apiserver-2 back at $new_address (it had $killed_address)" 60 back_in_rotation
+podman rm -f -t 0 "${PROJECT}_address-holder" >/dev/null
+log "apiserver-2 back at $new_address (was $killed_address): haproxy re-resolved it and took it back"
 
 log "ok"
