@@ -40,6 +40,7 @@ cleanup() {
         podman logs "$name" >"$work/logs/$name.log" 2>&1 || true
       done
     fi
+    podman rm -f -t 0 "${PROJECT}_address-holder" >/dev/null 2>&1 || true
     (cd "$work/src" && podman-compose -p "$PROJECT" down -v -t 5 >"$work/down.log" 2>&1) || log "podman-compose down failed: $(tail -3 "$work/down.log")"
   fi
   if [ $status -ne 0 ]; then
