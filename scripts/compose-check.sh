@@ -42,6 +42,8 @@ cleanup() {
     fi
     podman rm -f -t 0 "${PROJECT}_address-holder" >/dev/null 2>&1 || true
     (cd "$work/src" && podman-compose -p "$PROJECT" down -v -t 5 >"$work/down.log" 2>&1) || log "podman-compose down failed: $(tail -3 "$work/down.log")"
+    # podman-compose 1.0.3's down leaves the project's network behind.
+    podman network rm -f "${PROJECT}_default" >/dev/null 2>&1 || true
   fi
   if [ $status -ne 0 ]; then
     rm -rf "$work/src" "$work/rootfs"
