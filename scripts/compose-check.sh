@@ -29,7 +29,7 @@ fail() {
   exit 1
 }
 
-# Removes the project's containers and volumes; after a failure, keeps each container's output
+# Removes the project's containers, volumes and network; after a failure, keeps each container's output
 # and the build logs in $work for a look.
 cleanup() {
   local status=$?
@@ -217,7 +217,8 @@ podman run -d --name "${PROJECT}_address-holder" --network "${PROJECT}_default" 
 podman-compose -p "$PROJECT" up -d --no-deps apiserver-2 >"$work/up-again.log" 2>&1 || fail "apiserver-2 did not start again: $(tail -5 "$work/up-again.log")"
 new_address=$(address "$(container apiserver-2)")
 [ "$new_address" != "$killed_address" ] || fail "apiserver-2 came back under its old address $killed_address: nothing to re-resolve"
-back_in_rotation() { podman logs "$(container haproxy)" 2>&1 | sed -n '/apiserver-2 changed its IP/,$p' | grep -q 'apiserver-2 is UP'; }
+# haproxy logs the new address it resolved, then the server's health checks passing.
+back_in_rotation() { podman logs "$(container haproxy)" 2>&1 | sed -n "/apiserver-2 changed its IP from .* to $new_address/,\$p" | grep -q 'apiserver-2 is UP'; }
 eventually "haproxy taking apiserver-2 back at $new_address (it had $killed_address)" 60 back_in_rotation
 podman rm -f -t 0 "${PROJECT}_address-holder" >/dev/null
 log "apiserver-2 back at $new_address (was $killed_address): haproxy re-resolved it and took it back"
