@@ -213,7 +213,7 @@ log "apiserver-2 killed: 20 reads, a create and a patch through haproxy served"
 # apiserver-2 comes back under a new address (a container holds its old one meanwhile): haproxy
 # finds it again through the network's DNS, and takes it back into the rotation.
 podman rm "$(container apiserver-2)" >/dev/null
-podman run -d --name "${PROJECT}_address-holder" --network "${PROJECT}_default" docker.io/library/debian:bookworm-slim sleep 600 >/dev/null
+podman run -d --name "${PROJECT}_address-holder" --network "${PROJECT}_default" --ip "$killed_address" docker.io/library/debian:bookworm-slim sleep 600 >/dev/null
 podman-compose -p "$PROJECT" up -d --no-deps apiserver-2 >"$work/up-again.log" 2>&1 || fail "apiserver-2 did not start again: $(tail -5 "$work/up-again.log")"
 new_address=$(address "$(container apiserver-2)")
 [ "$new_address" != "$killed_address" ] || fail "apiserver-2 came back under its old address $killed_address: nothing to re-resolve"
