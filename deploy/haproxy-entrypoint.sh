@@ -1,11 +1,15 @@
 #!/bin/sh
-# Renders /etc/haproxy/haproxy.cfg.template and runs haproxy in the foreground.
-#   HAPROXY_BIND   the listening address:port (default 0.0.0.0:6443)
-#   APISERVERS     space-separated host:port of the replicas (default the three of docker-compose.yml)
+# Renders the template and runs haproxy in the foreground; with --check, renders it and has haproxy
+# check the result, then exits (its status is haproxy's).
+#   HAPROXY_BIND      the listening address:port (default 0.0.0.0:6443)
+#   APISERVERS        space-separated host:port of the replicas (default the three of docker-compose.yml)
+#   HAPROXY_TEMPLATE  the template (default /etc/haproxy/haproxy.cfg.template)
+#   HAPROXY_CONFIG    where the rendered configuration goes (default /tmp/haproxy.cfg)
 set -eu
 bind="${HAPROXY_BIND:-0.0.0.0:6443}"
 servers="${APISERVERS:-apiserver-1:6443 apiserver-2:6443 apiserver-3:6443}"
-config=/tmp/haproxy.cfg
+template="${HAPROXY_TEMPLATE:-/etc/haproxy/haproxy.cfg.template}"
+config="${HAPROXY_CONFIG:-/tmp/haproxy.cfg}"
 awk -v bind="$bind" -v servers="$servers" '
   index($0, "${SERVERS}") {
     n = split(servers, list, " ")
@@ -25,6 +29,7 @@ awk -v bind="$bind" -v servers="$servers" '
     print "    parse-resolv-conf"
     print "    hold valid 5s"
   }
-' /etc/haproxy/haproxy.cfg.template > "$config"
+' "$template" > "$config"
+if [ "${1:-}" = --check ]; then exec haproxy -c -f "$config"; fi
 haproxy -c -q -f "$config"
 exec haproxy -db -f "$config"

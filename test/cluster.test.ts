@@ -375,6 +375,22 @@ describe('docker-compose.yml and deploy/', () => {
     assert.match(dockerfile, /chmod 0755 .*\/usr\/local\/bin\/plat-readyz\b/);
   });
 
+  it("the haproxy image's entrypoint renders a configuration haproxy accepts, its replicas re-resolved through resolv.conf", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plat-haproxy-'));
+    try {
+      const config = join(dir, 'haproxy.cfg');
+      const env = { ...process.env, HAPROXY_TEMPLATE: join(ROOT, 'deploy/haproxy.cfg.template'), HAPROXY_CONFIG: config };
+      const checked = spawnSync('sh', [join(ROOT, 'deploy/haproxy-entrypoint.sh'), '--check'], { env, encoding: 'utf8', timeout: 10_000 });
+      assert.equal(checked.status, 0, checked.stderr);
+      const rendered = readFileSync(config, 'utf8');
+      // Docker's 127.0.0.11 exists only under Docker: the container's own nameservers work anywhere.
+      assert.equal(rendered.match(/^ {4}server apiserver-[123] apiserver-[123]:6443 .* resolvers resolvconf /gm)?.length, 3, rendered);
+      assert.match(rendered, /^resolvers resolvconf\n {4}parse-resolv-conf$/m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the haproxy template passes TLS through, round-robin, health-checked on /readyz', () => {
     const template = readFileSync(join(ROOT, 'deploy/haproxy.cfg.template'), 'utf8');
     for (const line of ['mode tcp', 'balance roundrobin', 'option httpchk', 'uri /readyz', '${BIND}', '${SERVERS}']) assert.ok(template.includes(line), line);
