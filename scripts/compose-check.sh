@@ -169,7 +169,9 @@ log "ready through haproxy on 127.0.0.1:$PLAT_PORT"
 # podman runs a health check only when asked (without systemd there are no timers).
 healthy() { podman healthcheck run "$1"; }
 for service in etcd redis apiserver-1 apiserver-2 apiserver-3; do
+  since=$SECONDS
   eventually "$service's health check" 60 healthy "$(container "$service")"
+  [ $((SECONDS - since)) -lt 5 ] || log "$service's health check passed after $((SECONDS - since)) s"
 done
 log "health checks pass: etcd, redis, apiserver-1..3"
 
