@@ -283,20 +283,28 @@ describe('make cluster: three replicas behind haproxy', { timeout: 420_000 }, ()
   });
 });
 
+/** The fields of a docker-compose.yml service these tests read. */
+interface ComposeService {
+  build?: { dockerfile: string };
+  command?: string[];
+  environment?: Record<string, string>;
+  volumes?: string[];
+  healthcheck?: { test: string[] };
+}
+
 describe('docker-compose.yml and deploy/', () => {
+  // Its anchors merged (<<:), as docker compose reads it.
+  const services = (parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, ComposeService> }).services;
+
   it('has the make cluster topology: etcd, redis, three replicas, haproxy, two controller-managers', () => {
-    const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, { build?: { dockerfile: string }; command?: string[] }> };
-    assert.deepEqual(Object.keys(compose.services).sort(), [
+    assert.deepEqual(Object.keys(services).sort(), [
       'apiserver-1', 'apiserver-2', 'apiserver-3', 'certs', 'controller-manager-1', 'controller-manager-2', 'etcd', 'haproxy', 'redis',
     ]);
-    for (const name of ['apiserver-1', 'haproxy', 'controller-manager-2']) assert.equal(compose.services[name]!.build?.dockerfile, 'deploy/Dockerfile', name);
-    assert.ok(compose.services['apiserver-2']!.command!.includes('--etcd-servers=http://etcd:2379'));
+    for (const name of ['apiserver-1', 'haproxy', 'controller-manager-2']) assert.equal(services[name]!.build?.dockerfile, 'deploy/Dockerfile', name);
+    assert.ok(services['apiserver-2']!.command!.includes('--etcd-servers=http://etcd:2379'));
   });
 
   it('the controller-managers use their own kubeconfig and service-account credentials; the apiservers issue the tokens', (t) => {
-    type Service = { command?: string[]; environment?: Record<string, string>; volumes?: string[] };
-    const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, Service> };
-    const { services } = compose;
     for (const name of ['controller-manager-1', 'controller-manager-2']) {
       const service = services[name]!;
       assert.ok(service.command!.includes('--use-service-account-credentials'), name);
@@ -368,8 +376,7 @@ describe('docker-compose.yml and deploy/', () => {
   });
 
   it("the apiservers' health check is plat-readyz, which the image installs from deploy/readyz.cjs", () => {
-    const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, { healthcheck?: { test: string[] } }> };
-    for (const name of ['apiserver-1', 'apiserver-2', 'apiserver-3']) assert.deepEqual(compose.services[name]!.healthcheck?.test, ['CMD', 'plat-readyz', '6443'], name);
+    for (const name of ['apiserver-1', 'apiserver-2', 'apiserver-3']) assert.deepEqual(services[name]!.healthcheck?.test, ['CMD', 'plat-readyz', '6443'], name);
     const dockerfile = readFileSync(join(ROOT, 'deploy/Dockerfile'), 'utf8');
     assert.match(dockerfile, /^COPY deploy\/readyz\.cjs \/usr\/local\/bin\/plat-readyz$/m);
     assert.match(dockerfile, /chmod 0755 .*\/usr\/local\/bin\/plat-readyz\b/);
