@@ -57,7 +57,7 @@ cleanup() {
         $engine logs "$name" >"$work/logs/$name.log" 2>&1 || true
       done
     fi
-    remove_now "${PROJECT}_address-holder" >/dev/null 2>&1 || true
+    remove_holders
     (cd "$work/src" && "${compose[@]}" -p "$PROJECT" down -v -t 5 >"$work/down.log" 2>&1) || log "${compose[*]} down failed: $(tail -3 "$work/down.log")"
     # podman-compose 1.0.3's down leaves the project's network behind.
     $engine network rm "${PROJECT}_default" >/dev/null 2>&1 || true
@@ -71,9 +71,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The container at once, whatever its main process does with SIGTERM.
-remove_now() {
-  if [ $engine = podman ]; then podman rm -f -t 0 "$1"; else docker rm -f "$1"; fi
+# The containers that hold a stopped replica's address (below), removed at once: their `sleep`
+# ignores SIGTERM.
+remove_holders() {
+  local names
+  names=$($engine ps -a --filter "name=${PROJECT}_address-holder" --format '{{.Names}}' 2>/dev/null) || return 0
+  [ -z "$names" ] && return 0
+  if [ $engine = podman ]; then podman rm -f -t 0 $names; else docker rm -f $names; fi >/dev/null 2>&1 || true
 }
 
 needed=(kubectl openssl "${compose[0]}")
@@ -242,18 +246,25 @@ log "apiserver-2 killed: 20 reads, a create and a patch through haproxy served"
 # apiserver-2 comes back under a new address (a container holds its old one meanwhile): haproxy
 # finds it again through the network's DNS, and takes it back into the rotation.
 $engine rm "$(container apiserver-2)" >/dev/null
-# Docker takes --ip only on a network whose subnet the user set, which the compose file does not:
-# there the holder takes a free address, and the check below says if it was not the old one.
-holder_ip=()
-[ $engine = podman ] && holder_ip=(--ip "$killed_address")
-$engine run -d --name "${PROJECT}_address-holder" --network "${PROJECT}_default" "${holder_ip[@]}" docker.io/library/debian:bookworm-slim sleep 600 >/dev/null
+hold() { $engine run -d --name "${PROJECT}_address-holder-$1" --network "${PROJECT}_default" "${@:2}" docker.io/library/debian:bookworm-slim sleep 600 >/dev/null; }
+if [ $engine = podman ]; then
+  hold 1 --ip "$killed_address"
+else
+  # Docker takes --ip only on a network whose subnet the user set, which the compose file does not.
+  # It gives out the lowest free address (apiserver-3's, stopped above, may come first), so holders
+  # are started until one has the old address.
+  for i in $(seq 1 8); do
+    hold "$i"
+    [ "$(address "${PROJECT}_address-holder-$i")" != "$killed_address" ] || break
+  done
+fi
 "${compose[@]}" -p "$PROJECT" up -d --no-deps apiserver-2 >"$work/up-again.log" 2>&1 || fail "apiserver-2 did not start again: $(tail -5 "$work/up-again.log")"
 new_address=$(address "$(container apiserver-2)")
 [ "$new_address" != "$killed_address" ] || fail "apiserver-2 came back under its old address $killed_address: nothing to re-resolve"
 # haproxy logs the new address it resolved, then the server's health checks passing.
 back_in_rotation() { $engine logs "$(container haproxy)" 2>&1 | sed -n "/apiserver-2 changed its IP from .* to $new_address/,\$p" | grep -q 'apiserver-2 is UP'; }
 eventually "haproxy taking apiserver-2 back at $new_address (it had $killed_address)" 60 back_in_rotation
-remove_now "${PROJECT}_address-holder" >/dev/null
+remove_holders
 log "apiserver-2 back at $new_address (was $killed_address): haproxy re-resolved it and took it back"
 
 log "ok"
