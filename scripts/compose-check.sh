@@ -134,7 +134,7 @@ ensure_image() {
   image=$(qualified "$1")
   if $engine image inspect "$image" >/dev/null 2>&1; then
     local label
-    label=$($engine image inspect --format '{{index .Labels "io.plat.stand-in"}}' "$image")
+    label=$($engine image inspect --format '{{index .Config.Labels "io.plat.stand-in"}}' "$image")
     log "$image: present${label:+ (stand-in)}"
     return
   fi
