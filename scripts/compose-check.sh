@@ -106,7 +106,8 @@ build_debian() {
   debootstrap --variant=minbase "$suite" "$work/rootfs" http://deb.debian.org/debian >"$work/debootstrap.log" 2>&1 ||
     fail "debootstrap $suite: see the end of its log: $(tail -3 "$work/debootstrap.log")"
   rm -rf "$work/rootfs/var/cache/apt/archives/"*.deb
-  tar -C "$work/rootfs" -c . | $engine import --change 'CMD ["bash"]' --change 'LABEL io.plat.stand-in=true' - "$image" >/dev/null
+  tar -C "$work/rootfs" -c . | $engine import --change 'CMD ["bash"]' --change 'LABEL io.plat.stand-in=true' - "$image" >/dev/null 2>"$work/import.log" ||
+    fail "$engine import of the $image stand-in: $(tail -3 "$work/import.log")"
   rm -rf "$work/rootfs"
 }
 
@@ -215,16 +216,19 @@ holder=$(k -n "$prefix-system" get lease "$prefix-controller-manager" -o 'jsonpa
 [ -n "$holder" ] || fail "no controller-manager holds the lease"
 log "controller-manager $holder leads; the new namespace got its default ServiceAccount"
 
+# podman, without systemd, complains on stderr that it cannot remove health-check timers.
+engine_log="$work/engine.log"
+
 # A replica stopped gracefully (SIGTERM) fails /readyz for --shutdown-delay-duration while it still
 # serves, so haproxy takes it out of the rotation first: no request through haproxy fails.
-$engine stop -t 40 "$(container apiserver-3)" >/dev/null &
+$engine stop -t 40 "$(container apiserver-3)" >/dev/null 2>>"$engine_log" &
 stopping=$!
 requests=0 failures=0
 while kill -0 $stopping 2>/dev/null; do
   requests=$((requests + 1))
   k get namespace compose-check >/dev/null || failures=$((failures + 1))
 done
-wait $stopping || fail "$engine stop apiserver-3"
+wait $stopping || fail "$engine stop apiserver-3: $(tail -3 "$engine_log")"
 code=$($engine inspect --format '{{.State.ExitCode}}' "$(container apiserver-3)")
 [ "$code" = 0 ] || fail "apiserver-3 exited with $code on SIGTERM, not 0"
 [ $failures = 0 ] || fail "$failures of $requests requests through haproxy failed while apiserver-3 stopped gracefully"
@@ -232,7 +236,7 @@ log "apiserver-3 stopped gracefully (exit 0): $requests requests through haproxy
 
 address() { $engine inspect --format '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "$1"; }
 killed_address=$(address "$(container apiserver-2)")
-$engine kill "$(container apiserver-2)" >/dev/null
+$engine kill "$(container apiserver-2)" >/dev/null 2>>"$engine_log" || fail "$engine kill apiserver-2: $(tail -3 "$engine_log")"
 # haproxy marks it down after two failed checks a second apart; meanwhile a refused connection is
 # redispatched to another replica.
 for i in $(seq 1 20); do
