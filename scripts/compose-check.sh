@@ -249,7 +249,7 @@ log "apiserver-2 killed: 20 reads, a create and a patch through haproxy served"
 
 # apiserver-2 comes back under a new address (a container holds its old one meanwhile): haproxy
 # finds it again through the network's DNS, and takes it back into the rotation.
-$engine rm "$(container apiserver-2)" >/dev/null
+$engine rm "$(container apiserver-2)" >/dev/null 2>>"$engine_log" || fail "$engine rm apiserver-2: $(tail -3 "$engine_log")"
 hold() { $engine run -d --name "${PROJECT}_address-holder-$1" --network "${PROJECT}_default" "${@:2}" docker.io/library/debian:bookworm-slim sleep 600 >/dev/null; }
 if [ $engine = podman ]; then
   hold 1 --ip "$killed_address"
