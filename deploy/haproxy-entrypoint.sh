@@ -28,6 +28,10 @@ awk -v bind="$bind" -v servers="$servers" '
     print "resolvers resolvconf"
     print "    parse-resolv-conf"
     print "    hold valid 5s"
+    # A resolver that stops answering must not take a replica out: past 30 s of timeouts (the
+    # default) haproxy puts every server into maintenance, and aardvark-dns 1.4 has gone silent
+    # that long. The health checks decide whether a replica at its last address is up.
+    print "    hold timeout 1h"
   }
 ' "$template" > "$config"
 if [ "${1:-}" = --check ]; then exec haproxy -c -f "$config"; fi

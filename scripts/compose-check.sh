@@ -265,9 +265,16 @@ fi
 "${compose[@]}" -p "$PROJECT" up -d --no-deps apiserver-2 >"$work/up-again.log" 2>&1 || fail "apiserver-2 did not start again: $(tail -5 "$work/up-again.log")"
 new_address=$(address "$(container apiserver-2)")
 [ "$new_address" != "$killed_address" ] || fail "apiserver-2 came back under its old address $killed_address: nothing to re-resolve"
-# haproxy logs the new address it resolved, then the server's health checks passing.
-back_in_rotation() { $engine logs "$(container haproxy)" 2>&1 | sed -n "/apiserver-2 changed its IP from .* to $new_address/,\$p" | grep -q 'apiserver-2 is UP'; }
+# haproxy logs the new address it resolved, then the server up again: by its health checks passing,
+# or at once if a failed resolution (Docker's NXDOMAIN for a removed container, after `hold nx`) had
+# put it into maintenance ("UP/READY (resolves again)"), its checks going on from there.
+since_new_address() { $engine logs "$(container haproxy)" 2>&1 | sed -n "/apiserver-2 changed its IP from .* to $new_address/,\$p"; }
+back_in_rotation() { since_new_address | grep -q -E "apiserver-2 is UP|apiserver-2 \('apiserver-2'\) is UP/READY"; }
 eventually "haproxy taking apiserver-2 back at $new_address (it had $killed_address)" 60 back_in_rotation
+# Two failed checks (fall 2, inter 1s) would take it out again: it must stay up.
+sleep 3
+down_again=$(since_new_address | grep -m1 'apiserver-2 is DOWN' || true)
+[ -z "$down_again" ] || fail "haproxy took apiserver-2 out again at $new_address: $down_again"
 remove_holders
 log "apiserver-2 back at $new_address (was $killed_address): haproxy re-resolved it and took it back"
 

@@ -393,6 +393,8 @@ describe('docker-compose.yml and deploy/', () => {
       // Docker's 127.0.0.11 exists only under Docker: the container's own nameservers work anywhere.
       assert.equal(rendered.match(/^ {4}server apiserver-[123] apiserver-[123]:6443 .* resolvers resolvconf /gm)?.length, 3, rendered);
       assert.match(rendered, /^resolvers resolvconf\n {4}parse-resolv-conf$/m);
+      // haproxy's default (30 s of DNS timeouts, then maintenance) took every replica out under podman.
+      assert.match(rendered, /^ {4}hold timeout 1h$/m);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
