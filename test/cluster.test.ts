@@ -210,7 +210,8 @@ describe('make cluster: three replicas behind haproxy', { timeout: 420_000 }, ()
 
     const WORKERS = 8;
     const MAX_PER_WORKER = 1_500; // bounded in count ...
-    const LOAD_MS = 12_000; // ... and in time
+    const LOAD_MS = 12_000; // ... and in time, and paced over that time: on a fast machine the
+    // count alone ran out before the dead replica had left the rotation, leaving nothing to check.
     const KILL_AT_MS = 3_000;
     // The dead replica is out of rotation after two failed checks a second apart; a loaded machine
     // (several test files at once) gets some slack.
@@ -233,6 +234,8 @@ describe('make cluster: three replicas behind haproxy', { timeout: 420_000 }, ()
       try {
         for (let i = 0; i < MAX_PER_WORKER && Date.now() - started < LOAD_MS; i++) {
           const name = `w${id}-${i}`;
+          const due = started + (i * LOAD_MS) / MAX_PER_WORKER;
+          if (Date.now() < due) await sleep(due - Date.now());
           try {
             const response = await cluster.request(lb, LEASES(ns), { method: 'POST', body: { metadata: { name }, spec: { holderIdentity: name } }, agent, timeoutMs: 8_000 });
             if (response.status === 201) {
