@@ -129,12 +129,17 @@ export async function startWatch<T extends KubeObject>(
   const scheduleBookmark = (): void => {
     if (!bookmarking) return;
     const now = Date.now();
-    const at = Math.min(now + settings.bookmarkIntervalMs, deadline - PRE_TIMEOUT_BOOKMARK_MS);
-    if (at <= now) return; // the one before the end has gone out, or there is no time for it
+    const beforeEnd = deadline - PRE_TIMEOUT_BOOKMARK_MS;
+    // The one before the end is the last, counted by itself and not by the clock: a timer may fire
+    // a millisecond before Date.now() reaches its time (libuv's loop time lags), and a second one
+    // would follow.
+    const last = now + settings.bookmarkIntervalMs >= beforeEnd;
+    const at = last ? beforeEnd : now + settings.bookmarkIntervalMs;
+    if (at <= now) return; // no time for it
     timer = setTimeout(() => {
       queue.push(bookmark(Math.max(lastRevision, source.progressRevision?.() ?? 0)));
       source.requestProgress?.();
-      scheduleBookmark();
+      if (!last) scheduleBookmark();
     }, at - now);
     timer.unref();
   };
