@@ -35,3 +35,5 @@ export { FieldSelector, parseFieldSelector, type FieldRequirement } from './fiel
 export { Quantity, QuantityError, parseQuantity, type QuantityFormat } from './quantity.js';
 export { FlagError, commandLineOrExit, flag, parseFlags, usage, type FlagDef, type FlagSpecs, type FlagValues, type ParsedFlags } from './flags.js';
 export type { KubeObject, ObjectMeta, OwnerReference } from './object.js';
+export { MAX_NESTING_DEPTH, MAX_OBJECT_BYTES, depthExceededMessage, exceededJsonLimit } from './json-limits.js';
+export { isInexactNumberLiteral, tagNumberLiteral, taggedNumberLiteral } from './exact-number.js';

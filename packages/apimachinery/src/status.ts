@@ -247,10 +247,14 @@ export function newNotImplemented(message: string): StatusError {
   return failure(501, 'NotImplemented', message);
 }
 
-export function newGenericServerResponse(code: number): StatusError {
+/**
+ * `causes` are ours: upstream's 422 for a JSON patch that does not apply has none, which leaves a
+ * client no clue which operation failed; a cause names it without changing code, reason or message.
+ */
+export function newGenericServerResponse(code: number, causes?: StatusCause[]): StatusError {
   const [reason, message] = genericMessages[code] ?? [
     code >= 500 ? 'InternalError' : undefined,
     `the server responded with the status code ${code} but did not return more information`,
   ];
-  return failure(code, reason, message, {});
+  return failure(code, reason, message, causes?.length ? { causes } : {});
 }
