@@ -47,7 +47,7 @@ for (const { name, patch, want, error } of cases) {
   });
 }
 
-test('applyJsonPatch: a failed patch is answered as upstream (422 Invalid, stock message, empty details)', () => {
+test('applyJsonPatch: a failed patch is answered as upstream (422 Invalid, stock message), with the failure as a cause', () => {
   try {
     applyJsonPatch(doc, [{ op: 'test', path: '/metadata/name', value: 'zzz' }]);
     assert.fail('expected an error');
@@ -60,7 +60,7 @@ test('applyJsonPatch: a failed patch is answered as upstream (422 Invalid, stock
       status: 'Failure',
       message: 'the server rejected our request due to an error in our request',
       reason: 'Invalid',
-      details: {},
+      details: { causes: [{ message: 'testing value /metadata/name failed: test failed', field: 'patch' }] },
       code: 422,
     });
   }
@@ -75,4 +75,23 @@ test('applyJsonPatch: too many operations is 413', () => {
       err.toStatusError().status.code === 413 &&
       err.message === 'The allowed maximum operations in a JSON patch is 10000, got 10001',
   );
+});
+
+test('applyJsonPatch: copies may add at most 3 MiB in all: a list copied into itself 26 times (gigabytes unbounded) stops there', () => {
+  const patch: unknown[] = [{ op: 'add', path: '/x', value: [{ a: { b: 1 } }] }];
+  for (let i = 0; i < 26; i++) patch.push({ op: 'copy', from: '/x', path: '/x/-' });
+  assert.throws(
+    () => applyJsonPatch({}, patch),
+    (err: unknown) =>
+      err instanceof PatchError &&
+      err.kind === 'invalid' &&
+      /^Unable to complete the copy, the accumulated size increase of copy is \d+, exceeding the limit 3145728$/.test(err.message) &&
+      err.toStatusError().status.code === 422,
+  );
+  // Copies that stay under the bound are applied.
+  const small = applyJsonPatch({ x: [1] }, [
+    { op: 'copy', from: '/x', path: '/y' },
+    { op: 'copy', from: '/y', path: '/z' },
+  ]);
+  assert.deepEqual(small, { x: [1], y: [1], z: [1] });
 });

@@ -7,6 +7,13 @@ import { PatchError } from './patch-error.js';
 export const maxJSONPatchOperations = 10000;
 
 /**
+ * Upstream's JSONPatchMaxCopyBytes (3 MiB): how much the `copy` operations of one patch may add in
+ * all, counted as the JSON size of each copied value. Without it a patch that copies a list into
+ * itself doubles the object with every operation.
+ */
+export const maxJSONPatchCopyBytes = 3 * 1024 * 1024;
+
+/**
  * Applies an RFC 6902 patch (its text, or the already parsed list of operations) to a copy of
  * `document`. Throws PatchError: `bad-request` when the patch is not a list of operation objects,
  * `too-large` past 10000 operations, `test-failed` for a failed `test`, `invalid` for any other
@@ -37,12 +44,37 @@ export function applyJsonPatch(document: unknown, patchText: string | unknown[])
       `The allowed maximum operations in a JSON patch is ${maxJSONPatchOperations}, got ${operations.length}`,
     );
   }
-  try {
-    const result = jsonpatch.applyPatch(deepCopy(document), operations as jsonpatch.Operation[], true, true, true);
-    return result.newDocument;
-  } catch (err) {
-    throw classify(err);
+  let patched = deepCopy(document);
+  let copiedBytes = 0;
+  for (const [index, operation] of (operations as jsonpatch.Operation[]).entries()) {
+    if (operation.op === 'copy') {
+      copiedBytes += copySize(patched, operation.from);
+      if (copiedBytes > maxJSONPatchCopyBytes) {
+        throw new PatchError(
+          'invalid',
+          `Unable to complete the copy, the accumulated size increase of copy is ${copiedBytes}, exceeding the limit ${maxJSONPatchCopyBytes}`,
+        );
+      }
+    }
+    try {
+      patched = jsonpatch.applyOperation(patched, operation, true, true, true, index).newDocument;
+    } catch (err) {
+      throw classify(err);
+    }
   }
+  return patched;
+}
+
+/** The JSON size of what a `copy` would copy; 0 where `from` names nothing (the operation then fails). */
+function copySize(document: unknown, from: unknown): number {
+  if (typeof from !== 'string') return 0;
+  let value: unknown;
+  try {
+    value = jsonpatch.getValueByPointer(document, from);
+  } catch {
+    return 0;
+  }
+  return value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value));
 }
 
 function classify(err: unknown): PatchError {

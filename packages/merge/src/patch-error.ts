@@ -8,7 +8,8 @@ import {
 
 /**
  * - `test-failed`: a JSON patch `test` operation did not match (upstream: 422, reason Invalid, the
- *   stock message "the server rejected our request due to an error in our request", details {}).
+ *   stock message "the server rejected our request due to an error in our request", details {};
+ *   here the details carry one cause, on the field `patch`, saying which operation failed and why).
  * - `invalid`: any other JSON patch operation that cannot be applied (missing path, index out of
  *   bounds), and the strategic merge patch errors upstream answers 422 (lists of lists, content
  *   outside `$retainKeys`); answered like `test-failed`.
@@ -33,8 +34,8 @@ export class PatchError extends Error {
     switch (this.kind) {
       case 'invalid':
       case 'test-failed':
-        // NewGenericServerResponse(422, ...) with isUnexpectedResponse=false drops the detail.
-        return newGenericServerResponse(422);
+        // Upstream's NewGenericServerResponse(422, ...) drops the detail; it is kept as a cause.
+        return newGenericServerResponse(422, [{ field: 'patch', message: this.message }]);
       case 'too-large':
         return newRequestEntityTooLarge(this.message);
       case 'bad-request':
