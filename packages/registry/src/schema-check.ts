@@ -1,7 +1,10 @@
-// Decoding checks against a kind's schema: wrong types (a fatal 400), and fields the schema does
-// not declare, found by position and dropped from the object as a typed decoder would drop them.
+// Decoding checks against a kind's schema: nulls and over-long number literals read as a typed
+// decoder reads them (decoded-value.ts), wrong types and integers out of their range (a fatal 400),
+// and fields the schema does not declare, found by position and dropped from the object as a typed
+// decoder would drop them.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { parseQuantity } from '@plat/apimachinery';
+import { fitsIntegerFormat, integerRangeMessage, normalizeDecoded } from './decoded-value.js';
 import type { JSONSchema, ResourceDefinition, KubeObject } from './definition.js';
 
 export interface FieldCheck {
@@ -34,13 +37,19 @@ function quantityError(text: string): string {
   }
 }
 
-// Of the formats our schemas name, only a quantity is checked while decoding: upstream's typed
-// decoder parses a resource.Quantity and refuses the body when it is not one. The rest are published.
+// Of the formats our schemas name, a quantity and the integer widths are checked while decoding:
+// upstream's typed decoder parses a resource.Quantity, and refuses a number its int32 or int64 field
+// cannot hold (int64 here: within a double's exact integers, since a rounded one must not be stored).
 const ajv = new Ajv2020({
   allErrors: true,
   strict: true,
   allowUnionTypes: true,
-  formats: { quantity: { type: 'string', validate: (text: string) => !quantityError(text) }, 'date-time': true, int32: true, int64: true },
+  formats: {
+    quantity: { type: 'string', validate: (text: string) => !quantityError(text) },
+    'date-time': true,
+    int32: { type: 'number', validate: (value: number) => fitsIntegerFormat(value, 'int32') },
+    int64: { type: 'number', validate: (value: number) => fitsIntegerFormat(value, 'int64') },
+  },
 });
 ajv.addVocabulary([...KUBERNETES_SCHEMA_KEYWORDS]);
 const compiled = new WeakMap<JSONSchema, ValidateFunction>();
@@ -104,15 +113,26 @@ function walkUnknown(schema: JSONSchema, value: unknown, path: string, unknown: 
   }
 }
 
-/** Checks `object` against the kind's schema; with `prune`, undeclared fields are removed from it. */
+function typeErrorMessage(error: ErrorObject, object: unknown): string {
+  const path = fieldPath(error.instancePath) || '<root>';
+  if (error.keyword === 'format') {
+    const value = valueAt(object, error.instancePath);
+    if (error.params.format === 'quantity') return quantityError(String(value));
+    if (error.params.format === 'int32' || error.params.format === 'int64') return `${path}: ${integerRangeMessage(String(value), error.params.format)}`;
+  }
+  return `${path}: ${error.message ?? 'is invalid'}`;
+}
+
+/**
+ * Checks `object` against the kind's schema, after reading its nulls and tagged number literals
+ * as a typed decoder would (in place); with `prune`, undeclared fields are removed from it.
+ */
 export function checkFields<T extends KubeObject>(definition: ResourceDefinition<T>, object: unknown, prune: boolean): FieldCheck {
+  const decodeErrors: string[] = [];
+  normalizeDecoded(object, definition.schema, '', decodeErrors);
   const validate = validatorFor(definition.schema);
   validate(object);
-  const typeErrors = (validate.errors ?? []).filter(isTypeError).map((error) =>
-    error.keyword === 'format' && error.params.format === 'quantity'
-      ? quantityError(String(valueAt(object, error.instancePath)))
-      : `${fieldPath(error.instancePath) || '<root>'}: ${error.message ?? 'is invalid'}`,
-  );
+  const typeErrors = [...decodeErrors, ...(validate.errors ?? []).filter(isTypeError).map((error) => typeErrorMessage(error, object))];
   const unknownFields: string[] = [];
   walkUnknown(definition.schema, object, '', unknownFields, prune);
   return { typeErrors: [...new Set(typeErrors)], unknownFields };

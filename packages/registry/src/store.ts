@@ -1,12 +1,16 @@
 // The generic store: the one create / get / list / update / delete pipeline every kind is served by.
 // A kind contributes its definition and strategy; this file knows no kind by name.
 import {
+  MAX_OBJECT_BYTES,
   StatusError,
+  depthExceededMessage,
+  exceededJsonLimit,
   newAlreadyExists,
   newBadRequest,
   newConflict,
   newInvalid,
   newNotFound,
+  newRequestEntityTooLarge,
   validateObjectMeta,
   validateObjectMetaUpdate,
   nameIsDNSSubdomain,
@@ -422,7 +426,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
             kind: this.resource.kind,
             ...(request.subresource && { subresource: request.subresource }),
           });
-          const object = request.decode(result.object);
+          const object = request.decode(withinLimits(result.object));
           setManagedFields(object, result.managedFields);
           const done = { ...request, ownershipDone: true };
           if (!current) object.metadata.name ||= name;
@@ -436,7 +440,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
             : request.type === 'merge'
               ? applyMergePatch(current, request.patch)
               : applyStrategicMergePatch(current, request.patch, this.resource.definition.schema);
-        const object = request.decode(patched);
+        const object = request.decode(withinLimits(patched));
         this.checkPatchedIdentity(object, namespace, name);
         return await this.prepareUpdate(namespace, name, object, current!, request);
       } catch (error) {
@@ -601,4 +605,16 @@ function checkPreconditions<T extends KubeObject>(
       `Precondition failed: ResourceVersion in precondition: ${preconditions.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`,
     );
   }
+}
+
+/**
+ * A patched object must stay within what a request may carry: a patch (copies in a JSON patch,
+ * aliases in an apply's YAML) must not grow it past the body limit or nest it past the depth bound
+ * that decoding enforces, before anything encodes or walks it.
+ */
+function withinLimits<V>(patched: V): V {
+  const exceeded = exceededJsonLimit(patched);
+  if (exceeded === 'size') throw newRequestEntityTooLarge(`the patched object is larger than the limit of ${MAX_OBJECT_BYTES} bytes`);
+  if (exceeded === 'depth') throw newBadRequest(`the patched object ${depthExceededMessage}`);
+  return patched;
 }

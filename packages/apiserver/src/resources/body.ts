@@ -1,12 +1,12 @@
 // Request bodies of create and update: size limit, media type, JSON parsing, duplicate keys.
-import { newBadRequest, newRequestEntityTooLarge, newUnsupportedMediaType } from '@plat/apimachinery';
+import { MAX_OBJECT_BYTES, newBadRequest, newRequestEntityTooLarge, newUnsupportedMediaType } from '@plat/apimachinery';
 import type { RequestContext } from '../context.js';
-import { findDuplicateKeys } from './json-duplicates.js';
+import { decodeJson, JsonDecodeError } from './json-scan.js';
 import { parseYaml } from './yaml-body.js';
 import { ProtobufError, decodeObject } from '@plat/protobuf';
 
 /** Upstream's limit on a request body (3 MiB). */
-export const MAX_BODY_BYTES = 3 * 1024 * 1024;
+export const MAX_BODY_BYTES = MAX_OBJECT_BYTES;
 const ACCEPTED = ['application/json', 'application/yaml'];
 
 export interface DecodedBody {
@@ -94,14 +94,14 @@ export async function decodeBody(ctx: RequestContext, protobuf?: ProtobufBody): 
   }
   if (type === 'application/yaml') {
     const parsed = parseYaml(text);
+    if (parsed.tooLarge) throw newRequestEntityTooLarge(`limit is ${MAX_BODY_BYTES}`);
     if (parsed.error !== undefined) throw newBadRequest(`error converting YAML to JSON: ${parsed.error}`);
     return { value: parsed.value, duplicates: parsed.duplicates };
   }
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    return decodeJson(text);
   } catch (error) {
-    throw newBadRequest(`couldn't get version/kind; json parse error: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof JsonDecodeError) throw newBadRequest(`couldn't get version/kind; json parse error: ${error.message}`);
+    throw error;
   }
-  return { value, duplicates: findDuplicateKeys(text) };
 }

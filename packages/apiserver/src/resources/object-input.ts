@@ -27,7 +27,6 @@ export function objectFromBody(
   if (object.kind !== undefined && object.kind !== kind) {
     throw newBadRequest(`the kind in the data (${String(object.kind)}) does not match the expected kind (${kind})`);
   }
-  dropNulls(object);
   // Unknown fields are dropped whatever the level, as a typed decoder drops them.
   const check = checkFields(resolved.definition, object, true);
   if (check.typeErrors.length) {
@@ -49,21 +48,5 @@ export function checkNamespace(object: KubeObject, namespace: string, resolved: 
   const given = object.metadata.namespace;
   if (given && given !== namespace) {
     throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
-  }
-}
-
-/**
- * A JSON null is an absent field to a typed decoder (Go clients send `creationTimestamp: null`);
- * removing them first keeps them from reading as type errors.
- */
-function dropNulls(value: unknown): void {
-  if (Array.isArray(value)) {
-    for (const item of value) dropNulls(item);
-  } else if (value !== null && typeof value === 'object') {
-    const object = value as Record<string, unknown>;
-    for (const key of Object.keys(object)) {
-      if (object[key] === null) delete object[key];
-      else dropNulls(object[key]);
-    }
   }
 }

@@ -1,8 +1,8 @@
 // PATCH (conventions 4.5, 4.11): the patch type by Content-Type, then the store's patch.
-import { forbidden, newBadRequest, newPath, newUnsupportedMediaType, required } from '@plat/apimachinery';
+import { forbidden, newBadRequest, newPath, newRequestEntityTooLarge, newUnsupportedMediaType, required } from '@plat/apimachinery';
 import type { KubeObject, PatchType } from '@plat/registry';
-import { readBody } from '../body.js';
-import { findDuplicateKeys } from '../json-duplicates.js';
+import { MAX_BODY_BYTES, readBody } from '../body.js';
+import { decodeJson, JsonDecodeError } from '../json-scan.js';
 import { objectFromBody } from '../object-input.js';
 import { parseWriteOptions } from '../query.js';
 import { writeObject } from '../respond.js';
@@ -20,22 +20,26 @@ const PATCH_TYPES: Record<string, PatchType> = {
 function parsePatch(type: PatchType, text: string): { patch: unknown; duplicates: string[] } {
   if (type === 'apply') {
     const parsed = parseYaml(text);
+    if (parsed.tooLarge) throw newRequestEntityTooLarge(`limit is ${MAX_BODY_BYTES}`);
     if (parsed.error !== undefined) throw newBadRequest(`error decoding YAML: ${parsed.error}`);
     if (parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
       throw newBadRequest('the apply patch is not an object');
     }
     return { patch: parsed.value, duplicates: parsed.duplicates };
   }
-  let patch: unknown;
+  let decoded;
   try {
-    patch = JSON.parse(text);
+    decoded = decodeJson(text);
   } catch (error) {
-    throw newBadRequest(`error decoding patch: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof JsonDecodeError) throw newBadRequest(`error decoding patch: ${error.message}`);
+    throw error;
   }
+  const patch = decoded.value;
   if (type === 'json' ? !Array.isArray(patch) : patch === null || typeof patch !== 'object' || Array.isArray(patch)) {
     throw newBadRequest(type === 'json' ? 'json patch must be an array of operations' : 'the patch is not a JSON object');
   }
-  return { patch, duplicates: type === 'json' ? [] : findDuplicateKeys(text) };
+  // A JSON patch's duplicate keys are inside its operations, not the object's.
+  return { patch, duplicates: type === 'json' ? [] : decoded.duplicates };
 }
 
 export async function patchObject({ ctx, info, served, query, services, representation }: VerbScope): Promise<void> {

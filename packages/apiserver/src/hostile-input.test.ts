@@ -1,0 +1,180 @@
+// Requests built to hurt: each is refused with a precise 4xx, changes nothing, and leaves the server
+// serving (patch growth, nesting, YAML aliases, numbers a field cannot hold, bad parameters).
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startApiServer, type ApiTestServer } from './api-test-support.js';
+import type { Response } from './test-support.js';
+
+const rbac = '/apis/rbac.authorization.plat.io/v1';
+const NS = 'hostile';
+const roles = `${rbac}/namespaces/${NS}/roles`;
+const leases = `/apis/coordination.plat.io/v1/namespaces/${NS}/leases`;
+
+interface Json {
+  [field: string]: any;
+}
+const json = (response: Response): Json => JSON.parse(response.body) as Json;
+const deepArray = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
+const deepObject = (depth: number): string => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+
+describe('hostile input', () => {
+  let api: ApiTestServer;
+  const patch = (path: string, type: string, body: string | unknown, query = ''): Promise<Response> =>
+    api.send('PATCH', `${path}${query}`, body, { 'Content-Type': type });
+  const expectStatus = (response: Response, code: number, message?: RegExp): Json => {
+    assert.equal(response.status, code, response.body);
+    const status = json(response);
+    assert.equal(status.kind, 'Status', response.body);
+    if (message) assert.match(status.message, message);
+    return status;
+  };
+  const role = async (name: string, extra: Json = {}, rules: Json[] = []): Promise<Json> => {
+    const created = await api.send('POST', roles, { metadata: { name, ...extra }, rules });
+    assert.equal(created.status, 201, created.body);
+    return json(created);
+  };
+  const unchanged = async (name: string, before: Json): Promise<void> => {
+    const now = json(await api.send('GET', `${roles}/${name}`));
+    assert.equal(now.metadata.resourceVersion, before.metadata.resourceVersion, 'the object is unchanged');
+  };
+
+  before(async () => {
+    api = await startApiServer();
+    assert.equal((await api.send('POST', '/api/v1/namespaces', { metadata: { name: NS } })).status, 201);
+  });
+  after(() => api?.server.shutdown());
+
+  describe('a patch cannot grow an object without bound', () => {
+    const copyBomb = [{ op: 'add', path: '/metadata/annotations', value: { x: '[]' } }, { op: 'add', path: '/x', value: [{ a: { b: 1 } }] }];
+    for (let i = 0; i < 26; i++) copyBomb.push({ op: 'copy', from: '/x', path: '/x/-' } as never);
+
+    for (const dryRun of ['', '?dryRun=All']) {
+      it(`a JSON patch copying a list into itself 26 times is a 422 naming the copy limit${dryRun && ', under dry run too'}`, async () => {
+        const before = await role(`copy-bomb${dryRun ? '-dry' : ''}`);
+        const response = await patch(`${roles}/${before.metadata.name}`, 'application/json-patch+json', copyBomb, dryRun);
+        const status = expectStatus(response, 422, /^the server rejected our request due to an error in our request$/);
+        assert.equal(status.reason, 'Invalid');
+        assert.match(status.details.causes[0].message, /^Unable to complete the copy, the accumulated size increase of copy is \d+, exceeding the limit 3145728$/);
+        await unchanged(before.metadata.name, before);
+      });
+    }
+
+    it('copies within the copy limit that take the object past 3 MiB are a 413', async () => {
+      const big = { verbs: ['get'], apiGroups: [''], resources: ['pods'], resourceNames: ['x'.repeat(1400 * 1024)] };
+      const before = await role('grows', {}, [big]);
+      const response = await patch(`${roles}/grows`, 'application/json-patch+json', [
+        { op: 'copy', from: '/rules/0', path: '/rules/-' },
+        { op: 'copy', from: '/rules/0', path: '/rules/-' },
+      ]);
+      expectStatus(response, 413, /^Request entity too large: the patched object is larger than the limit of 3145728 bytes$/);
+      await unchanged('grows', before);
+    });
+
+    it('an apply whose YAML aliases expand past 3 MiB is a 413', async () => {
+      const text = [
+        `apiVersion: rbac.authorization.plat.io/v1`,
+        `kind: Role`,
+        `metadata: {name: aliases, annotations: {a: &big "${'x'.repeat(64 * 1024)}"}}`,
+        `rules: [${Array.from({ length: 60 }, () => '{verbs: [*big], apiGroups: [""], resources: [pods]}').join(', ')}]`,
+      ].join('\n');
+      expectStatus(await patch(`${roles}/aliases`, 'application/apply-patch+yaml', text, '?fieldManager=test'), 413, /^Request entity too large/);
+      assert.equal((await api.send('GET', `${roles}/aliases`)).status, 404, 'nothing was created');
+    });
+  });
+
+  describe('nesting past 500 levels is a 400, in every format and patch type', () => {
+    const cases: [string, () => Promise<Response>, RegExp][] = [
+      ['POST JSON', () => api.send('POST', roles, `{"metadata":{"name":"deep"},"rules":[],"x":${deepArray(9000)}}`), /^couldn't get version\/kind; json parse error: exceeded max depth of 500$/],
+      ['POST YAML', () => api.send('POST', roles, `metadata: {name: deep}\nrules: []\nx: ${deepArray(9000)}`, { 'Content-Type': 'application/yaml' }), /exceeded max depth of 500$/],
+      ['merge patch', () => patch(`${roles}/target`, 'application/merge-patch+json', `{"x":${deepObject(9000)}}`), /^error decoding patch: exceeded max depth of 500$/],
+      ['strategic merge patch', () => patch(`${roles}/target`, 'application/strategic-merge-patch+json', `{"x":${deepObject(9000)}}`), /^error decoding patch: exceeded max depth of 500$/],
+      ['JSON patch', () => patch(`${roles}/target`, 'application/json-patch+json', `[{"op":"add","path":"/x","value":${deepArray(9000)}}]`), /^error decoding patch: exceeded max depth of 500$/],
+      ['apply', () => patch(`${roles}/target`, 'application/apply-patch+yaml', `{"apiVersion":"rbac.authorization.plat.io/v1","kind":"Role","metadata":{"name":"target"},"x":${deepArray(9000)}}`, '?fieldManager=t'), /exceeded max depth of 500$/],
+      ['a JSON patch that nests the object into itself', () => patch(`${roles}/target`, 'application/json-patch+json', nestByMoves(600)), /^the patched object exceeded max depth of 500$/],
+    ];
+    let before: Json;
+    it('(the object they patch)', async () => {
+      before = await role('target');
+    });
+    for (const [name, send, message] of cases) {
+      it(name, async () => {
+        expectStatus(await send(), 400, message);
+        await unchanged('target', before);
+      });
+    }
+    it('nesting within the bound is decoded (an unknown field, dropped with a warning)', async () => {
+      const response = await api.send('POST', roles, `{"metadata":{"name":"nested-ok"},"rules":[],"x":${deepArray(450)}}`);
+      assert.equal(response.status, 201, response.body);
+      assert.match(String(response.headers.warning), /unknown field \\"x\\"/);
+    });
+  });
+
+  describe('YAML', () => {
+    it('an alias bomb is a 400', async () => {
+      const levels = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
+      for (let i = 1; i < 8; i++) levels.push(`l${i}: &l${i} [${Array(9).fill(i === 1 ? '*a' : `*l${i - 1}`).join(',')}]`);
+      const text = `apiVersion: rbac.authorization.plat.io/v1\nkind: Role\nmetadata: {name: bomb}\nrules: []\n${levels.join('\n')}\n`;
+      expectStatus(await api.send('POST', roles, text, { 'Content-Type': 'application/yaml' }), 400, /^error converting YAML to JSON: document contains excessive aliasing$/);
+      expectStatus(await patch(`${roles}/bomb`, 'application/apply-patch+yaml', text, '?fieldManager=t'), 400, /^error decoding YAML: document contains excessive aliasing$/);
+    });
+    it('.inf cannot be carried in JSON: a 400', async () => {
+      const text = 'metadata: {name: inf, generation: .inf}\nrules: []\n';
+      expectStatus(await api.send('POST', roles, text, { 'Content-Type': 'application/yaml' }), 400, /unsupported value: \.inf$/);
+    });
+  });
+
+  describe('numbers a field cannot hold are refused, never rounded', () => {
+    const cases: [string, string, string, RegExp][] = [
+      ['an int64 past its range', roles, '{"metadata":{"name":"n1","generation":1e30},"rules":[]}', /metadata\.generation: cannot unmarshal number 1e\+30 into a field of type int64/],
+      ['an int64 a double cannot hold exactly', roles, '{"metadata":{"name":"n2","generation":9007199254740993},"rules":[]}', /metadata\.generation: 9007199254740993 cannot be held exactly/],
+      ['an int32 past its range', leases, '{"metadata":{"name":"n3"},"spec":{"leaseDurationSeconds":2147483648}}', /spec\.leaseDurationSeconds: cannot unmarshal number 2147483648 into a field of type int32/],
+      ['a negative int32 past its range', leases, '{"metadata":{"name":"n4"},"spec":{"leaseDurationSeconds":-2147483649}}', /into a field of type int32/],
+    ];
+    for (const [name, path, body, message] of cases) {
+      it(name, async () => {
+        expectStatus(await api.send('POST', path, body), 400, message);
+        assert.equal((await api.send('GET', `${path}/${(JSON.parse(body) as Json).metadata.name}`)).status, 404);
+      });
+    }
+    it('the edges of each range are stored exactly', async () => {
+      const max = await api.send('POST', roles, '{"metadata":{"name":"n5","generation":9007199254740991},"rules":[]}');
+      assert.equal(max.status, 201, max.body);
+      assert.match((await api.send('GET', `${roles}/n5`)).body, /"generation":9007199254740991/);
+      const lease = await api.send('POST', leases, '{"metadata":{"name":"n6"},"spec":{"leaseDurationSeconds":2147483647}}');
+      assert.equal(lease.status, 201, lease.body);
+    });
+    it('a quantity given as a long number keeps its digits, as upstream parses the literal', async () => {
+      const body = '{"metadata":{"name":"q"},"spec":{"limits":[{"type":"Container","max":{"cpu":123456789012345678901234567890}}]}}';
+      const created = await api.send('POST', `/api/v1/namespaces/${NS}/limitranges`, body);
+      assert.equal(created.status, 201, created.body);
+      assert.equal(json(created).spec.limits[0].max.cpu, '123456789012345678901234567890');
+    });
+    it('a merge patch carries a long quantity the same way', async () => {
+      const response = await patch(`/api/v1/namespaces/${NS}/limitranges/q`, 'application/merge-patch+json', '{"spec":{"limits":[{"type":"Container","max":{"memory":98765432109876543210987654321}}]}}');
+      assert.equal(response.status, 200, response.body);
+      assert.equal(json(response).spec.limits[0].max.memory, '98765432109876543210987654321');
+    });
+    it('a null label value is stored as "", as upstream decodes it', async () => {
+      const created = await api.send('POST', roles, '{"metadata":{"name":"null-label","labels":{"a":null}},"rules":[]}');
+      assert.equal(created.status, 201, created.body);
+      assert.deepEqual(json(created).metadata.labels, { a: '' });
+    });
+  });
+
+  describe('parameters', () => {
+    it('timeoutSeconds that is not a number is a 400 on a list, as on a watch', async () => {
+      for (const query of ['?timeoutSeconds=abc', '?watch=1&timeoutSeconds=abc']) {
+        expectStatus(await api.send('GET', `${roles}${query}`), 400, /^invalid value for parameter timeoutSeconds: "abc": expected an integer$/);
+      }
+    });
+  });
+});
+
+/** A JSON patch that wraps a list in another, again and again: each round adds a level. */
+function nestByMoves(levels: number): unknown[] {
+  const operations: unknown[] = [{ op: 'add', path: '/x', value: [] }];
+  for (let i = 0; i < levels; i++) {
+    operations.push({ op: 'add', path: '/y', value: [] }, { op: 'move', from: '/x', path: '/y/-' }, { op: 'move', from: '/y', path: '/x' });
+  }
+  return operations;
+}
