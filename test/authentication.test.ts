@@ -309,9 +309,11 @@ describe('authentication over HTTP', () => {
     });
 
     it('groups without a user are refused', async () => {
-      const response = (await byImp({ 'Impersonate-Group': 'g1' })) as Response;
-      assert.equal(response.status, 500, response.body);
-      assert.match(messageOf(response), /without impersonating a user/);
+      for (const headers of [{ 'Impersonate-Group': 'g1' }, { 'Impersonate-Uid': 'u1' }, { 'Impersonate-Extra-Scopes': 's' }] as Record<string, string>[]) {
+        const response = (await byImp(headers)) as Response;
+        assert.equal(response.status, 400, response.body);
+        assert.match(messageOf(response), /without impersonating a user: the Impersonate-User header is missing$/);
+      }
     });
 
     it('the impersonated user is authorized, not the impersonator', async () => {

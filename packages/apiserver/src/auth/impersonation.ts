@@ -3,7 +3,7 @@
 // another user, each part allowed only by the `impersonate` verb on users, serviceaccounts, groups,
 // uids or userextras/<key>. The authenticated user is kept as ctx.state.impersonator.
 import type { IncomingHttpHeaders } from 'node:http';
-import { goQuote, newInternalError } from '@plat/apimachinery';
+import { goQuote, newBadRequest } from '@plat/apimachinery';
 import { forbiddenError, type AuthorizationAttributes, type Authorizer } from '../authorization.js';
 import type { Middleware } from '../context.js';
 import {
@@ -17,6 +17,7 @@ import {
 } from '../user.js';
 
 const USER_HEADER = 'impersonate-user';
+const USER_HEADER_NAME = 'Impersonate-User';
 const GROUP_HEADER = 'impersonate-group';
 const UID_HEADER = 'impersonate-uid';
 const EXTRA_PREFIX = 'impersonate-extra-';
@@ -145,7 +146,8 @@ export function impersonationFilter(authorizer: Authorizer, domain: string): Mid
     try {
       requests = impersonationRequests(headers);
     } catch (error) {
-      throw newInternalError(error);
+      // Upstream answers 500 here; it is the request that is wrong, so it is a 400 naming the header.
+      throw newBadRequest(`${(error as Error).message}: the ${USER_HEADER_NAME} header is missing`);
     }
     if (!requests.length) return next();
     const requester = ctx.state.user;
