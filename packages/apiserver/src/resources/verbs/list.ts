@@ -5,6 +5,9 @@ import { presentList } from './present.js';
 import type { VerbScope } from './scope.js';
 
 export function listQuery(query: Query): ListQueryWithSelectors {
+  // Decoded for a list too, as upstream's ListOptions decoding does: a bad value is a 400 whatever the verb.
+  query.integer('timeoutSeconds');
+  query.boolean('allowWatchBookmarks');
   const defined = <K extends keyof ListQueryWithSelectors>(key: K, value: ListQueryWithSelectors[K] | undefined) =>
     value === undefined ? {} : { [key]: value };
   return {
