@@ -32,6 +32,7 @@ import { ObjectCounter, timedStorage } from './storage-metrics.js';
 import { apiEnablement, type RuntimeConfigEntry } from './runtime-config.js';
 import { PathMux } from './mux.js';
 import { RequestTracker } from './request-tracker.js';
+import { MAX_HEADER_BYTES, handleConnectionErrors } from './connection-errors.js';
 import { secureServingOptions, type ServingCertificate } from '@plat/serving';
 import { versionHandler, versionInfo, type VersionInfo } from './version.js';
 
@@ -174,6 +175,7 @@ export function createServer(options: ServerOptions): Server {
   const tlsOptions = {
     ...secureServingOptions(options.tls),
     ...(clientCA && { ca: clientCA, requestCert: true, rejectUnauthorized: false }),
+    maxHeaderSize: MAX_HEADER_BYTES,
   };
   const httpServer: HttpsServer = createHttpsServer(tlsOptions, (req, res) => {
     tracker.track(res);
@@ -182,6 +184,7 @@ export function createServer(options: ServerOptions): Server {
     if (stopping) res.setHeader('Connection', 'close');
     void callback(req, res);
   });
+  handleConnectionErrors(httpServer, logger, metrics.registry);
 
   let shutdownPromise: Promise<void> | undefined;
   async function runShutdown(): Promise<void> {
