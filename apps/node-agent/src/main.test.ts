@@ -85,6 +85,16 @@ test('--validate accepts JSON', async () => {
   assert.equal(decodeNodeAgentConfiguration(result.stdout).maxPods, 20);
 });
 
+test('--validate refuses a locked GA gate set against its lock, and warns of a GA gate set', async () => {
+  const locked = await file('locked.yaml', `${HEAD}featureGates: {CPUManager: false}\n`);
+  const refused = await agent('--config', locked, '--validate');
+  assert.equal(refused.status, 1);
+  assert.match(refused.stderr, /featureGates\[CPUManager\]: Invalid value: false: cannot set feature gate CPUManager to false, feature is locked to true/);
+  const warned = await agent('--config', await file('ga.yaml', `${HEAD}featureGates: {TopologyManager: true}\n`), '--validate');
+  assert.equal(warned.status, 0, warned.stderr);
+  assert.equal(warned.stderr, 'Warning: Setting GA feature gate TopologyManager=true. It will be removed in a future release.\n');
+});
+
 test('--validate prints every validation error and exits 1', async () => {
   const path = await file('invalid.yaml', `${HEAD}port: 70000\noomScoreAdj: 2000\nimageGCLowThresholdPercent: 90\ncgroupDriver: nope\n`);
   const result = await agent('--config', path, '--validate');

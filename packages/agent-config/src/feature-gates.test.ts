@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FeatureGateSet } from './feature-gates.js';
+import { FeatureGateSet, agentFeatureGates } from './feature-gates.js';
 
 test('feature gates: alpha gates are off and beta gates on by default', () => {
   const gates = new FeatureGateSet();
@@ -18,4 +18,16 @@ test('feature gates: a configuration turns gates on and off, and names the unkno
 test('feature gates: the starting set can differ from the built-in defaults', () => {
   const start = new FeatureGateSet(undefined, { NodeSwap: true });
   assert.equal(start.withOverrides(undefined).gates.enabled('NodeSwap'), true);
+});
+
+test('feature gates: a locked GA gate cannot be turned off; setting a GA or deprecated gate warns', () => {
+  const known = { ...agentFeatureGates, OldThing: { default: false, stage: 'DEPRECATED' as const } };
+  const { gates, errors, warnings } = new FeatureGateSet(known).withOverrides({ CPUManager: false, TopologyManager: true, OldThing: true, NodeSwap: true });
+  assert.deepEqual(errors.map(String), ['featureGates[CPUManager]: Invalid value: false: cannot set feature gate CPUManager to false, feature is locked to true']);
+  assert.deepEqual(warnings, [
+    'Setting GA feature gate TopologyManager=true. It will be removed in a future release.',
+    'Setting deprecated feature gate OldThing=true. It will be removed in a future release.',
+  ]);
+  assert.equal(gates.enabled('CPUManager'), true, 'the locked gate keeps its value');
+  assert.equal(gates.enabled('NodeSwap'), true, 'a beta gate is set without a warning');
 });

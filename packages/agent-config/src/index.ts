@@ -8,7 +8,7 @@ export { parseCPUList } from './cpuset.js';
 export { nodeAgentConfigurationSchema, type NodeAgentConfiguration, type LoggingConfiguration, type Taint } from './node-agent/schema.js';
 export { decodeNodeAgentConfiguration, encodeNodeAgentConfiguration, encodeNodeAgentConfigurationYaml } from './node-agent/codec.js';
 export { setDefaults, DEFAULT_CONTAINER_RUNTIME_ENDPOINT, DEFAULT_EVICTION_HARD, DEFAULT_VOLUME_PLUGIN_DIR } from './node-agent/defaults.js';
-export { validateNodeAgentConfiguration, type ValidateOptions } from './node-agent/validate.js';
+export { nodeAgentConfigurationWarnings, validateNodeAgentConfiguration, type ValidateOptions } from './node-agent/validate.js';
 
 export { credentialProviderConfigSchema, type CredentialProviderConfig, type CredentialProvider, type ExecEnvVar } from './credential-provider/schema.js';
 export { decodeCredentialProviderConfig, encodeCredentialProviderConfigYaml } from './credential-provider/codec.js';

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import {
   DecodeError,
   decodeNodeAgentConfiguration,
+  nodeAgentConfigurationWarnings,
   setDefaults,
   validateNodeAgentConfiguration,
   type NodeAgentConfiguration,
@@ -27,6 +28,7 @@ export async function loadNodeAgentConfiguration(file: string, out: Output): Pro
     return undefined;
   }
   const config = setDefaults(decoded);
+  for (const warning of nodeAgentConfigurationWarnings(config)) out.stderr(`Warning: ${warning}\n`);
   const errors = validateNodeAgentConfiguration(config);
   if (errors.length) {
     printProblems(out, `${file} is not a valid NodeAgentConfiguration (${count(errors)})`, errors);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { setDefaults } from './defaults.js';
 import type { NodeAgentConfiguration } from './schema.js';
 import { validateNodeAgentConfiguration } from './validate.js';
+import { FeatureGateSet } from '../feature-gates.js';
 
 const s = 1000;
 type Config = NodeAgentConfiguration;
@@ -14,7 +15,12 @@ interface RuleCase {
   invalid: Config | ((defaulted: Config) => Config);
   /** The path of the error the invalid file must get. */
   field: string;
+  /** The gates before the file's own apply: for rules on gates that 1.28 locks on, a build where they are off. */
+  gates?: FeatureGateSet;
 }
+
+/** The built-in gates with some set otherwise, locked or not (as in an older release). */
+const gatesWith = (values: Record<string, boolean>): FeatureGateSet => new FeatureGateSet(undefined, values);
 
 const rules: RuleCase[] = [
   // Servers.
@@ -60,15 +66,17 @@ const rules: RuleCase[] = [
   { rule: 'cgroupDriver is cgroupfs or systemd', valid: { cgroupDriver: 'systemd' }, invalid: { cgroupDriver: 'cgroupv2' }, field: 'cgroupDriver' },
   { rule: 'systemCgroups requires cgroupRoot', valid: { systemCgroups: '/system.slice', cgroupRoot: '/' }, invalid: { systemCgroups: '/system.slice' }, field: 'systemCgroups' },
   { rule: 'cpuManagerPolicy is none or static', valid: { cpuManagerPolicy: 'static' }, invalid: { cpuManagerPolicy: 'dynamic' }, field: 'cpuManagerPolicy' },
-  { rule: 'cpuManagerPolicy needs the CPUManager gate', valid: { cpuManagerPolicy: 'None', featureGates: { CPUManager: false } }, invalid: { cpuManagerPolicy: 'static', featureGates: { CPUManager: false } }, field: 'cpuManagerPolicy' },
+  { rule: 'cpuManagerPolicy needs the CPUManager gate', valid: { cpuManagerPolicy: 'None' }, invalid: { cpuManagerPolicy: 'static' }, field: 'cpuManagerPolicy', gates: gatesWith({ CPUManager: false }) },
   { rule: 'cpuManagerPolicyOptions needs the CPUManagerPolicyOptions gate', valid: { cpuManagerPolicyOptions: { 'full-pcpus-only': 'true' } }, invalid: { cpuManagerPolicyOptions: { 'full-pcpus-only': 'true' }, featureGates: { CPUManagerPolicyOptions: false } }, field: 'cpuManagerPolicyOptions' },
-  { rule: 'cpuManagerPolicyOptions needs the CPUManager gate', valid: { featureGates: { CPUManager: false } }, invalid: { cpuManagerPolicyOptions: { 'full-pcpus-only': 'true' }, featureGates: { CPUManager: false } }, field: 'cpuManagerPolicyOptions' },
+  { rule: 'cpuManagerPolicyOptions needs the CPUManager gate', valid: {}, invalid: { cpuManagerPolicyOptions: { 'full-pcpus-only': 'true' } }, field: 'cpuManagerPolicyOptions', gates: gatesWith({ CPUManager: false }) },
   { rule: 'memoryManagerPolicy is none or static', valid: { memoryManagerPolicy: 'Static' }, invalid: { memoryManagerPolicy: 'Dynamic' }, field: 'memoryManagerPolicy' },
   { rule: 'memoryManagerPolicy needs the MemoryManager gate', valid: { memoryManagerPolicy: 'None', featureGates: { MemoryManager: false } }, invalid: { memoryManagerPolicy: 'Static', featureGates: { MemoryManager: false } }, field: 'memoryManagerPolicy' },
   { rule: 'topologyManagerPolicy is a known policy', valid: { topologyManagerPolicy: 'single-numa-node' }, invalid: { topologyManagerPolicy: 'strict' }, field: 'topologyManagerPolicy' },
   { rule: 'topologyManagerScope is container or pod', valid: { topologyManagerScope: 'pod' }, invalid: { topologyManagerScope: 'node' }, field: 'topologyManagerScope' },
   { rule: 'topologyManagerPolicyOptions needs the TopologyManagerPolicyOptions gate', valid: { topologyManagerPolicyOptions: { 'prefer-closest-numa-nodes': 'true' } }, invalid: { topologyManagerPolicyOptions: { 'prefer-closest-numa-nodes': 'true' }, featureGates: { TopologyManagerPolicyOptions: false } }, field: 'topologyManagerPolicyOptions' },
-  { rule: 'topologyManagerPolicyOptions needs the TopologyManager gate', valid: { featureGates: { TopologyManager: false } }, invalid: { topologyManagerPolicyOptions: { 'prefer-closest-numa-nodes': 'true' }, featureGates: { TopologyManager: false } }, field: 'topologyManagerPolicyOptions' },
+  { rule: 'topologyManagerPolicyOptions needs the TopologyManager gate', valid: {}, invalid: { topologyManagerPolicyOptions: { 'prefer-closest-numa-nodes': 'true' } }, field: 'topologyManagerPolicyOptions', gates: gatesWith({ TopologyManager: false }) },
+  { rule: 'CPUManager is locked on in 1.28', valid: { featureGates: { CPUManager: true } }, invalid: { featureGates: { CPUManager: false } }, field: 'featureGates[CPUManager]' },
+  { rule: 'TopologyManager is locked on in 1.28', valid: { featureGates: { TopologyManager: true } }, invalid: { featureGates: { TopologyManager: false } }, field: 'featureGates[TopologyManager]' },
   { rule: 'qosReserved needs the QOSReserved gate', valid: { qosReserved: { memory: '50%' }, featureGates: { QOSReserved: true } }, invalid: { qosReserved: { memory: '50%' } }, field: 'qosReserved' },
   { rule: 'qosReserved covers memory only', valid: { qosReserved: { memory: '100%' }, featureGates: { QOSReserved: true } }, invalid: { qosReserved: { cpu: '50%' }, featureGates: { QOSReserved: true } }, field: 'qosReserved[cpu]' },
   { rule: 'qosReserved is a percentage 0 to 100', valid: { qosReserved: { memory: '0%' }, featureGates: { QOSReserved: true } }, invalid: { qosReserved: { memory: '150%' }, featureGates: { QOSReserved: true } }, field: 'qosReserved[memory]' },
@@ -138,13 +146,14 @@ const rules: RuleCase[] = [
   { rule: 'containerRuntimeEndpoint is required', valid: { containerRuntimeEndpoint: 'unix:///run/crio/crio.sock' }, invalid: (c) => ({ ...c, containerRuntimeEndpoint: '' }), field: 'containerRuntimeEndpoint' },
 ];
 
-for (const { rule, valid, invalid, field } of rules) {
+for (const { rule, valid, invalid, field, gates } of rules) {
+  const options = gates ? { featureGates: gates } : {};
   test(`validation: ${rule}: valid`, () => {
-    assert.deepEqual(validateNodeAgentConfiguration(setDefaults(valid)).map(String), []);
+    assert.deepEqual(validateNodeAgentConfiguration(setDefaults(valid), options).map(String), []);
   });
   test(`validation: ${rule}: invalid at ${field}`, () => {
     const config = typeof invalid === 'function' ? invalid(setDefaults(valid)) : setDefaults(invalid);
-    const errors = validateNodeAgentConfiguration(config);
+    const errors = validateNodeAgentConfiguration(config, options);
     assert.ok(
       errors.some((error) => error.field === field),
       `expected an error at ${field}, got:\n  ${errors.map(String).join('\n  ') || '(none)'}`,

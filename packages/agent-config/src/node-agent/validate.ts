@@ -38,3 +38,8 @@ export function validateNodeAgentConfiguration(config: NodeAgentConfiguration, o
   const context: ValidationContext = { config, gates };
   return [...errors, ...validators.flatMap((validate) => validate(context))];
 }
+
+/** What the configuration's featureGates warn about (GA and deprecated gates it sets), for the agent to print. */
+export function nodeAgentConfigurationWarnings(config: NodeAgentConfiguration, options: ValidateOptions = {}): string[] {
+  return (options.featureGates ?? new FeatureGateSet()).withOverrides(config.featureGates).warnings;
+}
