@@ -107,7 +107,9 @@ export async function startApiserver(args: string[], options: { ca?: string } = 
             ...(options.cert && { cert: options.cert.cert, key: options.cert.key }),
             headers: {
               ...(options.token && { authorization: `Bearer ${options.token}` }),
-              ...(body !== undefined && { 'content-type': 'application/json' }),
+              // Node sends no Content-Length of its own for a DELETE body: without one the server
+              // rightly reads no body, and takes what follows as a second, broken request.
+              ...(body !== undefined && { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }),
               ...options.headers,
             },
           },

@@ -93,7 +93,7 @@ export async function startCluster(extraArgs: string[] = []): Promise<Cluster> {
             ca,
             agent: options.agent ?? false,
             timeout: options.timeoutMs ?? 10_000,
-            headers: { ...auth, ...(body !== undefined && { 'content-type': 'application/json' }) },
+            headers: { ...auth, ...(body !== undefined && { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }) },
           },
           (res) => {
             const chunks: Buffer[] = [];

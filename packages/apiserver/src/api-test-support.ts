@@ -29,7 +29,8 @@ export async function startApiServer(options: Partial<ServerOptions> = {}, api: 
           method,
           ca,
           agent: false,
-          headers: { ...(text !== undefined && { 'Content-Type': 'application/json' }), ...headers },
+          // Node sends no Content-Length of its own for a DELETE body, which the server then never reads.
+          headers: { ...(text !== undefined && { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)) }), ...headers },
         },
         (res) => {
           let data = '';
