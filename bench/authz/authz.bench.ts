@@ -23,7 +23,7 @@ function timeEach(count: number, decide: (i: number) => void): { medianMicros: n
 
 let allowed = 0;
 const decide = (i: number): void => {
-  if (authorize(index, requests[i % requests.length]!).decision === 'allow') allowed++;
+  if (authorize(index, requests[i % requests.length]!).decision === 'Allow') allowed++;
 };
 timeEach(10_000, decide);
 allowed = 0;

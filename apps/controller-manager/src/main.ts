@@ -4,7 +4,8 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { pino, type Logger } from 'pino';
-import { Client, LeaderElector, leaseResource, sleep, type Lease } from '@plat/client';
+import type { Lease } from '@plat/apimachinery';
+import { Client, LeaderElector, leaseResource, sleep } from '@plat/client';
 import { loadServingCert, pingCheck, type HealthCheck } from '@plat/serving';
 import { runControllers, type ControllersHooks } from './controller-manager.js';
 import { commandLineOrExit } from '@plat/apimachinery';

@@ -35,7 +35,6 @@ export * from './authentication/user-info.js';
 export * from './authentication/token-review.js';
 export * from './authentication/self-subject-review.js';
 export * from './authentication/token-request.js';
-export type { PolicyRule } from './common/policy-rule.js';
 export type { Subject } from './common/subject.js';
 export type { RoleRef } from './common/role-ref.js';
 export type { LabelSelector, LabelSelectorRequirement } from './common/label-selector.js';

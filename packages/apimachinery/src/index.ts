@@ -37,3 +37,7 @@ export { FlagError, commandLineOrExit, flag, parseFlags, usage, type FlagDef, ty
 export type { KubeObject, ObjectMeta, OwnerReference } from './object.js';
 export { MAX_NESTING_DEPTH, MAX_OBJECT_BYTES, depthExceededMessage, exceededJsonLimit } from './json-limits.js';
 export { isInexactNumberLiteral, tagNumberLiteral, taggedNumberLiteral } from './exact-number.js';
+export type { UserInfo } from './types/user.js';
+export type { AccessAttributes, AccessDecision, AccessRules, Decision, NonResourceRule, ResourceRule } from './types/access.js';
+export type { PolicyRule, RoleRef, Subject } from './types/rbac.js';
+export type { Lease, LeaseSpec } from './types/lease.js';

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { forbiddenError, newAuthorizer, unionAuthorizer, type AuthorizationAttributes, type Authorizer } from './authorization.js';
+import { forbiddenError, newAuthorizer, unionAuthorizer, type Authorizer } from './authorization.js';
+import type { AccessAttributes } from '@plat/apimachinery';
 
-const base: AuthorizationAttributes = {
+const base: AccessAttributes = {
   user: { name: 'bob', uid: '', groups: ['system:authenticated'] },
   verb: 'get',
   isResourceRequest: false,
@@ -15,7 +16,7 @@ const base: AuthorizationAttributes = {
   name: '',
 };
 
-const messages: { name: string; attributes: Partial<AuthorizationAttributes>; reason?: string; want: string; details: object }[] = [
+const messages: { name: string; attributes: Partial<AccessAttributes>; reason?: string; want: string; details: object }[] = [
   { name: 'non-resource path', attributes: {}, want: 'forbidden: User "bob" cannot get path "/healthz"', details: {} },
   {
     name: 'namespaced resource',

@@ -1,40 +1,18 @@
 // Authorization: an ordered union of authorizers decides each request, system:masters first as
 // upstream's privileged-group authorizer; a refusal is a 403 Status in upstream's words.
-import { StatusError, newForbidden } from '@plat/apimachinery';
-import { forbiddenMessage, type NonResourceRule, type ResourceRule } from '@plat/auth';
+import { StatusError, newForbidden, type AccessAttributes, type AccessDecision, type AccessRules, type UserInfo } from '@plat/apimachinery';
+import { forbiddenMessage } from '@plat/auth';
 import type { Middleware } from './context.js';
 import type { RequestInfo } from './request-info.js';
-import { SYSTEM_PRIVILEGED_GROUP, type UserInfo } from './user.js';
+import { SYSTEM_PRIVILEGED_GROUP } from './user.js';
 
 export type AuthorizationMode = 'AlwaysAllow' | 'AlwaysDeny' | 'RBAC';
 export const authorizationModes: readonly AuthorizationMode[] = ['AlwaysAllow', 'AlwaysDeny', 'RBAC'];
 
-export type Decision = 'Allow' | 'Deny' | 'NoOpinion';
-
-export interface AuthorizationResult {
-  decision: Decision;
-  /** Why, for the Forbidden message, the logs and access reviews; may be empty. */
-  reason: string;
-  /** A problem met while deciding (an unresolvable roleRef): reported by reviews, never a failure. */
-  evaluationError?: string;
-}
-
-export interface AuthorizationAttributes extends Omit<RequestInfo, 'parts' | 'apiPrefix'> {
-  user: UserInfo;
-}
-
-/** The rules a user has in a namespace, as a SelfSubjectRulesReview reports them (upstream's RuleResolver). */
-export interface RulesResult {
-  resourceRules: ResourceRule[];
-  nonResourceRules: NonResourceRule[];
-  incomplete: boolean;
-  evaluationError?: string;
-}
-
 export interface Authorizer {
-  authorize(attributes: AuthorizationAttributes): AuthorizationResult | Promise<AuthorizationResult>;
+  authorize(attributes: AccessAttributes): AccessDecision | Promise<AccessDecision>;
   /** The rules that apply; absent when the authorizer lists none (the privileged-group authorizer). */
-  rulesFor?(user: UserInfo, namespace: string): RulesResult | Promise<RulesResult>;
+  rulesFor?(user: UserInfo, namespace: string): AccessRules | Promise<AccessRules>;
 }
 
 export const alwaysAllow: Authorizer = {
@@ -74,7 +52,7 @@ export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer 
       return { decision: 'NoOpinion', reason: reasons.join('\n'), ...(errors.length && { evaluationError: errors.join('\n') }) };
     },
     async rulesFor(user, namespace) {
-      const union: RulesResult = { resourceRules: [], nonResourceRules: [], incomplete: false };
+      const union: AccessRules = { resourceRules: [], nonResourceRules: [], incomplete: false };
       const errors: string[] = [];
       for (const authorizer of authorizers) {
         if (!authorizer.rulesFor) continue;
@@ -108,14 +86,14 @@ export function newAuthorizer(modes: readonly AuthorizationMode[], options: { rb
  * Upstream's 403 for a refused request: `pods is forbidden: User "bob" cannot list resource "pods"
  * in API group "" in the namespace "ns"`, with the authorizers' reason after ": ".
  */
-export function forbiddenError(attributes: AuthorizationAttributes, reason: string): StatusError {
+export function forbiddenError(attributes: AccessAttributes, reason: string): StatusError {
   const qualified = attributes.isResourceRequest ? { group: attributes.apiGroup, resource: attributes.resource } : { group: '', resource: '' };
   const status = newForbidden(qualified, attributes.isResourceRequest ? attributes.name : '', '').status;
   return new StatusError({ ...status, message: forbiddenMessage(attributes, reason) });
 }
 
 /** What a request asks to do, for the authorizer. */
-export function requestAttributes(info: RequestInfo, user: UserInfo): AuthorizationAttributes {
+export function requestAttributes(info: RequestInfo, user: UserInfo): AccessAttributes {
   const { isResourceRequest, path, verb, apiGroup, apiVersion, namespace, resource, subresource, name } = info;
   return { isResourceRequest, path, verb, apiGroup, apiVersion, namespace, resource, subresource, name, user };
 }

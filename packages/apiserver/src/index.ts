@@ -6,9 +6,6 @@ export {
   authorizationModes,
   type AuthorizationMode,
   type Authorizer,
-  type AuthorizationAttributes,
-  type AuthorizationResult,
-  type RulesResult,
 } from './authorization.js';
 export type { AuthenticationOptions, TokenAuthenticator, TokenAuthentication } from './authentication.js';
 export {

@@ -1,12 +1,7 @@
 // The authenticated identity of a request, with the well-known names upstream gives users and groups.
-import { isDNS1123Label, isDNS1123Subdomain } from '@plat/apimachinery';
+import { isDNS1123Label, isDNS1123Subdomain, type UserInfo } from '@plat/apimachinery';
 
-export interface UserInfo {
-  name: string;
-  uid: string;
-  groups: string[];
-  extra?: Record<string, string[]>;
-}
+export type { UserInfo };
 
 export const ANONYMOUS_USER = 'system:anonymous';
 export const ALL_AUTHENTICATED = 'system:authenticated';

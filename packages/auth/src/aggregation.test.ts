@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SelectorParseError } from '@plat/apimachinery';
 import { aggregateClusterRole, ruleEquals } from './aggregation.js';
-import type { ClusterRole, PolicyRule } from './types.js';
+import type { ClusterRole } from './types.js';
+import type { PolicyRule } from '@plat/apimachinery';
 
 const label = 'rbac.authorization.plat.io/aggregate-to-view';
 const pods: PolicyRule = { verbs: ['get'], apiGroups: [''], resources: ['pods'] };

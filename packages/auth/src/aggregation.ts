@@ -1,6 +1,7 @@
 // The rules of an aggregated ClusterRole, as upstream's ClusterRole aggregation controller computes them.
 import { labelSelectorFromObject } from '@plat/apimachinery';
-import type { ClusterRole, PolicyRule } from './types.js';
+import type { ClusterRole } from './types.js';
+import type { PolicyRule } from '@plat/apimachinery';
 
 const fields = ['verbs', 'apiGroups', 'resources', 'resourceNames', 'nonResourceURLs'] as const;
 

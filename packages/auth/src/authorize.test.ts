@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { authorize, privilegedGroupAuthorizer } from './authorize.js';
 import { RbacIndex } from './rbac-index.js';
 import { nonResourceAttributes, resourceAttributes, user } from './testing.js';
-import type { Attributes, PolicyRule, Subject, UserInfo } from './types.js';
+import type { AccessAttributes, PolicyRule, Subject, UserInfo } from '@plat/apimachinery';
 
 const rbac = 'rbac.authorization.plat.io';
 
@@ -21,8 +21,8 @@ interface Case {
   name: string;
   roles?: RoleSpec[];
   bindings: BindingSpec[];
-  request: Attributes;
-  decision: 'allow' | 'no-opinion';
+  request: AccessAttributes;
+  decision: 'Allow' | 'NoOpinion';
   /** Exact reason; when absent, an allow only has to start with "RBAC: allowed by" and a no-opinion must be "". */
   reason?: string;
   evaluationError?: string;
@@ -55,7 +55,7 @@ const everywhere = (rules: PolicyRule[], subjects: Subject[] = [User('alice')]):
   bindings: [{ kind: 'ClusterRoleBinding', name: 'crb', role: 'ClusterRole/cr', subjects }],
 });
 
-const get = (u: UserInfo, resource: string, extra: Partial<Parameters<typeof resourceAttributes>[2]> = {}): Attributes =>
+const get = (u: UserInfo, resource: string, extra: Partial<Parameters<typeof resourceAttributes>[2]> = {}): AccessAttributes =>
   resourceAttributes(u, 'get', { resource, namespace: 'default', ...extra });
 
 const cases: Case[] = [
@@ -64,221 +64,221 @@ const cases: Case[] = [
     name: 'a listed verb is allowed, with the binding as reason',
     ...inDefault([rule(['get', 'list'], [''], ['pods'])]),
     request: resourceAttributes(alice, 'list', { resource: 'pods', namespace: 'default' }),
-    decision: 'allow',
+    decision: 'Allow',
     reason: 'RBAC: allowed by RoleBinding "rb/default" of Role "r" to User "alice"',
   },
   {
     name: 'a verb not listed is not allowed',
     ...inDefault([rule(['get', 'list'], [''], ['pods'])]),
     request: resourceAttributes(alice, 'delete', { resource: 'pods', namespace: 'default', name: 'p' }),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
     reason: '',
   },
   {
     name: 'verb "*" allows every verb',
     ...inDefault([rule(['*'], [''], ['pods'])]),
     request: resourceAttributes(alice, 'deletecollection', { resource: 'pods', namespace: 'default' }),
-    decision: 'allow',
+    decision: 'Allow',
   },
   {
     name: 'a request for verb "*" needs a "*" rule',
     ...inDefault([rule(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'], [''], ['pods'])]),
     request: resourceAttributes(alice, '*', { resource: 'pods', namespace: 'default' }),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
   },
   {
     name: 'custom verbs (escalate, bind, impersonate) match like any other',
     ...everywhere([rule(['impersonate'], [''], ['serviceaccounts'])]),
     request: resourceAttributes(alice, 'impersonate', { resource: 'serviceaccounts', namespace: 'ns', name: 'x' }),
-    decision: 'allow',
+    decision: 'Allow',
   },
   // API groups.
   {
     name: 'the core group "" is its own group',
     ...inDefault([rule(['get'], [''], ['deployments'])]),
     request: get(alice, 'deployments', { group: 'apps' }),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
   },
   {
     name: 'a rule for apps does not reach the core group',
     ...inDefault([rule(['get'], ['apps'], ['pods'])]),
     request: get(alice, 'pods'),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
   },
   {
     name: 'apiGroups "*" allows any group',
     ...inDefault([rule(['get'], ['*'], ['deployments'])]),
     request: get(alice, 'deployments', { group: 'apps' }),
-    decision: 'allow',
+    decision: 'Allow',
   },
   {
     name: 'several groups allow any listed resource in any of them',
     ...inDefault([rule(['get'], ['apps', 'batch'], ['jobs', 'deployments'])]),
     request: get(alice, 'deployments', { group: 'batch' }),
-    decision: 'allow',
+    decision: 'Allow',
   },
   // Resources and subresources.
   {
     name: 'resources "*" allows every resource of the group, subresources included',
     ...inDefault([rule(['get'], [''], ['*'])]),
     request: get(alice, 'pods', { subresource: 'log', name: 'p' }),
-    decision: 'allow',
+    decision: 'Allow',
   },
   {
     name: 'a resource does not allow its subresources',
     ...inDefault([rule(['get'], [''], ['pods'])]),
     request: get(alice, 'pods', { subresource: 'log', name: 'p' }),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
   },
   {
     name: 'resource/subresource allows that subresource',
     ...inDefault([rule(['get'], [''], ['pods/log'])]),
     request: get(alice, 'pods', { subresource: 'log', name: 'p' }),
-    decision: 'allow',
+    decision: 'Allow',
   },
   {
     name: 'resource/subresource does not allow the resource',
     ...inDefault([rule(['get'], [''], ['pods/log'])]),
     request: get(alice, 'pods', { name: 'p' }),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
   },
   {
     name: 'resource/subresource does not allow another subresource',
     ...inDefault([rule(['get'], [''], ['pods/log'])]),
     request: get(alice, 'pods', { subresource: 'exec', name: 'p' }),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
   },
   {
     name: '*/subresource allows that subresource of every resource',
     ...inDefault([rule(['update'], ['apps'], ['*/scale'])]),
     request: resourceAttributes(alice, 'update', { group: 'apps', resource: 'deployments', subresource: 'scale', name: 'd', namespace: 'default' }),
-    decision: 'allow',
+    decision: 'Allow',
   },
   {
     name: '*/subresource does not allow the resource itself',
     ...inDefault([rule(['update'], ['apps'], ['*/scale'])]),
     request: resourceAttributes(alice, 'update', { group: 'apps', resource: 'deployments', name: 'd', namespace: 'default' }),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
   },
   {
     name: '*/subresource does not allow another subresource',
     ...inDefault([rule(['update'], ['apps'], ['*/scale'])]),
     request: resourceAttributes(alice, 'update', { group: 'apps', resource: 'deployments', subresource: 'status', name: 'd', namespace: 'default' }),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
   },
   // Resource names.
   {
     name: 'resourceNames allows a listed name',
     ...inDefault([rule(['get', 'update'], [''], ['configmaps'], ['settings'])]),
     request: get(alice, 'configmaps', { name: 'settings' }),
-    decision: 'allow',
+    decision: 'Allow',
   },
   {
     name: 'resourceNames refuses another name',
     ...inDefault([rule(['get', 'update'], [''], ['configmaps'], ['settings'])]),
     request: get(alice, 'configmaps', { name: 'secrets-in-disguise' }),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
   },
   {
     name: 'resourceNames refuses a request without a name (list, create)',
     ...inDefault([rule(['list', 'create'], [''], ['configmaps'], ['settings'])]),
     request: resourceAttributes(alice, 'list', { resource: 'configmaps', namespace: 'default' }),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
   },
   {
     name: 'resourceNames applies to subresources too',
     ...inDefault([rule(['get'], [''], ['pods/log'], ['p1'])]),
     request: get(alice, 'pods', { subresource: 'log', name: 'p1' }),
-    decision: 'allow',
+    decision: 'Allow',
   },
   // Non-resource URLs.
   {
     name: 'an exact URL is allowed',
     ...everywhere([urls(['get'], ['/healthz'])]),
     request: nonResourceAttributes(alice, 'get', '/healthz'),
-    decision: 'allow',
+    decision: 'Allow',
     reason: 'RBAC: allowed by ClusterRoleBinding "crb" of ClusterRole "cr" to User "alice"',
   },
   {
     name: 'an exact URL does not allow paths below it',
     ...everywhere([urls(['get'], ['/healthz'])]),
     request: nonResourceAttributes(alice, 'get', '/healthz/etcd'),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
   },
   {
     name: 'a trailing * allows every path below',
     ...everywhere([urls(['get'], ['/apis/*'])]),
     request: nonResourceAttributes(alice, 'get', '/apis/apps/v1'),
-    decision: 'allow',
+    decision: 'Allow',
   },
   {
     name: 'a trailing /* does not allow the bare prefix',
     ...everywhere([urls(['get'], ['/apis/*'])]),
     request: nonResourceAttributes(alice, 'get', '/apis'),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
   },
   {
     name: 'a trailing * matches by prefix, not by segment (as upstream)',
     ...everywhere([urls(['get'], ['/api*'])]),
     request: nonResourceAttributes(alice, 'get', '/apis/apps'),
-    decision: 'allow',
+    decision: 'Allow',
   },
   {
     name: 'URL "*" allows every path',
     ...everywhere([urls(['get'], ['*'])]),
     request: nonResourceAttributes(alice, 'get', '/metrics'),
-    decision: 'allow',
+    decision: 'Allow',
   },
   {
     name: 'a URL rule needs the verb',
     ...everywhere([urls(['get'], ['*'])]),
     request: nonResourceAttributes(alice, 'post', '/metrics'),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
   },
   {
     name: 'URL rules do not allow resource requests',
     ...everywhere([urls(['*'], ['*'])]),
     request: get(alice, 'pods'),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
   },
   {
     name: 'resource rules do not allow URLs',
     ...everywhere([rule(['*'], ['*'], ['*'])]),
     request: nonResourceAttributes(alice, 'get', '/version'),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
   },
   {
     name: 'URL rules of a ClusterRole bound by a RoleBinding do nothing (URLs have no namespace)',
     roles: [{ kind: 'ClusterRole', name: 'urls', rules: [urls(['get'], ['*'])] }],
     bindings: [{ kind: 'RoleBinding', name: 'rb', namespace: 'default', role: 'ClusterRole/urls', subjects: [User('alice')] }],
     request: nonResourceAttributes(alice, 'get', '/version'),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
   },
   // Scope of bindings.
   {
     name: 'a RoleBinding is effective in its namespace',
     ...inDefault([rule(['get'], [''], ['pods'])]),
     request: get(alice, 'pods', { namespace: 'default' }),
-    decision: 'allow',
+    decision: 'Allow',
   },
   {
     name: 'a RoleBinding is not effective in another namespace',
     ...inDefault([rule(['get'], [''], ['pods'])]),
     request: get(alice, 'pods', { namespace: 'kube-system' }),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
   },
   {
     name: 'a RoleBinding is not effective at cluster scope (list across namespaces)',
     ...inDefault([rule(['list'], [''], ['pods'])]),
     request: resourceAttributes(alice, 'list', { resource: 'pods' }),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
   },
   {
     name: 'a RoleBinding to a ClusterRole grants its rules in the binding namespace',
     roles: [{ kind: 'ClusterRole', name: 'pod-reader', rules: [rule(['get'], [''], ['pods'])] }],
     bindings: [{ kind: 'RoleBinding', name: 'read', namespace: 'dev', role: 'ClusterRole/pod-reader', subjects: [User('alice')] }],
     request: get(alice, 'pods', { namespace: 'dev' }),
-    decision: 'allow',
+    decision: 'Allow',
     reason: 'RBAC: allowed by RoleBinding "read/dev" of ClusterRole "pod-reader" to User "alice"',
   },
   {
@@ -286,7 +286,7 @@ const cases: Case[] = [
     roles: [{ kind: 'ClusterRole', name: 'pod-reader', rules: [rule(['get'], [''], ['pods'])] }],
     bindings: [{ kind: 'RoleBinding', name: 'read', namespace: 'dev', role: 'ClusterRole/pod-reader', subjects: [User('alice')] }],
     request: get(alice, 'pods', { namespace: 'prod' }),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
   },
   {
     name: 'a RoleBinding to a Role reads the Role of its own namespace',
@@ -296,79 +296,79 @@ const cases: Case[] = [
     ],
     bindings: [{ kind: 'RoleBinding', name: 'rb', namespace: 'dev', role: 'Role/r', subjects: [User('alice')] }],
     request: get(alice, 'pods', { namespace: 'dev' }),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
   },
   {
     name: 'a ClusterRoleBinding is effective in every namespace',
     ...everywhere([rule(['get'], [''], ['pods'])]),
     request: get(alice, 'pods', { namespace: 'anywhere' }),
-    decision: 'allow',
+    decision: 'Allow',
   },
   {
     name: 'a ClusterRoleBinding is effective at cluster scope',
     ...everywhere([rule(['get'], [''], ['nodes'])]),
     request: resourceAttributes(alice, 'get', { resource: 'nodes', name: 'n1' }),
-    decision: 'allow',
+    decision: 'Allow',
   },
   // Subjects.
   {
     name: 'a user subject matches the user name exactly',
     ...everywhere([rule(['get'], [''], ['pods'])], [User('Alice')]),
     request: get(alice, 'pods'),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
   },
   {
     name: 'a group subject matches members of the group',
     ...everywhere([rule(['get'], [''], ['pods'])], [Group('devs')]),
     request: get(bob, 'pods'),
-    decision: 'allow',
+    decision: 'Allow',
     reason: 'RBAC: allowed by ClusterRoleBinding "crb" of ClusterRole "cr" to Group "devs"',
   },
   {
     name: 'a group subject does not match a user of that name',
     ...everywhere([rule(['get'], [''], ['pods'])], [Group('alice')]),
     request: get(alice, 'pods'),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
   },
   {
     name: 'the first subject that applies is the one reported',
     ...everywhere([rule(['get'], [''], ['pods'])], [User('carol'), Group('devs'), User('bob')]),
     request: get(bob, 'pods'),
-    decision: 'allow',
+    decision: 'Allow',
     reason: 'RBAC: allowed by ClusterRoleBinding "crb" of ClusterRole "cr" to Group "devs"',
   },
   {
     name: 'a service-account subject matches system:serviceaccount:<ns>:<name>',
     ...everywhere([rule(['get'], [''], ['pods'])], [ServiceAccount('builder', 'ci')]),
     request: get(sa('ci', 'builder'), 'pods'),
-    decision: 'allow',
+    decision: 'Allow',
     reason: 'RBAC: allowed by ClusterRoleBinding "crb" of ClusterRole "cr" to ServiceAccount "builder/ci"',
   },
   {
     name: 'a service-account subject of another namespace does not match',
     ...everywhere([rule(['get'], [''], ['pods'])], [ServiceAccount('builder', 'ci')]),
     request: get(sa('prod', 'builder'), 'pods'),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
   },
   {
     name: 'a RoleBinding service account without namespace is in the binding namespace',
     roles: [{ kind: 'Role', name: 'r', namespace: 'dev', rules: [rule(['get'], [''], ['pods'])] }],
     bindings: [{ kind: 'RoleBinding', name: 'rb', namespace: 'dev', role: 'Role/r', subjects: [ServiceAccount('app')] }],
     request: get(sa('dev', 'app'), 'pods', { namespace: 'dev' }),
-    decision: 'allow',
+    decision: 'Allow',
     reason: 'RBAC: allowed by RoleBinding "rb/dev" of Role "r" to ServiceAccount "app/dev"',
   },
   {
     name: 'a ClusterRoleBinding service account without namespace matches no one',
     ...everywhere([rule(['get'], [''], ['pods'])], [ServiceAccount('app')]),
     request: get(sa('default', 'app'), 'pods'),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
   },
   {
     name: 'a user subject named like a service account matches it',
     ...everywhere([rule(['get'], [''], ['pods'])], [User('system:serviceaccount:ci:builder')]),
     request: get(sa('ci', 'builder'), 'pods'),
-    decision: 'allow',
+    decision: 'Allow',
   },
   // Malformed subjects: they never apply, and the user they would name is told, as the Subject
   // type asks of the authorizer.
@@ -376,14 +376,14 @@ const cases: Case[] = [
     name: 'a User subject with a namespace does not apply and is an evaluation error',
     ...everywhere([rule(['get'], [''], ['pods'])], [{ ...User('alice'), namespace: 'x' }]),
     request: get(alice, 'pods'),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
     evaluationError: 'ClusterRoleBinding "crb": User subject "alice" cannot have a namespace: "x"',
   },
   {
     name: 'a Group subject with a namespace does not apply to its members and is an evaluation error',
     ...everywhere([rule(['get'], [''], ['pods'])], [{ ...Group('devs'), namespace: 'x' }]),
     request: get(bob, 'pods'),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
     evaluationError: 'ClusterRoleBinding "crb": Group subject "devs" cannot have a namespace: "x"',
   },
   {
@@ -391,49 +391,49 @@ const cases: Case[] = [
     roles: [{ kind: 'Role', name: 'r', namespace: 'default', rules: [rule(['get'], [''], ['pods'])] }],
     bindings: [{ kind: 'RoleBinding', name: 'rb', namespace: 'default', role: 'Role/r', subjects: [{ ...User('alice'), namespace: 'default' }] }],
     request: get(alice, 'pods'),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
     evaluationError: 'RoleBinding "rb/default": User subject "alice" cannot have a namespace: "default"',
   },
   {
     name: 'a User subject with an empty namespace applies',
     ...everywhere([rule(['get'], [''], ['pods'])], [{ ...User('alice'), namespace: '' }]),
     request: get(alice, 'pods'),
-    decision: 'allow',
+    decision: 'Allow',
     reason: 'RBAC: allowed by ClusterRoleBinding "crb" of ClusterRole "cr" to User "alice"',
   },
   {
     name: 'a malformed subject naming someone else is not reported to the user',
     ...everywhere([rule(['get'], [''], ['pods'])], [{ ...User('carol'), namespace: 'x' }, { kind: 'Robot', name: 'carol' }]),
     request: get(alice, 'pods'),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
     reason: '',
   },
   {
     name: 'a well-formed subject of the same binding still applies',
     ...everywhere([rule(['get'], [''], ['pods'])], [{ ...User('bob'), namespace: 'x' }, Group('devs')]),
     request: get(bob, 'pods'),
-    decision: 'allow',
+    decision: 'Allow',
     reason: 'RBAC: allowed by ClusterRoleBinding "crb" of ClusterRole "cr" to Group "devs"',
   },
   {
     name: 'a malformed subject is reported, not the roleRef of a binding that does not apply',
     bindings: [{ kind: 'ClusterRoleBinding', name: 'crb', role: 'ClusterRole/gone', subjects: [{ ...User('alice'), namespace: 'x' }] }],
     request: get(alice, 'pods'),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
     evaluationError: 'ClusterRoleBinding "crb": User subject "alice" cannot have a namespace: "x"',
   },
   {
     name: 'a subject of an unknown kind named like the user matches no one and is an evaluation error',
     ...everywhere([rule(['get'], [''], ['pods'])], [{ kind: 'Robot', name: 'alice' }]),
     request: get(alice, 'pods'),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
     evaluationError: 'ClusterRoleBinding "crb": subject "alice" has an unsupported kind: "Robot"',
   },
   {
     name: 'a subject of an unknown kind named like one of the groups is an evaluation error',
     ...everywhere([rule(['get'], [''], ['pods'])], [{ kind: 'Team', name: 'devs' }]),
     request: get(bob, 'pods'),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
     evaluationError: 'ClusterRoleBinding "crb": subject "devs" has an unsupported kind: "Team"',
   },
   {
@@ -444,7 +444,7 @@ const cases: Case[] = [
       { kind: 'ClusterRoleBinding', name: 'b', role: 'ClusterRole/cr', subjects: [{ ...User('alice'), namespace: 'x' }] },
     ],
     request: get(alice, 'pods'),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
     evaluationError:
       '[clusterrole.rbac.authorization.plat.io "gone" not found, ClusterRoleBinding "b": User subject "alice" cannot have a namespace: "x"]',
   },
@@ -452,14 +452,14 @@ const cases: Case[] = [
     name: "a subject's apiGroup is not looked at (as upstream)",
     ...everywhere([rule(['get'], [''], ['pods'])], [{ kind: 'User', apiGroup: 'example.com', name: 'alice' }]),
     request: get(alice, 'pods'),
-    decision: 'allow',
+    decision: 'Allow',
   },
   // Unresolvable references.
   {
     name: 'a RoleBinding to a missing Role is an evaluation error',
     bindings: [{ kind: 'RoleBinding', name: 'rb', namespace: 'default', role: 'Role/missing', subjects: [User('alice')] }],
     request: get(alice, 'pods'),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
     reason: 'RBAC: role.rbac.authorization.plat.io "missing" not found',
     evaluationError: 'role.rbac.authorization.plat.io "missing" not found',
   },
@@ -468,7 +468,7 @@ const cases: Case[] = [
     domain: 'k8s.io',
     bindings: [{ kind: 'ClusterRoleBinding', name: 'crb', role: 'ClusterRole/gone', subjects: [User('alice')] }],
     request: get(alice, 'pods'),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
     reason: 'RBAC: clusterrole.rbac.authorization.k8s.io "gone" not found',
     evaluationError: 'clusterrole.rbac.authorization.k8s.io "gone" not found',
   },
@@ -477,14 +477,14 @@ const cases: Case[] = [
     roles: [{ kind: 'Role', name: 'r', namespace: 'default', rules: [rule(['get'], [''], ['pods'])] }],
     bindings: [{ kind: 'ClusterRoleBinding', name: 'crb', role: 'Role/r', subjects: [User('alice')] }],
     request: get(alice, 'pods'),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
     evaluationError: 'role.rbac.authorization.plat.io "r" not found',
   },
   {
     name: 'an unsupported roleRef kind is an evaluation error',
     bindings: [{ kind: 'ClusterRoleBinding', name: 'crb', role: 'Policy/p', subjects: [User('alice')] }],
     request: get(alice, 'pods'),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
     reason: 'RBAC: unsupported role reference kind: "Policy"',
     evaluationError: 'unsupported role reference kind: "Policy"',
   },
@@ -496,7 +496,7 @@ const cases: Case[] = [
       { kind: 'ClusterRoleBinding', name: 'z', role: 'ClusterRole/gone', subjects: [User('alice')] },
     ],
     request: get(alice, 'pods'),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
     reason: 'RBAC: [clusterrole.rbac.authorization.plat.io "gone" not found, role.rbac.authorization.plat.io "missing" not found]',
     evaluationError: '[clusterrole.rbac.authorization.plat.io "gone" not found, role.rbac.authorization.plat.io "missing" not found]',
   },
@@ -508,14 +508,14 @@ const cases: Case[] = [
       { kind: 'RoleBinding', name: 'rb', namespace: 'default', role: 'Role/r', subjects: [User('alice')] },
     ],
     request: get(alice, 'pods'),
-    decision: 'allow',
+    decision: 'Allow',
     reason: 'RBAC: allowed by RoleBinding "rb/default" of Role "r" to User "alice"',
   },
   {
     name: 'errors of bindings that do not apply to the user are not reported',
     bindings: [{ kind: 'ClusterRoleBinding', name: 'crb', role: 'ClusterRole/gone', subjects: [User('bob')] }],
     request: get(alice, 'pods'),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
     reason: '',
   },
   // Which rule is reported.
@@ -531,7 +531,7 @@ const cases: Case[] = [
       { kind: 'ClusterRoleBinding', name: 'y', role: 'ClusterRole/cr', subjects: [User('alice')] },
     ],
     request: get(alice, 'pods'),
-    decision: 'allow',
+    decision: 'Allow',
     reason: 'RBAC: allowed by ClusterRoleBinding "y" of ClusterRole "cr" to User "alice"',
   },
   {
@@ -545,7 +545,7 @@ const cases: Case[] = [
       { kind: 'ClusterRoleBinding', name: 'a-wild', role: 'ClusterRole/wild', subjects: [User('alice')] },
     ],
     request: get(alice, 'pods'),
-    decision: 'allow',
+    decision: 'Allow',
     reason: 'RBAC: allowed by ClusterRoleBinding "a-wild" of ClusterRole "wild" to User "alice"',
   },
   {
@@ -553,7 +553,7 @@ const cases: Case[] = [
     roles: [{ kind: 'ClusterRole', name: 'cr "x"', rules: [rule(['get'], [''], ['pods'])] }],
     bindings: [{ kind: 'ClusterRoleBinding', name: 'crb', role: 'ClusterRole/cr "x"', subjects: [User('alice')] }],
     request: get(alice, 'pods'),
-    decision: 'allow',
+    decision: 'Allow',
     reason: 'RBAC: allowed by ClusterRoleBinding "crb" of ClusterRole "cr \\"x\\"" to User "alice"',
   },
   // Privileged users still go through RBAC here.
@@ -561,7 +561,7 @@ const cases: Case[] = [
     name: 'system:masters gets nothing from RBAC without a binding (the privileged-group authorizer allows it)',
     bindings: [],
     request: get(user('root', ['system:masters']), 'secrets'),
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
   },
 ];
 
@@ -587,17 +587,17 @@ for (const testCase of cases) {
     const result = authorize(index, testCase.request);
     assert.equal(result.decision, testCase.decision);
     if (testCase.reason !== undefined) assert.equal(result.reason, testCase.reason);
-    else if (testCase.decision === 'allow') assert.match(result.reason, /^RBAC: allowed by /);
+    else if (testCase.decision === 'Allow') assert.match(result.reason, /^RBAC: allowed by /);
     else if (testCase.evaluationError === undefined) assert.equal(result.reason, '');
     assert.equal(result.evaluationError, testCase.evaluationError);
     if (testCase.evaluationError !== undefined) assert.equal(result.reason, `RBAC: ${testCase.evaluationError}`);
   });
 }
 
-const privilegedCases: [string, UserInfo, 'allow' | 'no-opinion'][] = [
-  ['a member of system:masters is allowed', user('root', ['system:authenticated', 'system:masters']), 'allow'],
-  ['anyone else has no opinion', user('alice', ['system:authenticated']), 'no-opinion'],
-  ['a user named system:masters is not a member', user('system:masters', []), 'no-opinion'],
+const privilegedCases: [string, UserInfo, 'Allow' | 'NoOpinion'][] = [
+  ['a member of system:masters is allowed', user('root', ['system:authenticated', 'system:masters']), 'Allow'],
+  ['anyone else has no opinion', user('alice', ['system:authenticated']), 'NoOpinion'],
+  ['a user named system:masters is not a member', user('system:masters', []), 'NoOpinion'],
 ];
 for (const [name, who, decision] of privilegedCases) {
   test(`privilegedGroupAuthorizer: ${name}`, () => {
@@ -608,5 +608,5 @@ for (const [name, who, decision] of privilegedCases) {
 }
 
 test('privilegedGroupAuthorizer: other privileged groups can be given', () => {
-  assert.equal(privilegedGroupAuthorizer(get(user('n', ['system:nodes']), 'pods'), ['system:nodes']).decision, 'allow');
+  assert.equal(privilegedGroupAuthorizer(get(user('n', ['system:nodes']), 'pods'), ['system:nodes']).decision, 'Allow');
 });

@@ -3,7 +3,7 @@ import { goQuote } from '@plat/apimachinery';
 import { SYSTEM_MASTERS } from './domain.js';
 import { aggregateMessage } from './go-text.js';
 import type { RbacIndex } from './rbac-index.js';
-import type { Attributes, AuthorizationResult } from './types.js';
+import type { AccessAttributes, AccessDecision } from '@plat/apimachinery';
 
 /**
  * Upstream's RBACAuthorizer.Authorize. Allowed: reason `RBAC: allowed by <source>` for the first
@@ -13,12 +13,12 @@ import type { Attributes, AuthorizationResult } from './types.js';
  * authorization filter answers 500 to a non-nil error: a caller must not treat evaluationError as
  * a failure of the request, only copy it where a review reports it.
  */
-export function authorize(index: RbacIndex, attributes: Attributes): AuthorizationResult {
+export function authorize(index: RbacIndex, attributes: AccessAttributes): AccessDecision {
   const { source, errors } = index.findAllowingRule(attributes);
-  if (source) return { decision: 'allow', reason: `RBAC: allowed by ${source.toString()}` };
-  if (!errors.length) return { decision: 'no-opinion', reason: '' };
+  if (source) return { decision: 'Allow', reason: `RBAC: allowed by ${source.toString()}` };
+  if (!errors.length) return { decision: 'NoOpinion', reason: '' };
   const evaluationError = aggregateMessage(errors);
-  return { decision: 'no-opinion', reason: `RBAC: ${evaluationError}`, evaluationError };
+  return { decision: 'NoOpinion', reason: `RBAC: ${evaluationError}`, evaluationError };
 }
 
 /**
@@ -27,11 +27,11 @@ export function authorize(index: RbacIndex, attributes: Attributes): Authorizati
  * allowed anything, with an empty reason; anyone else gets no opinion.
  */
 export function privilegedGroupAuthorizer(
-  attributes: Attributes,
+  attributes: AccessAttributes,
   privilegedGroups: readonly string[] = [SYSTEM_MASTERS],
-): AuthorizationResult {
+): AccessDecision {
   const privileged = attributes.user.groups.some((group) => privilegedGroups.includes(group));
-  return { decision: privileged ? 'allow' : 'no-opinion', reason: '' };
+  return { decision: privileged ? 'Allow' : 'NoOpinion', reason: '' };
 }
 
 // Upstream keeps error text from looking like HTML; quotes stay.
@@ -48,7 +48,7 @@ const sanitize = (text: string): string => text.replace(/&/g, '&amp;').replace(/
  *
  * The Status's details are { group: apiGroup, kind: resource, name } (omitting empty values).
  */
-export function forbiddenMessage(attributes: Attributes, reason = ''): string {
+export function forbiddenMessage(attributes: AccessAttributes, reason = ''): string {
   const username = goQuote(attributes.user?.name ?? '');
   const { verb, apiGroup, resource, subresource, namespace, name } = attributes;
   let detail: string;

@@ -9,7 +9,8 @@ import {
   systemPrefix,
   wellKnownPrefix,
 } from './domain.js';
-import type { ClusterRole, ClusterRoleBinding, PolicyRule, Subject } from './types.js';
+import type { ClusterRole, ClusterRoleBinding } from './types.js';
+import type { PolicyRule, Subject } from '@plat/apimachinery';
 
 const read = ['get', 'list', 'watch'];
 const write = ['create', 'update', 'patch', 'delete', 'deletecollection'];

@@ -14,7 +14,7 @@ import {
 } from './escalation.js';
 import { RbacIndex } from './rbac-index.js';
 import { user } from './testing.js';
-import type { PolicyRule } from './types.js';
+import type { PolicyRule } from '@plat/apimachinery';
 
 const rbac = 'rbac.authorization.plat.io';
 const alice = user('alice');
@@ -144,8 +144,8 @@ test('escalateCheckAttributes: upstream RoleEscalationAuthorized asks for escala
   assert.equal(escalateCheckAttributes('k8s.io', alice, request), undefined);
 
   const index = holding([{ verbs: ['escalate'], apiGroups: [rbac], resources: ['roles'], resourceNames: ['r'] }]);
-  assert.equal(authorize(index, escalateCheckAttributes('plat.io', alice, request)!).decision, 'allow');
-  assert.equal(authorize(index, escalateCheckAttributes('plat.io', alice, { ...request, name: 'other' })!).decision, 'no-opinion');
+  assert.equal(authorize(index, escalateCheckAttributes('plat.io', alice, request)!).decision, 'Allow');
+  assert.equal(authorize(index, escalateCheckAttributes('plat.io', alice, { ...request, name: 'other' })!).decision, 'NoOpinion');
 });
 
 test('bindCheckAttributes: upstream BindingAuthorized asks for bind on the referenced role, in the binding namespace', () => {
@@ -167,8 +167,8 @@ test('bindCheckAttributes: upstream BindingAuthorized asks for bind on the refer
   // bind on clusterroles/admin granted in dev only: a RoleBinding in dev may bind it, a ClusterRoleBinding may not.
   const index = holding([], [{ verbs: ['bind'], apiGroups: [rbac], resources: ['clusterroles'], resourceNames: ['admin'] }]);
   const roleRef = { apiGroup: rbac, kind: 'ClusterRole', name: 'admin' };
-  assert.equal(authorize(index, bindCheckAttributes(alice, roleRef, 'dev')!).decision, 'allow');
-  assert.equal(authorize(index, bindCheckAttributes(alice, roleRef, '')!).decision, 'no-opinion');
+  assert.equal(authorize(index, bindCheckAttributes(alice, roleRef, 'dev')!).decision, 'Allow');
+  assert.equal(authorize(index, bindCheckAttributes(alice, roleRef, '')!).decision, 'NoOpinion');
 });
 
 test('confirmAggregationRuleAllowed: an aggregationRule needs cluster-admin powers', () => {

@@ -4,7 +4,7 @@ import { rbacGroup, SYSTEM_MASTERS } from './domain.js';
 import { aggregateMessage, goQuoteList } from './go-text.js';
 import { trimTrailingStars } from './rule-matching.js';
 import type { RbacIndex } from './rbac-index.js';
-import type { Attributes, PolicyRule, RoleRef, UserInfo } from './types.js';
+import type { AccessAttributes, PolicyRule, RoleRef, UserInfo } from '@plat/apimachinery';
 
 /** Upstream's BreakdownRule: one rule per (group, resource, verb[, name]) and per (URL, verb). */
 export function breakdownRule(rule: PolicyRule): PolicyRule[] {
@@ -173,7 +173,7 @@ export interface RoleRequest {
  * does not ask (not a resource request, or not a role resource of the RBAC group): then only
  * confirmNoEscalation decides.
  */
-export function escalateCheckAttributes(domain: string, user: UserInfo, request: RoleRequest): Attributes | undefined {
+export function escalateCheckAttributes(domain: string, user: UserInfo, request: RoleRequest): AccessAttributes | undefined {
   if (!request.isResourceRequest || request.apiGroup !== rbacGroup(domain)) return undefined;
   if (request.resource !== 'roles' && request.resource !== 'clusterroles') return undefined;
   return {
@@ -198,7 +198,7 @@ export function escalateCheckAttributes(domain: string, user: UserInfo, request:
  * `bind`, the binding's role rules (index.roleReferenceRules(roleRef, namespace); an error there
  * is returned to the client as is) must pass confirmNoEscalation.
  */
-export function bindCheckAttributes(user: UserInfo, roleRef: RoleRef, bindingNamespace: string): Attributes | undefined {
+export function bindCheckAttributes(user: UserInfo, roleRef: RoleRef, bindingNamespace: string): AccessAttributes | undefined {
   const resource = roleRef.kind === 'ClusterRole' ? 'clusterroles' : roleRef.kind === 'Role' ? 'roles' : undefined;
   if (!resource) return undefined;
   return {

@@ -2,11 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { forbiddenMessage } from './authorize.js';
 import { nonResourceAttributes, resourceAttributes, user } from './testing.js';
-import type { Attributes } from './types.js';
+import type { AccessAttributes } from '@plat/apimachinery';
 
 const alice = user('alice');
 
-const cases: [string, Attributes, string, string][] = [
+const cases: [string, AccessAttributes, string, string][] = [
   [
     'a namespaced collection',
     resourceAttributes(alice, 'list', { resource: 'serviceaccounts', namespace: 'default' }),

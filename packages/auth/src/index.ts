@@ -1,19 +1,13 @@
 // Authorization without I/O: the RBAC index and authorizer, forbidden messages, rules reviews, escalation checks and the bootstrap policy.
 export type {
-  Attributes,
-  AuthorizationResult,
   ClusterRole,
   ClusterRoleBinding,
   LabelSelectorShape,
-  PolicyRule,
   RbacKind,
   RbacObjectMeta,
   RbacObjects,
   Role,
   RoleBinding,
-  RoleRef,
-  Subject,
-  UserInfo,
 } from './types.js';
 export {
   ALL_AUTHENTICATED,
@@ -37,7 +31,7 @@ export {
 } from './rule-matching.js';
 export { RbacIndex, RuleSource, type RbacIndexOptions, type RoleReferenceResult, type RuleVisitor } from './rbac-index.js';
 export { authorize, forbiddenMessage, privilegedGroupAuthorizer } from './authorize.js';
-export { rulesReview, type NonResourceRule, type ResourceRule, type RulesReviewStatus } from './rules-review.js';
+export { rulesReview } from './rules-review.js';
 export {
   bindCheckAttributes,
   breakdownRule,

@@ -4,11 +4,11 @@ import { authorize } from './authorize.js';
 import { RbacIndex } from './rbac-index.js';
 import { ruleAllows } from './rule-matching.js';
 import { nonResourceAttributes, resourceAttributes, user } from './testing.js';
-import type { Attributes, PolicyRule, Subject } from './types.js';
+import type { AccessAttributes, PolicyRule, Subject } from '@plat/apimachinery';
 
 const rbac = 'rbac.authorization.plat.io';
 const alice = user('alice');
-const getPods = (namespace = 'default'): Attributes => resourceAttributes(alice, 'get', { resource: 'pods', namespace, name: 'p' });
+const getPods = (namespace = 'default'): AccessAttributes => resourceAttributes(alice, 'get', { resource: 'pods', namespace, name: 'p' });
 const podReader: PolicyRule[] = [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }];
 const binding = (name: string, role: string, subjects: Subject[], namespace?: string) => ({
   metadata: { name, ...(namespace ? { namespace } : {}) },
@@ -18,31 +18,31 @@ const binding = (name: string, role: string, subjects: Subject[], namespace?: st
 
 test('RbacIndex: a decision follows the watch (upsert, replace, remove)', () => {
   const index = new RbacIndex();
-  assert.equal(authorize(index, getPods()).decision, 'no-opinion');
+  assert.equal(authorize(index, getPods()).decision, 'NoOpinion');
 
   index.upsert('ClusterRole', { metadata: { name: 'cr-read' }, rules: podReader });
   index.upsert('ClusterRoleBinding', binding('crb', 'cr-read', [{ kind: 'User', name: 'alice' }]));
-  assert.equal(authorize(index, getPods()).decision, 'allow');
+  assert.equal(authorize(index, getPods()).decision, 'Allow');
 
   // Replacing the subjects files the binding under the new ones only.
   index.upsert('ClusterRoleBinding', binding('crb', 'cr-read', [{ kind: 'User', name: 'bob' }]));
-  assert.equal(authorize(index, getPods()).decision, 'no-opinion');
-  assert.equal(authorize(index, { ...getPods(), user: user('bob') }).decision, 'allow');
+  assert.equal(authorize(index, getPods()).decision, 'NoOpinion');
+  assert.equal(authorize(index, { ...getPods(), user: user('bob') }).decision, 'Allow');
 
   // Changing the role's rules takes effect for existing bindings.
   index.upsert('ClusterRole', { metadata: { name: 'cr-read' }, rules: [] });
-  assert.equal(authorize(index, { ...getPods(), user: user('bob') }).decision, 'no-opinion');
+  assert.equal(authorize(index, { ...getPods(), user: user('bob') }).decision, 'NoOpinion');
 
   // Removing the role turns the binding into an evaluation error.
   index.remove('ClusterRole', '', 'cr-read');
   assert.deepEqual(authorize(index, { ...getPods(), user: user('bob') }), {
-    decision: 'no-opinion',
+    decision: 'NoOpinion',
     reason: 'RBAC: clusterrole.rbac.authorization.plat.io "cr-read" not found',
     evaluationError: 'clusterrole.rbac.authorization.plat.io "cr-read" not found',
   });
 
   index.remove('ClusterRoleBinding', '', 'crb');
-  assert.deepEqual(authorize(index, { ...getPods(), user: user('bob') }), { decision: 'no-opinion', reason: '' });
+  assert.deepEqual(authorize(index, { ...getPods(), user: user('bob') }), { decision: 'NoOpinion', reason: '' });
   // Removing what is not there does nothing.
   index.remove('RoleBinding', 'nowhere', 'nothing');
   index.remove('Role', 'nowhere', 'nothing');
@@ -55,8 +55,8 @@ test('RbacIndex: RoleBindings and Roles are kept per namespace', () => {
     index.upsert('RoleBinding', binding('rb', 'r', [{ kind: 'User', name: 'alice' }], namespace));
   }
   index.remove('RoleBinding', 'a', 'rb');
-  assert.equal(authorize(index, getPods('a')).decision, 'no-opinion');
-  assert.equal(authorize(index, getPods('b')).decision, 'allow');
+  assert.equal(authorize(index, getPods('a')).decision, 'NoOpinion');
+  assert.equal(authorize(index, getPods('b')).decision, 'Allow');
   index.remove('Role', 'b', 'r');
   assert.equal(authorize(index, getPods('b')).evaluationError, 'role.rbac.authorization.plat.io "r" not found');
   assert.deepEqual(
@@ -66,7 +66,7 @@ test('RbacIndex: RoleBindings and Roles are kept per namespace', () => {
   assert.deepEqual(index.list('Role').map((r) => r.metadata.namespace), ['a']);
   index.clear();
   assert.deepEqual(index.list('Role'), []);
-  assert.equal(authorize(index, getPods('b')).decision, 'no-opinion');
+  assert.equal(authorize(index, getPods('b')).decision, 'NoOpinion');
 });
 
 test('RbacIndex: a binding naming the user twice is visited once', () => {
@@ -116,8 +116,8 @@ test('RbacIndex: groups in another order, and a full cache, give the same decisi
   index.upsert('ClusterRoleBinding', binding('crb', 'cr', [{ kind: 'Group', name: 'g1' }]));
   for (let i = 0; i < 10; i++) {
     const groups = i % 2 ? ['g1', `x${i}`] : [`x${i}`, 'g1'];
-    assert.equal(authorize(index, { ...getPods(), user: user(`u${i}`, groups) }).decision, 'allow');
-    assert.equal(authorize(index, { ...getPods(), user: user(`u${i}`, [`x${i}`]) }).decision, 'no-opinion');
+    assert.equal(authorize(index, { ...getPods(), user: user(`u${i}`, groups) }).decision, 'Allow');
+    assert.equal(authorize(index, { ...getPods(), user: user(`u${i}`, [`x${i}`]) }).decision, 'NoOpinion');
   }
 });
 
@@ -125,9 +125,9 @@ test('RbacIndex: names that look alike do not share cached decisions', () => {
   const index = new RbacIndex();
   index.upsert('ClusterRole', { metadata: { name: 'cr' }, rules: podReader });
   index.upsert('ClusterRoleBinding', binding('crb', 'cr', [{ kind: 'Group', name: 'b|c' }]));
-  assert.equal(authorize(index, { ...getPods(), user: user('a', ['b|c']) }).decision, 'allow');
-  assert.equal(authorize(index, { ...getPods(), user: user('a', ['b', 'c']) }).decision, 'no-opinion');
-  assert.equal(authorize(index, { ...getPods(), user: user('a|b', ['c']) }).decision, 'no-opinion');
+  assert.equal(authorize(index, { ...getPods(), user: user('a', ['b|c']) }).decision, 'Allow');
+  assert.equal(authorize(index, { ...getPods(), user: user('a', ['b', 'c']) }).decision, 'NoOpinion');
+  assert.equal(authorize(index, { ...getPods(), user: user('a|b', ['c']) }).decision, 'NoOpinion');
 });
 
 /** A small deterministic generator, so that a failure can be replayed. */
@@ -184,7 +184,7 @@ test('RbacIndex: compiled decisions equal the first allowing rule of a plain vis
     }
     for (let i = 0; i < 200; i++) {
       const who = pick(users);
-      let request: Attributes;
+      let request: AccessAttributes;
       if (next() < 0.25) {
         request = nonResourceAttributes(who, pick(['get', 'post', '*']), pick(['/healthz', '/healthz/etcd', '/apis', '/apis/apps', '/version', '/api']));
       } else {
@@ -206,7 +206,7 @@ test('RbacIndex: compiled decisions equal the first allowing rule of a plain vis
         return true;
       });
       const result = authorize(index, request);
-      assert.equal(result.decision, expected ? 'allow' : 'no-opinion', JSON.stringify(request));
+      assert.equal(result.decision, expected ? 'Allow' : 'NoOpinion', JSON.stringify(request));
       if (expected) assert.equal(result.reason, expected, JSON.stringify(request));
     }
   }

@@ -2,18 +2,8 @@
 import { goQuote } from '@plat/apimachinery';
 import { rbacGroup, serviceAccountUsername } from './domain.js';
 import { nonResourceURLMatches, resourceNameMatches } from './rule-matching.js';
-import type {
-  Attributes,
-  ClusterRole,
-  PolicyRule,
-  RbacKind,
-  RbacObjects,
-  Role,
-  RoleBinding,
-  RoleRef,
-  Subject,
-  UserInfo,
-} from './types.js';
+import type { ClusterRole, RbacKind, RbacObjects, Role, RoleBinding } from './types.js';
+import type { AccessAttributes, PolicyRule, RoleRef, Subject, UserInfo } from '@plat/apimachinery';
 
 /** The binding and subject through which a rule applies: upstream's clusterRoleBindingDescriber / roleBindingDescriber. */
 export class RuleSource {
@@ -248,7 +238,7 @@ function earliestByPath(list: CompiledEntry[] | undefined, path: string, best: C
 
 function earliestForResource(
   byResource: Map<string, CompiledEntry[]> | undefined,
-  attributes: Attributes,
+  attributes: AccessAttributes,
   best: CompiledEntry | undefined,
 ): CompiledEntry | undefined {
   if (!byResource) return best;
@@ -265,7 +255,7 @@ function earliestForResource(
 
 function earliestForVerb(
   byGroup: Map<string, Map<string, CompiledEntry[]>> | undefined,
-  attributes: Attributes,
+  attributes: AccessAttributes,
   best: CompiledEntry | undefined,
 ): CompiledEntry | undefined {
   if (!byGroup) return best;
@@ -275,7 +265,7 @@ function earliestForVerb(
 }
 
 /** The first rule (in visit order) of a compiled set that allows the request; the same rule upstream's visit stops at. */
-function earliestAllowing(compiled: CompiledRules, attributes: Attributes): CompiledEntry | undefined {
+function earliestAllowing(compiled: CompiledRules, attributes: AccessAttributes): CompiledEntry | undefined {
   const { verb } = attributes;
   let best: CompiledEntry | undefined;
   if (attributes.isResourceRequest) {
@@ -452,7 +442,7 @@ export class RbacIndex {
    * errors of the namespace's bindings. Served from a compiled rule set per (user, groups,
    * namespace), built on first use after any change.
    */
-  findAllowingRule(attributes: Attributes): { rule?: PolicyRule; source?: RuleSource; errors: readonly string[] } {
+  findAllowingRule(attributes: AccessAttributes): { rule?: PolicyRule; source?: RuleSource; errors: readonly string[] } {
     const compiled = this.compiledFor(attributes.user, attributes.namespace);
     const entry = earliestAllowing(compiled, attributes);
     return entry ? { rule: entry.rule, source: entry.source, errors: compiled.errors } : { errors: compiled.errors };

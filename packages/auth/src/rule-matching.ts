@@ -1,5 +1,5 @@
 // Whether one PolicyRule allows one request, as upstream's RuleAllows and the rbac/v1 evaluation helpers.
-import type { Attributes, PolicyRule } from './types.js';
+import type { AccessAttributes, PolicyRule } from '@plat/apimachinery';
 
 export const verbMatches = (rule: PolicyRule, verb: string): boolean =>
   (rule.verbs ?? []).some((v) => v === '*' || v === verb);
@@ -35,7 +35,7 @@ export function trimTrailingStars(url: string): string {
   return url.slice(0, end);
 }
 
-export function ruleAllows(attributes: Attributes, rule: PolicyRule): boolean {
+export function ruleAllows(attributes: AccessAttributes, rule: PolicyRule): boolean {
   if (attributes.isResourceRequest) {
     const combined = attributes.subresource ? `${attributes.resource}/${attributes.subresource}` : attributes.resource;
     return (
@@ -48,5 +48,5 @@ export function ruleAllows(attributes: Attributes, rule: PolicyRule): boolean {
   return verbMatches(rule, attributes.verb) && nonResourceURLMatches(rule, attributes.path);
 }
 
-export const rulesAllow = (attributes: Attributes, rules: readonly PolicyRule[]): boolean =>
+export const rulesAllow = (attributes: AccessAttributes, rules: readonly PolicyRule[]): boolean =>
   rules.some((rule) => ruleAllows(attributes, rule));

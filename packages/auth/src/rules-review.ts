@@ -1,26 +1,7 @@
 // The rules a user has in a namespace, as a SelfSubjectRulesReview's status reports them (upstream's RBACAuthorizer.RulesFor).
 import { aggregateMessage } from './go-text.js';
 import type { RbacIndex } from './rbac-index.js';
-import type { UserInfo } from './types.js';
-
-export interface ResourceRule {
-  verbs: string[];
-  apiGroups?: string[];
-  resources?: string[];
-  resourceNames?: string[];
-}
-
-export interface NonResourceRule {
-  verbs: string[];
-  nonResourceURLs?: string[];
-}
-
-export interface RulesReviewStatus {
-  resourceRules: ResourceRule[];
-  nonResourceRules: NonResourceRule[];
-  incomplete: boolean;
-  evaluationError?: string;
-}
+import type { AccessRules, ResourceRule, UserInfo } from '@plat/apimachinery';
 
 const nonEmpty = (list: string[] | undefined): string[] | undefined => (list?.length ? [...list] : undefined);
 
@@ -31,9 +12,9 @@ const nonEmpty = (list: string[] | undefined): string[] | undefined => (list?.le
  * error is evaluationError, in upstream's aggregate text. The privileged-group authorizer resolves
  * no rules, so a system:masters member sees what their bindings grant (cluster-admin by default).
  */
-export function rulesReview(index: RbacIndex, user: UserInfo, namespace: string): RulesReviewStatus {
+export function rulesReview(index: RbacIndex, user: UserInfo, namespace: string): AccessRules {
   const { rules, errors } = index.rulesFor(user, namespace);
-  const status: RulesReviewStatus = { resourceRules: [], nonResourceRules: [], incomplete: false };
+  const status: AccessRules = { resourceRules: [], nonResourceRules: [], incomplete: false };
   for (const rule of rules) {
     if (rule.resources?.length) {
       const resourceRule: ResourceRule = { verbs: [...(rule.verbs ?? [])] };

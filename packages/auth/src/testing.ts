@@ -1,7 +1,7 @@
 // Request builders and a benchmark fixture for code that tests or measures authorization.
 import { ALL_AUTHENTICATED, rbacGroup } from './domain.js';
 import type { RbacIndex } from './rbac-index.js';
-import type { Attributes, UserInfo } from './types.js';
+import type { AccessAttributes, UserInfo } from '@plat/apimachinery';
 
 export const user = (name: string, groups: string[] = [ALL_AUTHENTICATED]): UserInfo => ({ name, groups });
 
@@ -14,7 +14,7 @@ export interface ResourceTarget {
   version?: string;
 }
 
-export const resourceAttributes = (who: UserInfo, verb: string, target: ResourceTarget): Attributes => ({
+export const resourceAttributes = (who: UserInfo, verb: string, target: ResourceTarget): AccessAttributes => ({
   user: who,
   verb,
   namespace: target.namespace ?? '',
@@ -27,7 +27,7 @@ export const resourceAttributes = (who: UserInfo, verb: string, target: Resource
   path: '',
 });
 
-export const nonResourceAttributes = (who: UserInfo, verb: string, path: string): Attributes => ({
+export const nonResourceAttributes = (who: UserInfo, verb: string, path: string): AccessAttributes => ({
   user: who,
   verb,
   namespace: '',
@@ -58,7 +58,7 @@ export interface BenchmarkFixtureOptions {
  * bindings of other users. Returns the user and requests: half allowed by a binding spread over
  * the visit order, half refused after looking at every rule.
  */
-export function fillBenchmarkIndex(index: RbacIndex, options: BenchmarkFixtureOptions = {}): { user: UserInfo; requests: Attributes[] } {
+export function fillBenchmarkIndex(index: RbacIndex, options: BenchmarkFixtureOptions = {}): { user: UserInfo; requests: AccessAttributes[] } {
   const domain = options.domain ?? index.domain;
   const roleBindings = options.roleBindings ?? 1000;
   const clusterRoleBindings = options.clusterRoleBindings ?? 200;
@@ -102,7 +102,7 @@ export function fillBenchmarkIndex(index: RbacIndex, options: BenchmarkFixtureOp
     else index.upsert('RoleBinding', { metadata: { name: `other-rb-${i}`, namespace: `ns-${i % namespaces}` }, ...binding });
   }
 
-  const requests: Attributes[] = [];
+  const requests: AccessAttributes[] = [];
   for (let i = 0; i < 100; i++) {
     const binding = (i * 37) % roleBindings;
     const namespace = `ns-${binding % namespaces}`;

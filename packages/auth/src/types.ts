@@ -1,25 +1,6 @@
-// The JSON shapes authorization reads: RBAC objects as packages/api stores them, and upstream's authorizer.Attributes.
-
-export interface PolicyRule {
-  verbs: string[];
-  apiGroups?: string[];
-  resources?: string[];
-  resourceNames?: string[];
-  nonResourceURLs?: string[];
-}
-
-export interface Subject {
-  kind: string;
-  apiGroup?: string;
-  name: string;
-  namespace?: string;
-}
-
-export interface RoleRef {
-  apiGroup: string;
-  kind: string;
-  name: string;
-}
+// The JSON shapes authorization reads: RBAC objects as packages/api stores them. The vocabulary it
+// shares with other packages (users, access attributes and decisions, rules) is @plat/apimachinery's.
+import type { PolicyRule, RoleRef, Subject } from '@plat/apimachinery';
 
 export interface RbacObjectMeta {
   name?: string;
@@ -67,35 +48,3 @@ export interface RbacObjects {
 }
 
 export type RbacKind = keyof RbacObjects;
-
-/** Who is asking: upstream's user.Info. */
-export interface UserInfo {
-  name: string;
-  uid?: string;
-  groups: string[];
-  extra?: Record<string, string[]>;
-}
-
-/**
- * One request to authorize: upstream's authorizer.Attributes. For a non-resource request only
- * user, verb (the lower-cased HTTP method) and path matter; for a resource request path is unused.
- */
-export interface Attributes {
-  user: UserInfo;
-  verb: string;
-  namespace: string;
-  apiGroup: string;
-  apiVersion: string;
-  resource: string;
-  subresource: string;
-  name: string;
-  isResourceRequest: boolean;
-  path: string;
-}
-
-/** RBAC never denies: it allows or has no opinion, so that another authorizer may still allow. */
-export interface AuthorizationResult {
-  decision: 'allow' | 'no-opinion';
-  reason: string;
-  evaluationError?: string;
-}

@@ -32,8 +32,6 @@ export {
   leaseResource,
   microTime,
   JITTER_FACTOR,
-  type Lease,
-  type LeaseSpec,
   type LeaderElectionConfig,
   type LeaderElectionRecord,
   type LeaderCallbacks,

@@ -1,7 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from './client.js';
-import { LeaderElector, leaseResource, microTime, type Lease, type LeaderElectionConfig } from './leader-election.js';
+import { LeaderElector, leaseResource, microTime, type LeaderElectionConfig } from './leader-election.js';
+import type { Lease } from '@plat/apimachinery';
 import { cleanupTestApi, eventually, startRelay, startTestApi, type TestApi } from './test-support.js';
 
 // Short periods keep the tests quick; the ratios are upstream's (15 s, 10 s, 2 s).

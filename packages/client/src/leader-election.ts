@@ -8,23 +8,11 @@
 // each renewal within milliseconds instead of up to 2.2 retry periods later, and it tries again the
 // moment the lease expires or is released. A crashed leader is therefore replaced within the lease
 // duration of its last renewal, not up to two retry periods after it.
-import { isStatusError } from '@plat/apimachinery';
+import { isStatusError, type Lease, type LeaseSpec } from '@plat/apimachinery';
 import { Backoff, jitter, sleep } from './backoff.js';
 import { silentLogger, type Logger } from './logger.js';
 import type { ResourceClient } from './resource.js';
-import type { KubeObject, ResourceRef } from './types.js';
-
-export interface LeaseSpec {
-  holderIdentity?: string;
-  leaseDurationSeconds?: number;
-  acquireTime?: string;
-  renewTime?: string;
-  leaseTransitions?: number;
-}
-
-export interface Lease extends KubeObject {
-  spec?: LeaseSpec;
-}
+import type { ResourceRef } from './types.js';
 
 /** The Lease resource of coordination.<domain>/v1. */
 export const leaseResource = (domain: string): ResourceRef => ({

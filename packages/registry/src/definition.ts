@@ -1,7 +1,7 @@
 // What a kind hands to the generic store: a declarative definition and a strategy of paired hooks.
 // The store owns the pipeline (decode checks, metadata, defaulting, validation, storage); a kind
 // only says what is particular to it. Kinds live in packages/api, one file each.
-import type { FieldError, KubeObject } from '@plat/apimachinery';
+import type { AccessAttributes, AccessDecision, AccessRules, FieldError, KubeObject, UserInfo } from '@plat/apimachinery';
 
 export type { KubeObject, ObjectMeta, OwnerReference } from '@plat/apimachinery';
 
@@ -115,49 +115,10 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   deprecated?: { removedRelease?: string; warning?: string };
 }
 
-/** Who makes a request, as authentication found it (upstream's user.Info). */
-export interface RequestUser {
-  name: string;
-  uid?: string;
-  groups: string[];
-  extra?: Record<string, string[]>;
-}
-
-/** One question to the authorizer (upstream's authorizer.Attributes). */
-export interface AccessAttributes {
-  user: RequestUser;
-  verb: string;
-  namespace: string;
-  apiGroup: string;
-  apiVersion: string;
-  resource: string;
-  subresource: string;
-  name: string;
-  isResourceRequest: boolean;
-  /** The URL path of a non-resource request. */
-  path: string;
-}
-
-/** The authorizer's answer: allowed, denied, or no opinion (which refuses the request). */
-export interface AccessDecision {
-  decision: 'allow' | 'deny' | 'no-opinion';
-  reason: string;
-  /** A problem met while deciding (an unresolvable roleRef); a decision is still given. */
-  evaluationError?: string;
-}
-
-/** The rules a user has in a namespace, as a SelfSubjectRulesReview reports them. */
-export interface AccessRules {
-  resourceRules: { verbs: string[]; apiGroups?: string[]; resources?: string[]; resourceNames?: string[] }[];
-  nonResourceRules: { verbs: string[]; nonResourceURLs?: string[] }[];
-  incomplete: boolean;
-  evaluationError?: string;
-}
-
 /** What the server's token authenticators say of a bearer token (a TokenReview's status). */
 export interface TokenReviewOutcome {
   authenticated: boolean;
-  user?: RequestUser;
+  user?: UserInfo;
   audiences?: string[];
   error?: string;
 }
@@ -186,7 +147,7 @@ export interface IssuedServiceAccountToken {
 /** What the server lends a virtual resource to answer with. */
 export interface VirtualServices {
   authorize(attributes: AccessAttributes): Promise<AccessDecision>;
-  rulesFor(user: RequestUser, namespace: string): Promise<AccessRules>;
+  rulesFor(user: UserInfo, namespace: string): Promise<AccessRules>;
   /** Authenticates a bearer token for the audiences (empty: the API server's). */
   reviewToken(token: string, audiences: readonly string[]): Promise<TokenReviewOutcome>;
   /** Signs a token for a service account; throws a StatusError (404 account, 400 bad binding, 503 no signing key). */
@@ -199,7 +160,7 @@ export interface VirtualContext extends StrategyContext {
   /** The parent object's name for a subresource (serviceaccounts/{name}/token); "" otherwise. */
   name: string;
   /** The requester (after impersonation). */
-  user: RequestUser;
+  user: UserInfo;
   dryRun: boolean;
   services: VirtualServices;
 }

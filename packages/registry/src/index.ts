@@ -4,7 +4,6 @@ export { resolveResource, resolveGroup, type ResolvedResource } from './resolved
 export {
   ResourceStore,
   type AdmissionAttributes,
-  type AdmissionUser,
   type AdmissionCheck,
   type StoreOptions,
   type StoreFeatures,

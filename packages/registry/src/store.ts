@@ -15,6 +15,7 @@ import {
   validateObjectMetaUpdate,
   nameIsDNSSubdomain,
   type FieldError,
+  type UserInfo,
 } from '@plat/apimachinery';
 import { isStorageError, type ListResult, type Storage, type StoredObject } from '@plat/storage';
 import type { KubeObject, ResourceStrategy, StrategyContext } from './definition.js';
@@ -29,18 +30,10 @@ import { getSemantic, listSemantic, validateListQuery, type ListQuery } from './
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
 
-/** Who asks for a write, as authentication (and impersonation) settled it. */
-export interface AdmissionUser {
-  readonly name: string;
-  readonly uid?: string;
-  readonly groups?: readonly string[];
-  readonly extra?: Readonly<Record<string, readonly string[]>>;
-}
-
 export interface AdmissionAttributes {
   operation: Operation;
   /** Absent for the server's own writes (bootstrap). */
-  user?: AdmissionUser;
+  user?: UserInfo;
   resource: ResolvedResource;
   namespace: string;
   name: string;
@@ -74,7 +67,7 @@ export interface StoreOptions {
 export interface WriteOptions {
   dryRun?: boolean;
   /** The requesting user, for admission; absent for the server's own writes. */
-  user?: AdmissionUser;
+  user?: UserInfo;
   /** Who makes the change, for managedFields (fieldManager, else from the User-Agent). */
   manager?: string;
 }

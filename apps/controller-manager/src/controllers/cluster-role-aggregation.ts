@@ -1,18 +1,10 @@
 // ClusterRole aggregation: a ClusterRole with an aggregationRule gets, as its rules, the union of the
 // rules of every other ClusterRole one of its selectors matches, kept current as roles and their
 // labels change; direct edits of its rules are overwritten (upstream's clusterrole-aggregation).
-import { labelSelectorFromObject, type LabelSelectorObject } from '@plat/apimachinery';
+import { labelSelectorFromObject, type LabelSelectorObject, type PolicyRule } from '@plat/apimachinery';
 import { runWorkers, type Informer, type KubeObject } from '@plat/client';
 import { clusterRolesRef } from '../names.js';
 import { aborted, isNotFound, waitForSync, type Controller } from './context.js';
-
-export interface PolicyRule {
-  verbs?: string[];
-  apiGroups?: string[];
-  resources?: string[];
-  resourceNames?: string[];
-  nonResourceURLs?: string[];
-}
 
 export interface ClusterRole extends KubeObject {
   rules?: PolicyRule[];

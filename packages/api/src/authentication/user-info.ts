@@ -1,5 +1,7 @@
-// UserInfo as the authentication reviews report it (upstream's authentication/v1 UserInfo).
-import type { JSONSchema, RequestUser } from '@plat/registry';
+// UserInfo as the authentication reviews report it (upstream's authentication/v1 UserInfo), from a
+// request's user (@plat/apimachinery's UserInfo, which names the user `name` where this says `username`).
+import type { UserInfo as User } from '@plat/apimachinery';
+import type { JSONSchema } from '@plat/registry';
 import { atomicStringList, objectSchema, stringField } from '../common/schema.js';
 
 export interface UserInfo {
@@ -21,7 +23,7 @@ export const userInfoSchema: JSONSchema = objectSchema('The information about a 
 });
 
 /** Go's omitempty: only the fields that have a value. */
-export function userInfoOf(user: RequestUser): UserInfo {
+export function userInfoOf(user: User): UserInfo {
   const info: UserInfo = {};
   if (user.name) info.username = user.name;
   if (user.uid) info.uid = user.uid;

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AccessAttributes, VirtualContext, VirtualServices } from '@plat/registry';
+import type { AccessAttributes } from '@plat/apimachinery';
+import type { VirtualContext, VirtualServices } from '@plat/registry';
 import { create, messages, plat } from '../testing/harness.js';
 import { tokenRequestDefinition, type TokenRequest } from '../authentication/token-request.js';
 import { tokenReviewDefinition } from '../authentication/token-review.js';
@@ -13,7 +14,7 @@ const asked: AccessAttributes[] = [];
 const services: VirtualServices = {
   authorize: async (attributes) => {
     asked.push(attributes);
-    return { decision: 'no-opinion', reason: 'nobody said yes', evaluationError: 'a roleRef is missing' };
+    return { decision: 'NoOpinion', reason: 'nobody said yes', evaluationError: 'a roleRef is missing' };
   },
   rulesFor: async () => ({ resourceRules: [], nonResourceRules: [], incomplete: false }),
   reviewToken: async () => ({ authenticated: true, user: { name: 'bob', uid: '', groups: ['g'] }, audiences: ['api'] }),
@@ -87,8 +88,8 @@ test('attributes: an empty version matches all; non-resource requests carry path
     path: '',
   });
   assert.equal(attributesFrom(user, { nonResourceAttributes: { path: '/x', verb: 'post' } }).path, '/x');
-  assert.deepEqual(statusFrom({ decision: 'allow', reason: '' }), { allowed: true });
-  assert.deepEqual(statusFrom({ decision: 'deny', reason: 'no' }), { allowed: false, denied: true, reason: 'no' });
+  assert.deepEqual(statusFrom({ decision: 'Allow', reason: '' }), { allowed: true });
+  assert.deepEqual(statusFrom({ decision: 'Deny', reason: 'no' }), { allowed: false, denied: true, reason: 'no' });
 });
 
 test('SubjectAccessReview: asks about the spec\u2019s user, and reports the decision', async () => {

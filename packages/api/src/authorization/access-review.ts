@@ -1,7 +1,7 @@
 // What the four access reviews (authorization.{domain}/v1) share: the attributes a review asks
 // about, its status, the "exactly one of" rule, and turning a spec into an authorizer question.
-import { invalid, type FieldError, type FieldPath } from '@plat/apimachinery';
-import type { AccessAttributes, AccessDecision, JSONSchema, ObjectMeta, RequestUser } from '@plat/registry';
+import { invalid, type AccessAttributes, type AccessDecision, type FieldError, type FieldPath, type UserInfo } from '@plat/apimachinery';
+import type { JSONSchema, ObjectMeta } from '@plat/registry';
 import { atomicStringList, booleanField, objectSchema, stringField } from '../common/schema.js';
 
 export interface ResourceAttributes {
@@ -108,12 +108,12 @@ export function validateEmptyMetadata(metadata: ObjectMeta, path: FieldPath, exc
 }
 
 /** The user a SubjectAccessReviewSpec names (upstream's AuthorizationAttributesFrom). */
-export function userFromSpec(spec: SubjectAccessReviewSpec): RequestUser {
+export function userFromSpec(spec: SubjectAccessReviewSpec): UserInfo {
   return { name: spec.user ?? '', uid: spec.uid ?? '', groups: [...(spec.groups ?? [])], ...(spec.extra && { extra: spec.extra }) };
 }
 
 /** Upstream's ResourceAttributesFrom / NonResourceAttributesFrom: an empty version matches every version. */
-export function attributesFrom(user: RequestUser, spec: SubjectAccessReviewSpec): AccessAttributes {
+export function attributesFrom(user: UserInfo, spec: SubjectAccessReviewSpec): AccessAttributes {
   const r = spec.resourceAttributes;
   if (r) {
     return {
@@ -146,8 +146,8 @@ export function attributesFrom(user: RequestUser, spec: SubjectAccessReviewSpec)
 
 /** The status upstream fills: allowed and denied from the decision, the reason, any evaluation error. */
 export function statusFrom(decision: AccessDecision): SubjectAccessReviewStatus {
-  const status: SubjectAccessReviewStatus = { allowed: decision.decision === 'allow' };
-  if (decision.decision === 'deny') status.denied = true;
+  const status: SubjectAccessReviewStatus = { allowed: decision.decision === 'Allow' };
+  if (decision.decision === 'Deny') status.denied = true;
   if (decision.reason) status.reason = decision.reason;
   if (decision.evaluationError) status.evaluationError = decision.evaluationError;
   return status;

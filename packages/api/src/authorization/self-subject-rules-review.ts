@@ -1,7 +1,7 @@
 // SelfSubjectRulesReview (authorization.{domain}/v1, cluster-scoped, create only, never stored): the
 // rules the current user has in a namespace, for user interfaces (not for authorization decisions).
-import { newBadRequest } from '@plat/apimachinery';
-import type { AccessRules, KubeObject, ResourceDefinition } from '@plat/registry';
+import { newBadRequest, type AccessRules } from '@plat/apimachinery';
+import type { KubeObject, ResourceDefinition } from '@plat/registry';
 import { kindSchema } from '../common/object-meta-schema.js';
 import { atomicList, atomicStringList, booleanField, objectSchema, stringField } from '../common/schema.js';
 

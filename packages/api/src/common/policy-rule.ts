@@ -1,15 +1,7 @@
 // PolicyRule: one permission of a Role or ClusterRole, its schema and its validation.
-import { invalid, required, type FieldError, type FieldPath } from '@plat/apimachinery';
+import { invalid, required, type FieldError, type FieldPath, type PolicyRule } from '@plat/apimachinery';
 import type { JSONSchema } from '@plat/registry';
 import { atomicList, atomicStringList, objectSchema } from './schema.js';
-
-export interface PolicyRule {
-  verbs: string[];
-  apiGroups?: string[];
-  resources?: string[];
-  resourceNames?: string[];
-  nonResourceURLs?: string[];
-}
 
 export const policyRuleSchema: JSONSchema = objectSchema(
   'The actions a rule allows on resources or on non-resource URLs.',

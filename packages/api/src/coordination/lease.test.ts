@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { create, messages, summary, update } from '../testing/harness.js';
-import { formatMicroTime, leaseDefinition, type Lease, type LeaseSpec } from './lease.js';
+import type { Lease, LeaseSpec } from '@plat/apimachinery';
+import { formatMicroTime, leaseDefinition } from './lease.js';
 
 const lease = (spec?: LeaseSpec): Lease => ({ metadata: { name: 'plat-controller-manager', namespace: 'plat-system' }, ...(spec && { spec }) });
 

@@ -1,25 +1,12 @@
 // Lease (coordination.{domain}/v1, namespaced): a time-limited claim by one holder, used for leader
 // election and node heartbeats. Its times are MicroTimes: RFC 3339 in UTC with six fractional digits.
-import { invalid, newPath, type FieldError } from '@plat/apimachinery';
-import type { KubeObject, ResourceDefinition } from '@plat/registry';
+import { invalid, newPath, type FieldError, type Lease, type LeaseSpec } from '@plat/apimachinery';
+import type { ResourceDefinition } from '@plat/registry';
 import { kindSchema } from '../common/object-meta-schema.js';
 import { integerField, objectSchema, stringField, timeField } from '../common/schema.js';
 import { ageColumn, nameColumn } from '../common/table.js';
 import { allVerbs } from '../common/verbs.js';
 
-export interface LeaseSpec {
-  holderIdentity?: string;
-  leaseDurationSeconds?: number;
-  /** A MicroTime. */
-  acquireTime?: string;
-  /** A MicroTime. */
-  renewTime?: string;
-  leaseTransitions?: number;
-}
-
-export interface Lease extends KubeObject {
-  spec?: LeaseSpec;
-}
 
 const rfc3339 = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/i;
 

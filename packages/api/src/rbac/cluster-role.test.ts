@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PolicyRule } from '../common/policy-rule.js';
+import type { PolicyRule } from '@plat/apimachinery';
 import { create, messages, summary, update } from '../testing/harness.js';
 import { clusterRoleDefinition, type ClusterRole } from './cluster-role.js';
 

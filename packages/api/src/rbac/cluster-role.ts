@@ -9,11 +9,12 @@ import {
   SelectorParseError,
   validateLabelSelectorObject,
   type FieldError,
+  type PolicyRule,
 } from '@plat/apimachinery';
 import type { JSONSchema, KubeObject, ResourceDefinition } from '@plat/registry';
 import { labelSelectorSchema, type LabelSelector } from '../common/label-selector.js';
 import { kindSchema } from '../common/object-meta-schema.js';
-import { policyRulesSchema, validatePolicyRules, type PolicyRule } from '../common/policy-rule.js';
+import { policyRulesSchema, validatePolicyRules } from '../common/policy-rule.js';
 import { atomicList, objectSchema } from '../common/schema.js';
 import { allVerbs } from '../common/verbs.js';
 

@@ -1,8 +1,8 @@
 // Role (rbac.authorization.{domain}/v1, namespaced): a set of permissions within one namespace.
-import { nameIsPathSegment, newPath } from '@plat/apimachinery';
+import { nameIsPathSegment, newPath, type PolicyRule } from '@plat/apimachinery';
 import type { KubeObject, ResourceDefinition } from '@plat/registry';
 import { kindSchema } from '../common/object-meta-schema.js';
-import { policyRulesSchema, validatePolicyRules, type PolicyRule } from '../common/policy-rule.js';
+import { policyRulesSchema, validatePolicyRules } from '../common/policy-rule.js';
 import { allVerbs } from '../common/verbs.js';
 
 export interface Role extends KubeObject {

@@ -12,12 +12,10 @@ import {
   escalateCheckAttributes,
   escalationAllowed,
   rbacGroup,
-  type PolicyRule,
   type RbacIndex,
-  type RoleRef,
 } from '@plat/auth';
-import type { AdmissionCheck, AdmissionUser, KubeObject } from '@plat/registry';
-import type { UserInfo } from '../user.js';
+import type { PolicyRule, RoleRef } from '@plat/apimachinery';
+import type { AdmissionCheck, KubeObject } from '@plat/registry';
 import type { Authorizer } from '../authorization.js';
 
 /** Upstream's IsOnlyMutatingGCFields: the update changes nothing but owner references and finalizers. */
@@ -30,17 +28,12 @@ export function onlyGarbageCollectionFields(object: KubeObject, old: KubeObject)
   return isDeepStrictEqual(comparable(object), comparable(old));
 }
 
-function userInfoOf(user: AdmissionUser): UserInfo {
-  return { name: user.name, uid: user.uid ?? '', groups: [...(user.groups ?? [])], ...(user.extra && { extra: Object.fromEntries(Object.entries(user.extra).map(([k, v]) => [k, [...v]])) }) };
-}
-
 export function rbacEscalation(domain: string, authorizer: Authorizer, index: RbacIndex): AdmissionCheck {
   const group = rbacGroup(domain);
-  return async ({ operation, resource, namespace, name, object, oldObject, user: requester }) => {
+  return async ({ operation, resource, namespace, name, object, oldObject, user }) => {
     if (resource.group !== group || (operation !== 'CREATE' && operation !== 'UPDATE') || !object) return;
     // The server's own writes (bootstrap) carry no user and are not checked.
-    if (!requester) return;
-    const user = userInfoOf(requester);
+    if (!user) return;
     if (escalationAllowed(user)) return;
     // The request the check stands for, as upstream's RequestInfo: a create names no object in its path.
     const requestInfo = { isResourceRequest: true, apiGroup: resource.group, resource: resource.resource, name: operation === 'CREATE' ? '' : name, namespace };

@@ -4,7 +4,8 @@
 // uids or userextras/<key>. The authenticated user is kept as ctx.state.impersonator.
 import type { IncomingHttpHeaders } from 'node:http';
 import { goQuote, newBadRequest } from '@plat/apimachinery';
-import { forbiddenError, type AuthorizationAttributes, type Authorizer } from '../authorization.js';
+import { forbiddenError, type Authorizer } from '../authorization.js';
+import type { AccessAttributes } from '@plat/apimachinery';
 import type { Middleware } from '../context.js';
 import {
   ALL_AUTHENTICATED,
@@ -78,8 +79,8 @@ export function impersonationRequests(headers: Record<string, string[] | undefin
   return requests;
 }
 
-function attributesFor(request: ImpersonationRequest, requester: UserInfo, domain: string): AuthorizationAttributes {
-  const base: AuthorizationAttributes = {
+function attributesFor(request: ImpersonationRequest, requester: UserInfo, domain: string): AccessAttributes {
+  const base: AccessAttributes = {
     user: requester,
     verb: 'impersonate',
     isResourceRequest: true,

@@ -5,12 +5,12 @@ import { bootstrapPolicy } from '@plat/auth';
 import { createStorage, type Storage } from '@plat/storage';
 import { ResourceCatalog } from '../resources/catalog.js';
 import { captureLogger } from '../test-support.js';
-import type { AuthorizationAttributes } from '../authorization.js';
+import type { AccessAttributes } from '@plat/apimachinery';
 import { RbacAuthorizer } from './rbac-authorizer.js';
 
 const RBAC = 'rbac.authorization.plat.io';
 
-const listPods = (user: string, namespace = 'ns'): AuthorizationAttributes => ({
+const listPods = (user: string, namespace = 'ns'): AccessAttributes => ({
   user: { name: user, uid: '', groups: ['system:authenticated'] },
   verb: 'list',
   isResourceRequest: true,
@@ -23,7 +23,7 @@ const listPods = (user: string, namespace = 'ns'): AuthorizationAttributes => ({
   name: '',
 });
 
-const healthz = (groups: string[]): AuthorizationAttributes => ({
+const healthz = (groups: string[]): AccessAttributes => ({
   ...listPods('someone'),
   user: { name: 'system:anonymous', uid: '', groups },
   verb: 'get',

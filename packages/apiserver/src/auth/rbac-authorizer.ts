@@ -4,7 +4,8 @@
 import { authorize, rulesReview, RbacIndex, type ClusterRole, type ClusterRoleBinding, type RbacKind, type RbacObjects } from '@plat/auth';
 import { startWatch, type ApiWatch, type KubeObject, type ResourceStore } from '@plat/registry';
 import type { Logger } from 'pino';
-import type { AuthorizationAttributes, AuthorizationResult, Authorizer, RulesResult } from '../authorization.js';
+import type { Authorizer } from '../authorization.js';
+import type { AccessAttributes, AccessDecision, AccessRules } from '@plat/apimachinery';
 import type { HealthCheck } from '../health.js';
 import type { ResourceCatalog } from '../resources/catalog.js';
 import type { UserInfo } from '../user.js';
@@ -140,16 +141,11 @@ export class RbacAuthorizer implements Authorizer, HealthCheck {
     return this.informers.every((informer) => informer.synced);
   }
 
-  authorize(attributes: AuthorizationAttributes): AuthorizationResult {
-    const result = authorize(this.index, attributes);
-    return {
-      decision: result.decision === 'allow' ? 'Allow' : 'NoOpinion',
-      reason: result.reason,
-      ...(result.evaluationError && { evaluationError: result.evaluationError }),
-    };
+  authorize(attributes: AccessAttributes): AccessDecision {
+    return authorize(this.index, attributes);
   }
 
-  rulesFor(user: UserInfo, namespace: string): RulesResult {
+  rulesFor(user: UserInfo, namespace: string): AccessRules {
     return rulesReview(this.index, user, namespace);
   }
 }
