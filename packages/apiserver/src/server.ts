@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import type { Storage } from '@plat/storage';
-import { resolveGroup, resolveResource, type AdmissionCheck, type KubeObject, type ResolvedResource, type ResourceDefinition, type StoreFeatures } from '@plat/registry';
+import { resolveGroup, type AdmissionCheck, type KubeObject, type ResourceDefinition, type StoreFeatures, type VirtualServices } from '@plat/registry';
 import { namespaceLifecycle } from './admission/namespace-lifecycle.js';
 import { rbacEscalation } from './admission/rbac-escalation.js';
 import { rbacBootstrap } from './auth/bootstrap-policy.js';
@@ -13,7 +13,7 @@ import { RbacAuthorizer } from './auth/rbac-authorizer.js';
 import { ServiceAccountTokens, type ServiceAccountTokenOptions } from './auth/service-account-tokens.js';
 import { virtualServices } from './auth/virtual-services.js';
 import { Bootstrapper, type BootstrapObject } from './resources/bootstrap.js';
-import { ResourceCatalog } from './resources/catalog.js';
+import { ResourceCatalog, type ServedResource } from './resources/catalog.js';
 import { Discovery, type ForeignSubresource } from './resources/discovery.js';
 import { OpenAPI } from './openapi/handlers.js';
 import { resourceHandler, virtualSubresourceKey } from './resources/dispatch.js';
@@ -280,29 +280,33 @@ function serveApi(
     const defined = api.definitions.some((d) => resolveGroup(d.group, api.domain) === group && d.version === version && d.resource === resource);
     if (defined && !enabled(group, version, resource)) throw new Error(`--runtime-config: ${group ? `${group}/` : ''}${version}/${resource} cannot be disabled: the server needs it`);
   }
-  // Admission is fixed when the catalog is built; the escalation check needs the catalog's RBAC stores.
+  // Admission is fixed when the catalog is built; the escalation check needs the catalog's RBAC
+  // stores, and the never-stored kinds' services need the authorizer built on them: both come later.
   let escalation: AdmissionCheck | undefined;
+  let services: VirtualServices | undefined;
   const catalog = new ResourceCatalog(definitions, {
     storage,
     domain: api.domain,
     ...(api.features && { features: api.features }),
     admission: (self) => [namespaceLifecycle(self, api.immortalNamespaces ?? []), async (attributes) => escalation?.(attributes)],
+    virtualServices: () => services,
   });
   const policy = security.modes.includes('RBAC') ? rbacBootstrap(api.domain) : undefined;
   const rbac = policy && new RbacAuthorizer(catalog, api.domain, logger, policy.seed);
   const authorizer = newAuthorizer(security.modes, { ...(rbac && { rbac }) });
   if (rbac) escalation = rbacEscalation(api.domain, authorizer, rbac.index);
   const tokens = security.serviceAccountTokens && new ServiceAccountTokens(security.serviceAccountTokens, catalog, api.domain);
+  services = virtualServices(authorizer, security.authentication, tokens);
 
-  const subresources = new Map<string, ResolvedResource>();
+  const subresources = new Map<string, ServedResource>();
   const foreign: ForeignSubresource[] = [];
   for (const definition of api.subresourceDefinitions ?? []) {
     if (definition.virtual?.needsTokenIssuer && !tokens?.canIssue) continue;
     const parent = definition.virtual?.subresourceOf;
     if (!parent) throw new Error(`${definition.kind} is not a subresource (virtual.subresourceOf)`);
-    const resolved = resolveResource(definition as ResourceDefinition<KubeObject>, api.domain);
-    subresources.set(virtualSubresourceKey(parent.group, parent.version, parent.resource, parent.subresource), resolved);
-    foreign.push({ parent: { ...parent, group: resolveGroup(parent.group, api.domain) }, subresource: parent.subresource, resolved, verbs: ['create'] });
+    const served = catalog.serve(definition as ResourceDefinition<KubeObject>);
+    subresources.set(virtualSubresourceKey(parent.group, parent.version, parent.resource, parent.subresource), served);
+    foreign.push({ parent: { ...parent, group: resolveGroup(parent.group, api.domain) }, subresource: parent.subresource, resolved: served.resolved, verbs: ['create'] });
   }
 
   for (const [path, handler] of new Discovery(catalog, api.domain, foreign).handlers()) mux.handle(path, handler);
@@ -317,7 +321,7 @@ function serveApi(
         responseCompression: api.responseCompression ?? true,
         metrics,
       },
-      { services: virtualServices(authorizer, security.authentication, tokens), subresources },
+      subresources,
     ),
   );
   const bootstrapper = new Bootstrapper(catalog, [...(api.bootstrap ?? []), ...(policy?.objects ?? [])], logger);

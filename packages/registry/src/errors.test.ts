@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { StatusError } from '@plat/apimachinery';
-import { StorageError, gone, goneContinuing } from '@plat/storage';
+import { StorageError, conflict, gone, goneContinuing } from '@plat/storage';
 import { EXPIRED_CONTINUE_MESSAGE, EXPIRED_LIST_MESSAGE, INCONSISTENT_CONTINUE_MESSAGE, toStatusError, type ErrorContext } from './errors.js';
 
 const groupResource = { group: '', resource: 'serviceaccounts' };
@@ -50,4 +50,13 @@ for (const { name, error, context, want } of cases) {
 test('toStatusError: the expired-list message is upstream\u2019s, whole', () => {
   assert.equal(EXPIRED_LIST_MESSAGE, 'The resourceVersion for the provided list is too old.');
   assert.match(INCONSISTENT_CONTINUE_MESSAGE, /^The provided continue parameter is too old to display a consistent list result\. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results\./);
+});
+
+test('a precondition conflict names the object, not the storage key, even a key with colons in it', () => {
+  const error = conflict('/rbac.authorization.k8s.io/clusterroles/system:aggregate-to-admin', 'Precondition failed: UID in precondition: x, UID in object meta: y');
+  const status = (toStatusError(error, { groupResource: { group: 'rbac.authorization.k8s.io', resource: 'clusterroles' }, name: 'system:aggregate-to-admin' }) as StatusError).status;
+  assert.equal(
+    status.message,
+    'Operation cannot be fulfilled on clusterroles.rbac.authorization.k8s.io "system:aggregate-to-admin": Precondition failed: UID in precondition: x, UID in object meta: y',
+  );
 });

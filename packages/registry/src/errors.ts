@@ -43,7 +43,7 @@ export function toStatusError(error: unknown, { groupResource, name = '', contin
     case 'AlreadyExists':
       return newAlreadyExists(groupResource, name);
     case 'Conflict':
-      return newConflict(groupResource, name, error.message.replace(/^precondition failed for [^:]*: /, ''));
+      return newConflict(groupResource, name, withoutKey(error.message, error.key));
     case 'Gone':
       return expiredList(error, continuing);
     case 'TooLargeResourceVersion':
@@ -78,4 +78,10 @@ export function tooLargeResourceVersion(detail: string): StatusError {
     retryAfterSeconds: 1,
   };
   return error;
+}
+
+/** A storage conflict's message names the key it failed on, which the API does not show (the key may hold colons). */
+function withoutKey(message: string, key: string): string {
+  const prefix = `precondition failed for ${key}: `;
+  return message.startsWith(prefix) ? message.slice(prefix.length) : message;
 }

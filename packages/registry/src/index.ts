@@ -1,22 +1,27 @@
 // The one generic store that serves every resource type, and the contract kinds plug into it with.
 export type * from './definition.js';
 export { resolveResource, resolveGroup, type ResolvedResource } from './resolved.js';
-export {
-  ResourceStore,
-  type AdmissionAttributes,
-  type AdmissionCheck,
-  type StoreOptions,
-  type StoreFeatures,
-  type WriteOptions,
-  type UpdateRequest,
-  type PatchRequest,
-  type PatchType,
-  type DeleteRequest,
-  type DeleteResult,
-  type ListQueryWithSelectors,
-  type ObjectList,
-  type Operation,
-} from './store.js';
+export { ResourceStore } from './store.js';
+export { ResourceReader, type StoreOptions, type StoreFeatures } from './store-reads.js';
+export type {
+  AdmissionAttributes,
+  AdmissionCheck,
+  CreateRequest,
+  DeleteRequest,
+  DeleteResult,
+  FieldValidation,
+  ListQueryWithSelectors,
+  ObjectList,
+  Operation,
+  PatchRequest,
+  PatchResult,
+  PatchType,
+  PropagationPolicy,
+  UpdateRequest,
+  UpdateResult,
+  WriteOptions,
+} from './requests.js';
+export { ensureIdentity, objectFromInput, type DecodedInput } from './object-input.js';
 export { startWatch, type ApiWatch, type ApiWatchEvent, type ApiWatchEventType, type WatchQuery, type WatchSettings } from './watch.js';
 export { toStatusError, tooLargeResourceVersion, OPTIMISTIC_LOCK_MESSAGE } from './errors.js';
 export { formatTimestamp } from './object-meta.js';

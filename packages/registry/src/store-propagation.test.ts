@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { createStorage } from '@plat/storage';
 import type { KubeObject, ResourceDefinition } from './definition.js';
 import { resolveResource } from './resolved.js';
-import { ResourceStore, type PropagationPolicy } from './store.js';
+import { ResourceStore } from './store.js';
+import type { PropagationPolicy } from './requests.js';
 
 const widgets: ResourceDefinition = {
   group: 'things.{domain}',

@@ -5,3 +5,4 @@ export { createStorage, type StorageConfig, type StorageBackendName } from './fa
 export { objectKey, type KeyParts } from './keys.js';
 export { EventQueue, type EventQueueOptions } from './event-queue.js';
 export { CachedStorage, cachePrefix, type CachedStorageOptions, type WatchCacheStats } from './cache/cached-storage.js';
+export { dryRunStorage } from './dry-run.js';

@@ -9,6 +9,7 @@ import {
   type ResolvedResource,
   type ResourceDefinition,
   type StoreFeatures,
+  type VirtualServices,
 } from '@plat/registry';
 
 export interface ServedResource {
@@ -24,6 +25,8 @@ export interface CatalogOptions {
   now?: () => Date;
   /** The feature gates every store honours (WatchList, APIListChunking). */
   features?: StoreFeatures;
+  /** What the never-stored kinds answer with (read per request: built after the catalog). */
+  virtualServices?: () => VirtualServices | undefined;
 }
 
 export class ResourceCatalog {
@@ -31,18 +34,13 @@ export class ResourceCatalog {
   /** group -> versions in preference order -> resources. */
   readonly groups = new Map<string, Map<string, ServedResource[]>>();
 
+  private readonly admission: readonly AdmissionCheck[];
+
   constructor(definitions: readonly ResourceDefinition[], readonly options: CatalogOptions) {
-    const admission = options.admission?.(this) ?? [];
+    this.admission = options.admission?.(this) ?? [];
     for (const definition of definitions) {
-      const resolved = resolveResource(definition as ResourceDefinition<KubeObject>, options.domain);
-      const store = new ResourceStore(resolved, {
-        storage: options.storage,
-        context: { domain: options.domain },
-        admission,
-        ...(options.now && { now: options.now }),
-        ...(options.features && { features: options.features }),
-      });
-      const served = { resolved, store };
+      const served = this.serve(definition as ResourceDefinition<KubeObject>);
+      const { resolved } = served;
       const path = `${resolved.group}/${resolved.version}/${resolved.resource}`;
       if (this.byPath.has(path)) throw new Error(`two definitions serve ${path}`);
       this.byPath.set(path, served);
@@ -50,6 +48,21 @@ export class ResourceCatalog {
       this.groups.set(resolved.group, versions);
       versions.set(resolved.version, [...(versions.get(resolved.version) ?? []), served]);
     }
+  }
+
+  /** A definition bound to the domain and a store of its own, as the catalog's are (not added to it). */
+  serve(definition: ResourceDefinition<KubeObject>): ServedResource {
+    const resolved = resolveResource(definition, this.options.domain);
+    const { storage, domain, now, features, virtualServices } = this.options;
+    const store = new ResourceStore(resolved, {
+      storage,
+      context: { domain },
+      admission: this.admission,
+      ...(now && { now }),
+      ...(features && { features }),
+      ...(virtualServices && { virtualServices }),
+    });
+    return { resolved, store };
   }
 
   find(group: string, version: string, resource: string): ServedResource | undefined {

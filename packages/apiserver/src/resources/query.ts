@@ -44,7 +44,9 @@ export function dryRunErrors(values: readonly string[]): FieldError[] {
 
 export const isDryRun = (values: readonly string[]): boolean => values.includes('All');
 
-export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+import type { FieldValidation } from '@plat/registry';
+
+export type { FieldValidation };
 
 /** Upstream's limit on a field manager's name. */
 const MAX_FIELD_MANAGER_LENGTH = 128;

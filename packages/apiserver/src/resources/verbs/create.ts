@@ -1,9 +1,9 @@
-// POST to a collection.
+// POST to a collection, or to a subresource that makes something (serviceaccounts/{name}/token).
+import { objectFromInput } from '@plat/registry';
 import { decodeBody } from '../body.js';
 import { protobufBodyOf } from '../protobuf.js';
-import { checkNamespace, objectFromBody } from '../object-input.js';
 import { parseWriteOptions } from '../query.js';
-import { writeObject } from '../respond.js';
+import { addWarnings, writeObject } from '../respond.js';
 import { managerOf } from './manager.js';
 import type { VerbScope } from './scope.js';
 
@@ -11,8 +11,13 @@ export async function createObject({ ctx, info, served, query, services, represe
   const { resolved, store } = served;
   const { dryRun, fieldManager, fieldValidation } = parseWriteOptions(query, 'CreateOptions', services.domain);
   const manager = fieldManager ?? managerOf(ctx);
-  const object = objectFromBody(ctx, await decodeBody(ctx, protobufBodyOf(resolved, services.domain)), resolved, fieldValidation);
-  checkNamespace(object, info.namespace, resolved);
-  const created = await store.create(info.namespace, object, { dryRun, manager, user: ctx.state.user });
+  const { object, warnings } = objectFromInput(resolved, await decodeBody(ctx, protobufBodyOf(resolved, services.domain)), fieldValidation);
+  addWarnings(ctx, warnings);
+  const created = await store.create(info.namespace, object, {
+    dryRun,
+    manager,
+    user: ctx.state.user,
+    ...(info.subresource && { parentName: info.name }),
+  });
   await writeObject(ctx, 201, created, { representation });
 }

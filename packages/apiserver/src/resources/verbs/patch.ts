@@ -1,11 +1,10 @@
 // PATCH (conventions 4.5, 4.11): the patch type by Content-Type, then the store's patch.
 import { forbidden, newBadRequest, newPath, newRequestEntityTooLarge, newUnsupportedMediaType, required } from '@plat/apimachinery';
-import type { KubeObject, PatchType } from '@plat/registry';
+import type { PatchType } from '@plat/registry';
 import { MAX_BODY_BYTES, readBody } from '../body.js';
 import { decodeJson, JsonDecodeError } from '../json-scan.js';
-import { objectFromBody } from '../object-input.js';
 import { parseWriteOptions } from '../query.js';
-import { writeObject } from '../respond.js';
+import { addWarnings, writeObject } from '../respond.js';
 import { parseYaml } from '../yaml-body.js';
 import { managerOf } from './manager.js';
 import type { VerbScope } from './scope.js';
@@ -43,7 +42,7 @@ function parsePatch(type: PatchType, text: string): { patch: unknown; duplicates
 }
 
 export async function patchObject({ ctx, info, served, query, services, representation }: VerbScope): Promise<void> {
-  const { resolved, store } = served;
+  const { store } = served;
   const mediaType = (ctx.get('content-type').split(';')[0] ?? '').trim().toLowerCase();
   const type = PATCH_TYPES[mediaType];
   if (!type) throw newUnsupportedMediaType(Object.keys(PATCH_TYPES));
@@ -58,15 +57,17 @@ export async function patchObject({ ctx, info, served, query, services, represen
         : [],
   );
   const { patch, duplicates } = parsePatch(type, (await readBody(ctx)).toString('utf8'));
-  const { object, created } = await store.patch(info.namespace, info.name, {
+  const { object, created, warnings } = await store.patch(info.namespace, info.name, {
     type,
     patch,
+    duplicates,
+    fieldValidation,
     dryRun,
     manager: fieldManager ?? managerOf(ctx),
     user: ctx.state.user,
     ...(force && { force }),
     ...(info.subresource && { subresource: info.subresource }),
-    decode: (patched: unknown): KubeObject => objectFromBody(ctx, { value: patched, duplicates }, resolved, fieldValidation),
   });
+  addWarnings(ctx, warnings);
   await writeObject(ctx, created ? 201 : 200, object, { representation });
 }

@@ -1,0 +1,96 @@
+// What the generic store is asked to do, and what it tells admission: the requests of each verb,
+// their results, and the attributes of a write that admission checks.
+import type { UserInfo } from '@plat/apimachinery';
+import type { KubeObject } from './definition.js';
+import type { ResolvedResource } from './resolved.js';
+import type { ListQuery } from './resource-version.js';
+
+export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
+
+export interface AdmissionAttributes {
+  operation: Operation;
+  /** Absent for the server's own writes (bootstrap). */
+  user?: UserInfo;
+  resource: ResolvedResource;
+  namespace: string;
+  name: string;
+  object?: KubeObject;
+  oldObject?: KubeObject;
+  subresource?: string;
+  dryRun: boolean;
+}
+
+/** Checks run before a write is stored; throwing a StatusError refuses the request. */
+export type AdmissionCheck = (attributes: AdmissionAttributes) => Promise<void> | void;
+
+/** How a request's unknown and duplicate fields are answered (conventions 4.9). */
+export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+
+export interface WriteOptions {
+  dryRun?: boolean;
+  /** The requesting user, for admission; absent for the server's own writes. */
+  user?: UserInfo;
+  /** Who makes the change, for managedFields (fieldManager, else from the User-Agent). */
+  manager?: string;
+}
+
+export interface CreateRequest extends WriteOptions {
+  /** For a create on a subresource (serviceaccounts/{name}/token): the parent object's name. */
+  parentName?: string;
+}
+
+export interface UpdateRequest extends WriteOptions {
+  /** The object's managedFields were already computed (apply): do not record an update. */
+  ownershipDone?: boolean;
+  subresource?: string;
+}
+
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
+
+export interface PatchRequest extends UpdateRequest {
+  type: PatchType;
+  /** The parsed patch: an array of operations for json, an object otherwise. */
+  patch: unknown;
+  /** Keys the patch's text gave twice in one object: reported for the patched object per fieldValidation. */
+  duplicates?: readonly string[];
+  fieldValidation?: FieldValidation;
+  /** Apply: take fields other managers own. */
+  force?: boolean;
+}
+
+export interface UpdateResult<T> {
+  object: T;
+  /** The write made the object (a PUT or an apply to a missing one). */
+  created: boolean;
+}
+
+/** A patch's result, with the warnings fieldValidation=Warn asked for about the patched object. */
+export interface PatchResult<T> extends UpdateResult<T> {
+  warnings: string[];
+}
+
+export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
+
+export interface DeleteRequest extends WriteOptions {
+  preconditions?: { uid?: string; resourceVersion?: string };
+  /** Orphan and Foreground leave the object to the garbage collector behind their finalizers. */
+  propagationPolicy?: PropagationPolicy;
+}
+
+export interface DeleteResult<T> {
+  object: T;
+  /** False while finalizers hold the object (it is then marked with a deletionTimestamp). */
+  deleted: boolean;
+}
+
+export interface ListQueryWithSelectors extends ListQuery {
+  labelSelector?: string;
+  fieldSelector?: string;
+}
+
+export interface ObjectList<T> {
+  apiVersion: string;
+  kind: string;
+  metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number };
+  items: T[];
+}

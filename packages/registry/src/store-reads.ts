@@ -1,0 +1,134 @@
+// The reads of the generic store (get, list, and waiting for a resourceVersion), and what its writes
+// share with them: the storage, the kind's context and feature gates, type meta, error mapping.
+import type { Storage, ListResult, StoredObject } from '@plat/storage';
+import type { KubeObject, StrategyContext, VirtualServices } from './definition.js';
+import type { AdmissionCheck, ListQueryWithSelectors, ObjectList } from './requests.js';
+import type { ResolvedResource } from './resolved.js';
+import { toStatusError, tooLargeResourceVersion } from './errors.js';
+import { buildPredicate } from './predicate.js';
+import { listItem } from './list-item.js';
+import { getSemantic, listSemantic, validateListQuery } from './resource-version.js';
+
+/** The feature gates the store honours; absent ones take their Kubernetes 1.28 defaults. */
+export interface StoreFeatures {
+  /** WatchList (alpha, default off): a watch may ask for sendInitialEvents (a streaming list). */
+  watchList?: boolean;
+  /** APIListChunking (beta, default on): lists honour limit and continue; off, both are ignored. */
+  apiListChunking?: boolean;
+}
+
+export interface StoreOptions {
+  storage: Storage;
+  context: StrategyContext;
+  features?: StoreFeatures;
+  admission?: readonly AdmissionCheck[];
+  now?: () => Date;
+  /** How long a read waits for a resourceVersion the store has not reached before a 504. */
+  resourceVersionWaitMs?: number;
+  /**
+   * What the server lends a never-stored kind to answer with (read when a request comes: the
+   * services are built after the stores). Without them such a kind is not served (404).
+   */
+  virtualServices?: () => VirtualServices | undefined;
+}
+
+const DEFAULT_RESOURCE_VERSION_WAIT_MS = 3000;
+
+export class ResourceReader<T extends KubeObject = KubeObject> {
+  constructor(
+    readonly resource: ResolvedResource<T>,
+    protected readonly options: StoreOptions,
+  ) {}
+
+  get storage(): Storage {
+    return this.options.storage;
+  }
+
+  get context(): StrategyContext {
+    return this.options.context;
+  }
+
+  get features(): Required<StoreFeatures> {
+    return { watchList: false, apiListChunking: true, ...this.options.features };
+  }
+
+  protected fail(error: unknown, name = '', continuing = false): never {
+    throw toStatusError(error, { groupResource: this.resource.groupResource, name, continuing });
+  }
+
+  protected withType(object: T): T {
+    object.apiVersion = this.resource.apiVersion;
+    object.kind = this.resource.kind;
+    return object;
+  }
+
+  /** Waits until the store has reached `revision`; 504 if it does not in time. */
+  async waitForRevision(revision: number): Promise<void> {
+    const deadline = Date.now() + (this.options.resourceVersionWaitMs ?? DEFAULT_RESOURCE_VERSION_WAIT_MS);
+    for (;;) {
+      const current = await this.storage.currentRevision().catch((error: unknown) => this.fail(error));
+      if (current >= revision) return;
+      if (Date.now() >= deadline) throw tooLargeResourceVersion(`${revision}, current: ${current}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  async get(namespace: string, name: string, resourceVersion?: string): Promise<T> {
+    const semantic = getSemantic(resourceVersion);
+    if (semantic.kind === 'notOlderThan') await this.waitForRevision(semantic.revision);
+    const notOlderThan = semantic.kind === 'any' ? 0 : semantic.kind === 'notOlderThan' ? semantic.revision : undefined;
+    try {
+      return this.withType(await this.storage.get<T>(this.resource.key(namespace, name), notOlderThan === undefined ? {} : { notOlderThan }));
+    } catch (error) {
+      this.fail(error, name);
+    }
+  }
+
+  /**
+   * The object in any recent state (resourceVersion=0), for checks that only read it, such as
+   * admission: a watch cache answers with its shared copy, which must not be changed.
+   */
+  async peek(namespace: string, name: string): Promise<Readonly<T>> {
+    try {
+      return await this.storage.get<T>(this.resource.key(namespace, name), { notOlderThan: 0, readOnly: true });
+    } catch (error) {
+      this.fail(error, name);
+    }
+  }
+
+  async list(namespace: string, listQuery: ListQueryWithSelectors): Promise<ObjectList<T>> {
+    const { watchList, apiListChunking } = this.features;
+    validateListQuery(listQuery, this.context.domain, watchList);
+    // Without APIListChunking, limit and continue are ignored, as upstream's storage does unpaged.
+    const { limit: _limit, continue: _continue, ...unpaged } = listQuery;
+    const query: ListQueryWithSelectors = apiListChunking ? listQuery : unpaged;
+    const semantic = listSemantic(query);
+    const predicate = buildPredicate(this.resource, query.labelSelector, query.fieldSelector);
+    // Upstream does not validate the limit: 0 or below lists everything.
+    const limit = Math.max(0, query.limit ?? 0);
+    if (semantic.kind === 'notOlderThan' || semantic.kind === 'exact') await this.waitForRevision(semantic.revision);
+    let result: ListResult<T>;
+    try {
+      result = await this.storage.list<T>(this.resource.prefix(namespace), {
+        limit,
+        ...(semantic.kind === 'exact' && { revision: semantic.revision }),
+        ...(semantic.kind === 'any' && { notOlderThan: 0 }),
+        ...(semantic.kind === 'notOlderThan' && { notOlderThan: semantic.revision }),
+        ...(semantic.kind === 'continue' && { continue: query.continue! }),
+        ...(predicate.filter && { filter: predicate.filter as (object: StoredObject) => boolean }),
+      });
+    } catch (error) {
+      this.fail(error, '', semantic.kind === 'continue');
+    }
+    return {
+      apiVersion: this.resource.apiVersion,
+      kind: this.resource.listKind,
+      metadata: {
+        resourceVersion: String(result.revision),
+        ...(result.continue && { continue: result.continue }),
+        ...(result.remainingItemCount !== undefined && { remainingItemCount: result.remainingItemCount }),
+      },
+      items: result.items.map(listItem),
+    };
+  }
+}
