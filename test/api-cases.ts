@@ -4,8 +4,12 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { connect as tlsConnect } from 'node:tls';
-import { decodeObject, decodeWatchFrames, encodeObject, PROTOBUF_PREFIX } from '@plat/protobuf';
+import { builtinDefinitions, builtinSubresourceDefinitions } from '@plat/api';
+import { decodeObject, decodeWatchFrames, encodeObject, PROTOBUF_PREFIX, registerProtobufKinds } from '@plat/protobuf';
 import type { ApiserverProcess, RequestOptions, Response } from './support/apiserver-process.js';
+
+// The kinds' Protobuf forms, from their definitions, as the server registers them.
+registerProtobufKinds([...builtinDefinitions, ...builtinSubresourceDefinitions]);
 
 export interface ApiTarget {
   server: ApiserverProcess;

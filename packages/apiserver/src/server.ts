@@ -14,6 +14,7 @@ import { ServiceAccountTokens, type ServiceAccountTokenOptions } from './auth/se
 import { virtualServices } from './auth/virtual-services.js';
 import { Bootstrapper, type BootstrapObject } from './resources/bootstrap.js';
 import { ResourceCatalog, type ServedResource } from './resources/catalog.js';
+import { registerProtobufKinds } from '@plat/protobuf';
 import { Discovery, type ForeignSubresource } from './resources/discovery.js';
 import { OpenAPI } from './openapi/handlers.js';
 import { resourceHandler, virtualSubresourceKey } from './resources/dispatch.js';
@@ -268,6 +269,8 @@ function serveApi(
 ): ServedApi {
   // Versions and resources turned off by --runtime-config are not in the catalog: discovery,
   // OpenAPI and dispatch (404) all follow from it.
+  // The codec learns each kind's Protobuf form from its definition, before the first object.
+  registerProtobufKinds([...api.definitions, ...(api.subresourceDefinitions ?? [])]);
   const enabled = apiEnablement(api.runtimeConfig ?? [], api.definitions, api.domain);
   const definitions = api.definitions.filter((definition) => enabled(resolveGroup(definition.group, api.domain), definition.version, definition.resource));
   const required = [

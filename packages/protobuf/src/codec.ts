@@ -11,12 +11,18 @@ export const PROTOBUF_PREFIX: Uint8Array = new Uint8Array([0x6b, 0x38, 0x73, 0x0
 // Our own copy, which a caller writing into the exported array cannot change.
 const PREFIX = [0x6b, 0x38, 0x73, 0x00] as const;
 
-const codecs = compile(protobufKinds.map((k) => messageType(k.message)));
+// Compiled on first use, once every kind has registered (the registered rules shape the code).
+const codecs = new Map<string, MessageCodec>();
 
 function codecOf(apiVersion: string, kind: string): MessageCodec {
   const { group, version } = splitAPIVersion(apiVersion);
   const registered = findProtobufKind(group, version, kind);
   if (!registered) throw new ProtobufError('NotRegistered', `${kind} in ${apiVersion || 'no apiVersion'} has no Protobuf form`);
+  if (!codecs.has(registered.message)) {
+    // Every registered kind not compiled yet, in one module: nested messages are shared.
+    const roots = protobufKinds().filter((k) => !codecs.has(k.message)).map((k) => messageType(k.message));
+    for (const [name, compiled] of compile(roots)) if (!codecs.has(name)) codecs.set(name, compiled);
+  }
   return codecs.get(registered.message)!;
 }
 

@@ -6,6 +6,7 @@
 // ExtraValue).
 import protobuf from 'protobufjs';
 import { ProtobufError } from './errors.js';
+import { fullName, emitOf, jsonName, markCompiled } from './emit.js';
 import { META } from './schema.js';
 import { formatMicroTime, formatTime, parseTime } from './time.js';
 
@@ -20,61 +21,6 @@ export interface MessageCodec {
   /** Writes the fields of a JSON form (no tag, no length) to `writer`. */
   encode(json: JsonObject, writer: protobuf.Writer): void;
 }
-
-/**
- * How a field appears in the JSON form read back from the wire (the wire itself cannot tell an
- * absent field from a zero one: Go writes every non-pointer field):
- * - omitempty: only when not zero ("" / false / 0 / empty list or map), as Go's `omitempty`;
- * - always: also when zero, as Go writes it (a required string, `allowed`, a list's items);
- * - presence: whenever it is on the wire, zero or not: a Go pointer (`controller: false`).
- * Message fields are in the JSON form whenever they are on the wire.
- */
-type Emit = 'omitempty' | 'always' | 'presence';
-
-/** Fields that are not omitempty upstream. */
-const ALWAYS: Record<string, readonly string[]> = {
-  [`${META}.OwnerReference`]: ['apiVersion', 'kind', 'name', 'uid'],
-  [`${META}.LabelSelectorRequirement`]: ['key', 'operator'],
-  [`${META}.WatchEvent`]: ['type'],
-  'k8s.io.api.core.v1.NamespaceCondition': ['type', 'status'],
-  'k8s.io.api.core.v1.LimitRangeItem': ['type'],
-  'k8s.io.api.core.v1.LimitRangeSpec': ['limits'],
-  'k8s.io.api.core.v1.NamespaceList': ['items'],
-  'k8s.io.api.core.v1.ServiceAccountList': ['items'],
-  'k8s.io.api.core.v1.LimitRangeList': ['items'],
-  'k8s.io.api.rbac.v1.RoleList': ['items'],
-  'k8s.io.api.rbac.v1.ClusterRoleList': ['items'],
-  'k8s.io.api.rbac.v1.RoleBindingList': ['items'],
-  'k8s.io.api.rbac.v1.ClusterRoleBindingList': ['items'],
-  'k8s.io.api.rbac.v1.PolicyRule': ['verbs'],
-  'k8s.io.api.rbac.v1.RoleRef': ['apiGroup', 'kind', 'name'],
-  'k8s.io.api.rbac.v1.Subject': ['kind', 'name'],
-  'k8s.io.api.networking.v1alpha1.IPAddressList': ['items'],
-  'k8s.io.api.coordination.v1.LeaseList': ['items'],
-  'k8s.io.api.authorization.v1.SubjectAccessReviewStatus': ['allowed'],
-  'k8s.io.api.authorization.v1.SubjectRulesReviewStatus': ['resourceRules', 'nonResourceRules', 'incomplete'],
-  'k8s.io.api.authorization.v1.ResourceRule': ['verbs'],
-  'k8s.io.api.authorization.v1.NonResourceRule': ['verbs'],
-  'k8s.io.api.authentication.v1.TokenRequestStatus': ['token'],
-};
-
-/** Fields that are pointers upstream: in the JSON form whenever they are on the wire. */
-const PRESENCE: Record<string, readonly string[]> = {
-  [`${META}.ObjectMeta`]: ['deletionGracePeriodSeconds'],
-  [`${META}.ListMeta`]: ['remainingItemCount'],
-  [`${META}.OwnerReference`]: ['controller', 'blockOwnerDeletion'],
-  [`${META}.DeleteOptions`]: ['gracePeriodSeconds', 'orphanDependents', 'propagationPolicy'],
-  [`${META}.Preconditions`]: ['uid', 'resourceVersion'],
-  'k8s.io.api.core.v1.ServiceAccount': ['automountServiceAccountToken'],
-  'k8s.io.api.authentication.v1.TokenRequestSpec': ['expirationSeconds'],
-  // Every LeaseSpec field is a pointer: leaseTransitions: 0 is kept.
-  'k8s.io.api.coordination.v1.LeaseSpec': ['holderIdentity', 'leaseDurationSeconds', 'acquireTime', 'renewTime', 'leaseTransitions'],
-};
-
-/** Field names that differ from their JSON names. */
-const JSON_NAMES: Record<string, Record<string, string>> = {
-  'k8s.io.api.authentication.v1.BoundObjectReference': { uID: 'uid' },
-};
 
 type Special = 'time' | 'microTime' | 'quantity' | 'fieldsV1' | 'stringList';
 
@@ -372,7 +318,6 @@ const SPECIAL_FUNCTIONS: Record<Special, { read: string; write: string }> = {
 
 // ---- code generation ----
 
-const fullName = (type: protobuf.Type): string => type.fullName.slice(1);
 const q = (s: string): string => JSON.stringify(s);
 
 /** A value's type: a scalar, a special type, or a message (by its index among the compiled ones). */
@@ -463,10 +408,10 @@ function messageSource(c: Compilation, i: number): string {
   const emits: string[] = [];
 
   fields.forEach((field, k) => {
-    const json = JSON_NAMES[name]?.[field.name] ?? field.name;
+    const json = jsonName(name, field.name);
     const prop = `o[${q(json)}]`;
     const local = `f${k}`;
-    const emit: Emit = ALWAYS[name]?.includes(field.name) ? 'always' : PRESENCE[name]?.includes(field.name) ? 'presence' : 'omitempty';
+    const emit = emitOf(name, field.name);
     if (field.map) {
       const mapField = field as unknown as protobuf.MapField;
       if (mapField.keyType !== 'string') throw new Error(`${name}.${field.name}: map keys must be strings`);
@@ -541,7 +486,7 @@ function d${i}(r, end) {
   const writes = [...fields]
     .sort((a, b) => a.id - b.id)
     .map((field) => {
-      const json = JSON_NAMES[name]?.[field.name] ?? field.name;
+      const json = jsonName(name, field.name);
       const value = valueType(c, name, field);
       const read = `v = o[${q(json)}];`;
       if (field.map) {
@@ -589,6 +534,7 @@ export function compile(roots: readonly protobuf.Type[]): Map<string, MessageCod
   const sources: string[] = [];
   // types grows while messages are compiled: nested messages are appended as they are met.
   for (let i = 0; i < c.types.length; i++) sources.push(messageSource(c, i));
+  for (const type of c.types) markCompiled(fullName(type));
   const body = `"use strict";
 const { ${Object.keys(helpers).join(', ')} } = h;
 ${sources.join('\n\n')}

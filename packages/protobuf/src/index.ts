@@ -2,7 +2,16 @@
 // messages with upstream's field numbers (proto/), and the length-delimited watch stream.
 export { PROTOBUF_PREFIX, encodeObject, decodeObject, hasPrefix } from './codec.js';
 export { encodeWatchEvent, decodeWatchFrames, type WatchEventJson } from './watch.js';
-export { protobufKinds, hasProtobuf, findProtobufKind, protobufGroup, type ProtobufKind, type GroupVersionKind } from './kinds.js';
+export {
+  protobufKinds,
+  registerProtobufKinds,
+  hasProtobuf,
+  findProtobufKind,
+  protobufGroup,
+  type ProtobufKind,
+  type ProtobufKindSource,
+  type GroupVersionKind,
+} from './kinds.js';
 export { ProtobufError, type ProtobufErrorReason } from './errors.js';
 export type { JsonObject } from './compile.js';
 export { protoDirectory } from './schema.js';

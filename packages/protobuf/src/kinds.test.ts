@@ -1,7 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findProtobufKind, hasProtobuf, protobufGroup, protobufKinds, splitAPIVersion } from './kinds.js';
-import { messageType } from './schema.js';
+import { builtinDefinitions, builtinSubresourceDefinitions } from '@plat/api';
+import { findProtobufKind, hasProtobuf, protobufGroup, protobufKinds, registerProtobufKinds, splitAPIVersion } from './kinds.js';
+import { findMessageType, messageType } from './schema.js';
+
+registerProtobufKinds([...builtinDefinitions, ...builtinSubresourceDefinitions]);
 
 test('protobufGroup drops the domain of a group, whatever the domain', () => {
   assert.equal(protobufGroup(''), '');
@@ -45,10 +48,26 @@ for (const [group, version, kind, message] of cases) {
 }
 
 test('every registered message exists in the .proto files', () => {
-  for (const { message } of protobufKinds) assert.ok(messageType(message), message);
+  for (const { message } of protobufKinds()) assert.ok(messageType(message), message);
 });
 
 test('splitAPIVersion', () => {
   assert.deepEqual(splitAPIVersion('v1'), { group: '', version: 'v1' });
   assert.deepEqual(splitAPIVersion('rbac.authorization.plat.io/v1'), { group: 'rbac.authorization.plat.io', version: 'v1' });
+});
+
+test('every built-in kind has a Protobuf form, its message in the .proto files, and a stored kind its list too', () => {
+  for (const definition of [...builtinDefinitions, ...builtinSubresourceDefinitions]) {
+    const form = definition.protobuf;
+    assert.ok(form, `${definition.kind} has no Protobuf form`);
+    assert.ok(findMessageType(form.message), `${definition.kind}: no message ${form.message}`);
+    if (!definition.virtual) assert.ok(findMessageType(`${form.message}List`), `${definition.kind}: no message ${form.message}List`);
+  }
+});
+
+test('kinds that give one message different rules are refused', async () => {
+  const { deriveEmitRules } = await import('./emit.js');
+  const subject = messageType('k8s.io.api.rbac.v1.Subject');
+  // The registered kinds say Subject's kind and name are always written; a schema that requires only kind disagrees.
+  assert.throws(() => deriveEmitRules(subject, { type: 'object', required: ['kind'], properties: {} }, []), /disagree about k8s\.io\.api\.rbac\.v1\.Subject/);
 });

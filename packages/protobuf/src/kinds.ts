@@ -1,4 +1,6 @@
-// Which kinds have a Protobuf form, and the message each is carried in.
+// Which kinds have a Protobuf form, as their definitions register them, and the message each is carried in.
+import { deriveEmitRules, deriveListRules } from './emit.js';
+import { findMessageType, messageType } from './schema.js';
 
 export interface ProtobufKind {
   /**
@@ -19,59 +21,61 @@ export interface GroupVersionKind {
   kind: string;
 }
 
-const CORE = 'k8s.io.api.core.v1';
-const RBAC = 'k8s.io.api.rbac.v1';
-const NETWORKING = 'k8s.io.api.networking.v1alpha1';
-const COORDINATION = 'k8s.io.api.coordination.v1';
-const AUTHORIZATION = 'k8s.io.api.authorization.v1';
-const AUTHENTICATION = 'k8s.io.api.authentication.v1';
-const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
-
-const kindsOf = (group: string, version: string, pkg: string, kinds: readonly string[]): ProtobufKind[] =>
-  kinds.map((kind) => ({ group, version, kind, message: `${pkg}.${kind}` }));
+const META_PACKAGE = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 
 /** Kinds that upstream registers in every group version, so they are found under any group. */
 const everyGroupKinds: readonly ProtobufKind[] = [
-  { group: '', version: 'v1', kind: 'Status', message: `${META}.Status` },
-  { group: '', version: 'v1', kind: 'DeleteOptions', message: `${META}.DeleteOptions` },
+  { group: '', version: 'v1', kind: 'Status', message: `${META_PACKAGE}.Status` },
+  { group: '', version: 'v1', kind: 'DeleteOptions', message: `${META_PACKAGE}.DeleteOptions` },
 ];
 
-/** Every kind with a Protobuf form. Status and DeleteOptions are accepted under any group version. */
-export const protobufKinds: readonly ProtobufKind[] = [
-  ...kindsOf('', 'v1', CORE, [
-    'Namespace',
-    'NamespaceList',
-    'ServiceAccount',
-    'ServiceAccountList',
-    'LimitRange',
-    'LimitRangeList',
-  ]),
-  ...kindsOf('rbac.authorization', 'v1', RBAC, [
-    'Role',
-    'RoleList',
-    'ClusterRole',
-    'ClusterRoleList',
-    'RoleBinding',
-    'RoleBindingList',
-    'ClusterRoleBinding',
-    'ClusterRoleBindingList',
-  ]),
-  ...kindsOf('networking', 'v1alpha1', NETWORKING, ['IPAddress', 'IPAddressList']),
-  ...kindsOf('coordination', 'v1', COORDINATION, ['Lease', 'LeaseList']),
-  ...kindsOf('authorization', 'v1', AUTHORIZATION, [
-    'SubjectAccessReview',
-    'LocalSubjectAccessReview',
-    'SelfSubjectAccessReview',
-    'SelfSubjectRulesReview',
-  ]),
-  ...kindsOf('authentication', 'v1', AUTHENTICATION, ['TokenReview', 'TokenRequest', 'SelfSubjectReview']),
-  ...everyGroupKinds,
-];
+/**
+ * What a kind's definition says of its Protobuf form (a ResourceDefinition has this shape): the
+ * message its objects are carried in (its list's is the same name with List), and the JSON paths of
+ * its pointer fields. Its schema gives the fields Go always writes (its required ones).
+ */
+export interface ProtobufKindSource {
+  /** The group as the definition names it: `rbac.authorization.{domain}`, or without a domain. */
+  group: string;
+  version: string;
+  kind: string;
+  schema: Record<string, unknown>;
+  protobuf?: { message: string; pointers?: readonly string[] };
+}
 
-const byKey = new Map(protobufKinds.map((k) => [`${k.group}/${k.version}/${k.kind}`, k]));
+const byKey = new Map<string, ProtobufKind>();
 const everyGroup = new Map(everyGroupKinds.map((k) => [k.kind, k]));
-// Longest first, although the "." boundary already keeps "authorization" from matching "rbac.authorization.*".
-const namedGroups = [...new Set(protobufKinds.map((k) => k.group).filter((g) => g !== ''))].sort((a, b) => b.length - a.length);
+/** Groups (without their domain) of the registered kinds, longest first. */
+let namedGroups: string[] = [];
+
+/** Every kind registered so far, Status and DeleteOptions among them. */
+export function protobufKinds(): ProtobufKind[] {
+  return [...byKey.values(), ...everyGroupKinds];
+}
+
+/**
+ * Registers the Protobuf form of each kind that has one, and derives how its messages' fields read
+ * back (emit.ts). Registering a kind again with the same form changes nothing; every kind must be
+ * registered before the first object is encoded or decoded.
+ */
+export function registerProtobufKinds(sources: readonly ProtobufKindSource[]): void {
+  for (const source of sources) {
+    if (source.protobuf) register(source, source.protobuf);
+  }
+  namedGroups = [...new Set([...byKey.values()].map((k) => k.group).filter((g) => g !== ''))].sort((a, b) => b.length - a.length);
+}
+
+function register(source: ProtobufKindSource, form: NonNullable<ProtobufKindSource['protobuf']>): void {
+  const group = source.group.replace(/\.?\{domain\}$/, '');
+  const { message, pointers = [] } = form;
+  deriveEmitRules(messageType(message), source.schema, pointers);
+  byKey.set(`${group}/${source.version}/${source.kind}`, { group, version: source.version, kind: source.kind, message });
+  // The never-stored kinds (access reviews, TokenRequest) have no list.
+  const list = findMessageType(`${message}List`);
+  if (!list) return;
+  deriveListRules(list);
+  byKey.set(`${group}/${source.version}/${source.kind}List`, { group, version: source.version, kind: `${source.kind}List`, message: `${message}List` });
+}
 
 /**
  * The group without its domain: `rbac.authorization.plat.io` and `rbac.authorization.k8s.io` (or

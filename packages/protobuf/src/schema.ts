@@ -35,5 +35,11 @@ export function messageType(name: string): protobuf.Type {
   return root.lookupType(name);
 }
 
+/** The message type of that name, if the .proto files have one. */
+export function findMessageType(name: string): protobuf.Type | undefined {
+  const found = root.lookup(name);
+  return found instanceof protobuf.Type ? found : undefined;
+}
+
 export const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 export const RUNTIME = 'k8s.io.apimachinery.pkg.runtime';

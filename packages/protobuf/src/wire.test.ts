@@ -6,6 +6,11 @@ import assert from 'node:assert/strict';
 import { decodeObject, encodeObject } from './codec.js';
 import { decodeWatchFrames, encodeWatchEvent } from './watch.js';
 import * as fixtures from './testing/fixtures.js';
+import { builtinDefinitions, builtinSubresourceDefinitions } from '@plat/api';
+import { registerProtobufKinds } from './kinds.js';
+
+// The kinds' Protobuf forms come from their definitions, as the server registers them.
+registerProtobufKinds([...builtinDefinitions, ...builtinSubresourceDefinitions]);
 
 interface Field {
   number: number;

@@ -109,6 +109,13 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
    */
   zeroValue?: Readonly<Record<string, Record<string, never>>>;
   /**
+   * The kind's Protobuf form (conventions 2.5): the message its objects are carried in, in
+   * upstream's .proto files (its list's is the same name with List), and the JSON paths of the
+   * fields Go keeps when zero (its pointer fields: `spec.holderIdentity`). The fields Go always
+   * writes are the schema's required ones. Absent: the kind is served as JSON and YAML only.
+   */
+  protobuf?: { message: string; pointers?: readonly string[] };
+  /**
    * This version of the resource is deprecated: requests get a `Warning: 299` header (`warning`,
    * or one naming `removedRelease`), an audit annotation and apiserver_requested_deprecated_apis.
    */

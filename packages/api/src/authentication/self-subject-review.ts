@@ -25,6 +25,7 @@ export const selfSubjectReviewDefinition = {
     validateUpdate: () => [],
   },
   allowCreateOnUpdate: false,
+  protobuf: { message: 'k8s.io.api.authentication.v1.SelfSubjectReview' },
   virtual: {
     async create(review, { user }) {
       return {

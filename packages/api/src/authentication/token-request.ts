@@ -85,6 +85,7 @@ export const tokenRequestDefinition = {
     validateUpdate: () => [],
   },
   allowCreateOnUpdate: false,
+  protobuf: { message: 'k8s.io.api.authentication.v1.TokenRequest', pointers: ['spec.expirationSeconds'] },
   virtual: {
     subresourceOf: { group: '', version: 'v1', resource: 'serviceaccounts', subresource: 'token' },
     needsTokenIssuer: true,

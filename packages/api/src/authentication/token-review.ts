@@ -42,6 +42,7 @@ export const tokenReviewDefinition = {
     validateUpdate: () => [],
   },
   allowCreateOnUpdate: false,
+  protobuf: { message: 'k8s.io.api.authentication.v1.TokenReview' },
   virtual: {
     async create(review, { services, domain }) {
       const token = review.spec?.token ?? '';

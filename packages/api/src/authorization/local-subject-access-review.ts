@@ -55,6 +55,7 @@ export const localSubjectAccessReviewDefinition = {
     validateUpdate: () => [],
   },
   allowCreateOnUpdate: false,
+  protobuf: { message: 'k8s.io.api.authorization.v1.LocalSubjectAccessReview' },
   virtual: {
     create: (review, { services }) => answerSubjectAccessReview(review, (attributes) => services.authorize(attributes)),
   },

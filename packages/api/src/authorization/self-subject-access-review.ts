@@ -49,6 +49,7 @@ export const selfSubjectAccessReviewDefinition = {
     validateUpdate: () => [],
   },
   allowCreateOnUpdate: false,
+  protobuf: { message: 'k8s.io.api.authorization.v1.SelfSubjectAccessReview' },
   virtual: {
     async create(review, { services, user }) {
       review.status = statusFrom(await services.authorize(attributesFrom(user, review.spec)));

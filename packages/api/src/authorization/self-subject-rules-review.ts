@@ -52,6 +52,7 @@ export const selfSubjectRulesReviewDefinition = {
     validateUpdate: () => [],
   },
   allowCreateOnUpdate: false,
+  protobuf: { message: 'k8s.io.api.authorization.v1.SelfSubjectRulesReview' },
   virtual: {
     async create(review, { services, user }) {
       const namespace = review.spec?.namespace ?? '';

@@ -51,6 +51,7 @@ export const subjectAccessReviewDefinition = {
     validateUpdate: () => [],
   },
   allowCreateOnUpdate: false,
+  protobuf: { message: 'k8s.io.api.authorization.v1.SubjectAccessReview' },
   virtual: {
     create: (review, { services }) => answerSubjectAccessReview(review, (attributes) => services.authorize(attributes)),
   },

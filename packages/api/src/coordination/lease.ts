@@ -78,4 +78,9 @@ export const leaseDefinition = {
     ageColumn<Lease>(),
   ],
   allowCreateOnUpdate: true,
+  protobuf: {
+    message: 'k8s.io.api.coordination.v1.Lease',
+    // Every LeaseSpec field is a pointer upstream: leaseTransitions: 0 is kept.
+    pointers: ['spec.holderIdentity', 'spec.leaseDurationSeconds', 'spec.acquireTime', 'spec.renewTime', 'spec.leaseTransitions'],
+  },
 } satisfies ResourceDefinition<Lease>;

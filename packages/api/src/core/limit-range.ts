@@ -302,4 +302,5 @@ export const limitRangeDefinition = {
   },
   // No columns of its own: Name and Created At, as upstream.
   allowCreateOnUpdate: true,
+  protobuf: { message: 'k8s.io.api.core.v1.LimitRange' },
 } satisfies ResourceDefinition<LimitRange>;

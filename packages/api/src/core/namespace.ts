@@ -180,5 +180,6 @@ export const namespaceDefinition = {
     ageColumn<Namespace>(),
   ],
   allowCreateOnUpdate: false,
+  protobuf: { message: 'k8s.io.api.core.v1.Namespace' },
   subresources: { status: statusSubresource, finalize: finalizeSubresource },
 } satisfies ResourceDefinition<Namespace>;

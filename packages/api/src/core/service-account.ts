@@ -93,6 +93,7 @@ export const serviceAccountDefinition = {
     ageColumn<ServiceAccount>(),
   ],
   allowCreateOnUpdate: false,
+  protobuf: { message: 'k8s.io.api.core.v1.ServiceAccount', pointers: ['automountServiceAccountToken'] },
   deleteReturnsObject: true,
 } satisfies ResourceDefinition<ServiceAccount>;
 

@@ -122,4 +122,5 @@ export const ipAddressDefinition = {
     },
   ],
   allowCreateOnUpdate: false,
+  protobuf: { message: 'k8s.io.api.networking.v1alpha1.IPAddress' },
 } satisfies ResourceDefinition<IPAddress>;

@@ -42,4 +42,5 @@ export const clusterRoleBindingDefinition = {
   },
   tableColumns: bindingTableColumns<ClusterRoleBinding>(),
   allowCreateOnUpdate: true,
+  protobuf: { message: 'k8s.io.api.rbac.v1.ClusterRoleBinding' },
 } satisfies ResourceDefinition<ClusterRoleBinding>;

@@ -89,4 +89,5 @@ export const clusterRoleDefinition = {
   },
   // No columns of its own: Name and Created At, as upstream.
   allowCreateOnUpdate: true,
+  protobuf: { message: 'k8s.io.api.rbac.v1.ClusterRole' },
 } satisfies ResourceDefinition<ClusterRole>;

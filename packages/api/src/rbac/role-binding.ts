@@ -42,4 +42,5 @@ export const roleBindingDefinition = {
   },
   tableColumns: bindingTableColumns<RoleBinding>(),
   allowCreateOnUpdate: true,
+  protobuf: { message: 'k8s.io.api.rbac.v1.RoleBinding' },
 } satisfies ResourceDefinition<RoleBinding>;

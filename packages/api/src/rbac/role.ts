@@ -28,4 +28,5 @@ export const roleDefinition = {
   },
   // No columns of its own: Name and Created At, as upstream.
   allowCreateOnUpdate: true,
+  protobuf: { message: 'k8s.io.api.rbac.v1.Role' },
 } satisfies ResourceDefinition<Role>;

@@ -1,6 +1,5 @@
 // The Protobuf representation (conventions 2.5, 4.4): its media type under the API domain, and
-// which resources have it.
-import { hasProtobuf } from '@plat/protobuf';
+// which resources have it (those whose definition names its message).
 import type { ResolvedResource } from '@plat/registry';
 import type { ProtobufBody } from './body.js';
 
@@ -11,7 +10,7 @@ export function protobufMediaType(domain: string): string {
 }
 
 export function resourceHasProtobuf(resolved: ResolvedResource): boolean {
-  return hasProtobuf(resolved.group, resolved.version, resolved.kind);
+  return resolved.definition.protobuf !== undefined;
 }
 
 /** What a Protobuf request body of this resource must be, or undefined when it has no such form. */

@@ -1,0 +1,112 @@
+// How each field of a message appears in the JSON form read back from the wire (the wire cannot tell
+// an absent field from a zero one: Go writes every non-pointer field):
+// - omitempty: only when not zero ("" / false / 0 / empty list or map), as Go's `omitempty`;
+// - always: also when zero, as Go writes a field without omitempty (a required string, `allowed`,
+//   a list's items);
+// - presence: whenever it is on the wire, zero or not: a Go pointer (`controller: false`).
+// Message fields are in the JSON form whenever they are on the wire.
+//
+// apimachinery's own messages are this package's to know (below). A kind's are derived from its
+// definition when it registers: the fields its schema requires are written always (upstream's
+// OpenAPI marks a field without omitempty as required), the fields it names as pointers by
+// presence, and every list's `items` always.
+import protobuf from 'protobufjs';
+import { META } from './schema.js';
+
+export type Emit = 'omitempty' | 'always' | 'presence';
+
+/** Fields of apimachinery's messages that are not omitempty upstream. */
+const META_ALWAYS: Record<string, readonly string[]> = {
+  [`${META}.OwnerReference`]: ['apiVersion', 'kind', 'name', 'uid'],
+  [`${META}.LabelSelectorRequirement`]: ['key', 'operator'],
+  [`${META}.WatchEvent`]: ['type'],
+};
+
+/** Fields of apimachinery's messages that are pointers upstream. */
+const META_PRESENCE: Record<string, readonly string[]> = {
+  [`${META}.ObjectMeta`]: ['deletionGracePeriodSeconds'],
+  [`${META}.ListMeta`]: ['remainingItemCount'],
+  [`${META}.OwnerReference`]: ['controller', 'blockOwnerDeletion'],
+  [`${META}.DeleteOptions`]: ['gracePeriodSeconds', 'orphanDependents', 'propagationPolicy'],
+  [`${META}.Preconditions`]: ['uid', 'resourceVersion'],
+};
+
+/** Field names that differ from their JSON names. */
+export const JSON_NAMES: Record<string, Record<string, string>> = {
+  'k8s.io.api.authentication.v1.BoundObjectReference': { uID: 'uid' },
+};
+
+export const jsonName = (message: string, field: string): string => JSON_NAMES[message]?.[field] ?? field;
+
+interface Rules {
+  always: ReadonlySet<string>;
+  presence: ReadonlySet<string>;
+}
+
+const derived = new Map<string, Rules>();
+/** Messages whose converters exist: their rules can no longer change. */
+const compiled = new Set<string>();
+
+export function emitOf(message: string, field: string): Emit {
+  const rules = derived.get(message);
+  if (META_ALWAYS[message]?.includes(field) || rules?.always.has(field)) return 'always';
+  if (META_PRESENCE[message]?.includes(field) || rules?.presence.has(field)) return 'presence';
+  return 'omitempty';
+}
+
+export function markCompiled(message: string): void {
+  compiled.add(message);
+}
+
+export const fullName = (type: protobuf.Type): string => type.fullName.slice(1);
+
+type Schema = Record<string, unknown>;
+const asSchema = (value: unknown): Schema | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Schema) : undefined;
+
+/**
+ * Derives the rules of `root` and the messages within it from the kind's schema and pointer paths
+ * (`spec.holderIdentity`). Messages shared by kinds must get the same rules from each.
+ */
+export function deriveEmitRules(root: protobuf.Type, schema: Schema, pointers: readonly string[]): void {
+  const walk = (type: protobuf.Type, at: Schema, path: string): void => {
+    const name = fullName(type);
+    if (name.startsWith(`${META}.`)) return;
+    const required = Array.isArray(at.required) ? (at.required as unknown[]) : [];
+    const properties = asSchema(at.properties) ?? {};
+    const always = new Set<string>();
+    const presence = new Set<string>();
+    for (const field of type.fieldsArray) {
+      const json = jsonName(name, field.name);
+      const fieldPath = path ? `${path}.${json}` : json;
+      if (required.includes(json)) always.add(field.name);
+      if (pointers.includes(fieldPath)) presence.add(field.name);
+      const resolved = field.resolvedType;
+      const sub = asSchema(properties[json]);
+      if (!(resolved instanceof protobuf.Type) || !sub) continue;
+      const element = field.map ? asSchema(sub.additionalProperties) : field.repeated ? asSchema(sub.items) : sub;
+      if (element) walk(resolved, element, fieldPath);
+    }
+    settle(name, { always, presence });
+  };
+  walk(root, schema, '');
+}
+
+/** A list message: its items are always written. */
+export function deriveListRules(list: protobuf.Type): void {
+  settle(fullName(list), { always: new Set(['items']), presence: new Set() });
+}
+
+function settle(message: string, rules: Rules): void {
+  const known = derived.get(message);
+  if (known) {
+    if (!sameSet(known.always, rules.always) || !sameSet(known.presence, rules.presence)) {
+      throw new Error(`the kinds registered disagree about ${message}: always [${[...known.always]}] or [${[...rules.always]}], pointers [${[...known.presence]}] or [${[...rules.presence]}]`);
+    }
+    return;
+  }
+  if (compiled.has(message)) throw new Error(`${message} gets rules after its converter was compiled: register every kind before encoding or decoding`);
+  derived.set(message, rules);
+}
+
+const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => a.size === b.size && [...a].every((x) => b.has(x));
