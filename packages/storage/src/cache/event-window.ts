@@ -1,0 +1,116 @@
+// A watch cache's state: the current objects by key, and the window of recent events after the
+// revision it starts at (upstream's watch_cache.go). Fed one event at a time by the inner watch.
+import type { StoredObject, WatchEvent } from '../interface.js';
+import { firstIndex } from '../sorted.js';
+
+export interface EventWindowSettings {
+  /** Events younger than this are always kept (unless `maxHistoryEvents` is reached). */
+  historyWindowMs: number;
+  /** The most events kept, however young. */
+  maxHistoryEvents: number;
+}
+
+interface HistoryEntry {
+  event: WatchEvent;
+  at: number;
+}
+
+export class EventWindow {
+  /** Current objects by key (as the store returns them: resourceVersion set). Never mutated. */
+  private objects = new Map<string, StoredObject>();
+  /** The keys of `objects` in order; null when it must be rebuilt. */
+  private sorted: string[] | null = null;
+  private history: HistoryEntry[] = [];
+  private historyHead = 0;
+  /** The state is that at this revision (raised by events and by progress notifications). */
+  revision = 0;
+  /** Every event after this revision is in the window. */
+  start = 0;
+  /** The revision of the newest event in the window (the listed revision before the first). */
+  lastEventRevision = 0;
+
+  constructor(private readonly settings: EventWindowSettings) {}
+
+  get size(): number {
+    return this.objects.size;
+  }
+
+  get length(): number {
+    return this.history.length - this.historyHead;
+  }
+
+  /** Starts over from a list: `objects` at `revision`, no events yet. */
+  reset(objects: Map<string, StoredObject>, revision: number): void {
+    this.objects = objects;
+    this.sorted = null;
+    this.history = [];
+    this.historyHead = 0;
+    this.revision = revision;
+    this.lastEventRevision = revision;
+    this.start = revision;
+  }
+
+  apply(event: WatchEvent): void {
+    const key = event.key;
+    if (key === undefined) throw new Error('the inner watch does not report keys; it cannot be cached');
+    if (event.type === 'DELETED') {
+      if (this.objects.delete(key)) this.sorted = null;
+    } else {
+      if (!this.objects.has(key)) this.sorted = null;
+      this.objects.set(key, event.object);
+    }
+    this.revision = Math.max(this.revision, event.revision);
+    const now = Date.now();
+    this.history.push({ event, at: now });
+    this.lastEventRevision = event.revision;
+    this.trim(now);
+  }
+
+  private trim(now: number): void {
+    const { maxHistoryEvents, historyWindowMs } = this.settings;
+    let head = this.historyHead;
+    while (head < this.history.length) {
+      const entry = this.history[head]!;
+      if (this.history.length - head <= maxHistoryEvents && now - entry.at <= historyWindowMs) break;
+      this.start = entry.event.revision;
+      head++;
+    }
+    if (head > 1024 && head * 2 > this.history.length) {
+      this.history = this.history.slice(head);
+      head = 0;
+    }
+    this.historyHead = head;
+  }
+
+  /** The events after `after` whose keys `matches` takes, in order. */
+  eventsAfter(after: number, matches: (key: string) => boolean): WatchEvent[] {
+    const events: WatchEvent[] = [];
+    for (let i = firstIndex(this.history, (entry) => entry.event.revision > after, this.historyHead); i < this.history.length; i++) {
+      const event = this.history[i]!.event;
+      if (matches(event.key!)) events.push(event);
+    }
+    return events;
+  }
+
+  /** The current object at `key` (shared: not to be mutated). */
+  get(key: string): StoredObject | undefined {
+    return this.objects.get(key);
+  }
+
+  /** The current objects below `prefix`, in key order. */
+  list(prefix: string, filter?: (object: StoredObject) => boolean): { items: StoredObject[]; keys: string[]; revision: number } {
+    if (!this.sorted) this.sorted = [...this.objects.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const sorted = this.sorted;
+    const items: StoredObject[] = [];
+    const keys: string[] = [];
+    for (let i = firstIndex(sorted, (key) => key >= prefix); i < sorted.length; i++) {
+      const key = sorted[i]!;
+      if (!key.startsWith(prefix)) break;
+      const object = this.objects.get(key)!;
+      if (filter && !filter(object)) continue;
+      items.push(object);
+      keys.push(key);
+    }
+    return { items, keys, revision: this.revision };
+  }
+}
