@@ -1,0 +1,404 @@
+// The one connection manager of a replica's etcd traffic: unary calls (ranges, transactions,
+// compaction, status) and streams (watches) all go over one HTTP/2 session (h2/) to one member at a
+// time, under one policy for failing over and for keeping the connection honest.
+//
+// - The session stays on its member while that member serves. It ends when the connection fails,
+//   when the member stops answering (h2/'s keepalive: a PING after a call has waited 1 s with
+//   nothing heard, no answer within 1.5 s), when it never answers a new connection (a frozen process
+//   or a blackholing proxy: connect timeout), or when etcd says the member cannot serve (gRPC
+//   UNAVAILABLE: "no leader", "request timed out"). Its member is then passed over for a while, and
+//   the next call or stream dials the next member in the list.
+// - Every call carries etcd's `hasleader` metadata: a member cut off from its leader answers "no
+//   leader" at once (and ends its watches), instead of holding a write until its own 7 s timeout.
+// - A call that failed is tried again on another member, each member at most once, within its
+//   deadline: always when etcd certainly never saw it (the connection never came up, a GOAWAY or
+//   REFUSED_STREAM above what the server took); otherwise only when the caller says it is safe
+//   (reads, and writes guarded by a revision compare: a retried write that had already been applied
+//   fails its compare rather than apply twice; see `callResent`).
+// The etcd3 client's path (cockatiel policies, a connection pool, grpc-js's interceptor and retry
+// layers) cost 140-160 us of CPU per call here, node:http2's 50-80 us (a Duplex stream, an async
+// resource and a round of events per call); see bench/storage for today's figures.
+import { encodeHeaders } from './h2/hpack.js';
+import { H2Error, H2Session, type H2Request, type H2Stream, type KeepaliveOptions, type TlsCredentials } from './h2/session.js';
+import { GRPC_UNAVAILABLE, GrpcError, GrpcUnavailableError, MessageReader, frame, grpcStatus, unframe } from './grpc.js';
+
+export { GrpcError, GrpcUnavailableError } from './grpc.js';
+
+/** How a failed call may be tried again on another member. */
+export type RetryPolicy =
+  /** Only where etcd certainly never saw it. */
+  | 'unsent'
+  /** After any failure of the connection or the member: reads, and writes guarded by a compare. */
+  | 'safe';
+
+export interface CallOptions {
+  retry?: RetryPolicy;
+  /** This call's deadline, dialing and retries included; default the channel's. */
+  timeoutMs?: number;
+}
+
+export interface EndpointEvent {
+  endpoint: string;
+  /** down: a connection to it failed or it could not serve; up: it answers again. */
+  state: 'up' | 'down';
+  reason?: string;
+}
+
+export interface EtcdChannelOptions {
+  /** etcd client URLs, e.g. https://127.0.0.1:2379. */
+  endpoints: readonly string[];
+  /** For https endpoints: the CA, and this client's certificate and key. */
+  tls?: TlsCredentials;
+  /** How long a call may take, dialing and retries included. */
+  timeoutMs: number;
+  /** How long a new connection may take to hear the server's SETTINGS. Default 2 s. */
+  connectTimeoutMs?: number;
+  keepalive?: KeepaliveOptions;
+  /**
+   * Streams one session carries before the next is dialed. HTTP/2 stream ids are 31 bits and a
+   * client's are odd: about a billion per connection, after which node refuses new streams. At
+   * 5,000 calls a second that is under three days. Default 2^29.
+   */
+  maxStreamsPerSession?: number;
+  /** A member's state changed (for the log). */
+  onEndpointEvent?: (event: EndpointEvent) => void;
+}
+
+/** What a stream's owner hears: each gRPC message, then the end (an error unless etcd ended it with OK). */
+export interface StreamHandlers {
+  onMessage(message: Buffer): void;
+  onEnd(error: Error | undefined): void;
+}
+
+export interface ChannelStream {
+  /** The member it runs on. */
+  readonly endpoint: string;
+  /** Sends one message. */
+  send(message: Buffer): void;
+  pause(): void;
+  resume(): void;
+  /** Ends it from this side; its handlers hear nothing more. */
+  cancel(): void;
+}
+
+/** Large enough that a list of thousands of objects is not held back by flow control. */
+const WINDOW_BYTES = 32 << 20;
+const DEFAULT_CONNECT_TIMEOUT_MS = 2000;
+/** See KeepaliveOptions. minIntervalMs is etcd's default --grpc-keepalive-min-time. */
+export const DEFAULT_KEEPALIVE: KeepaliveOptions = { stallMs: 1000, idleMs: 5000, timeoutMs: 1500, minIntervalMs: 5000 };
+/** How long a member that failed is passed over while another may serve. */
+const DOWN_MS = 1000;
+/** How long a health probe waits for the member in use before asking the others too. */
+const HEDGE_MS = 300;
+
+interface Endpoint {
+  url: URL;
+  name: string;
+  downUntil: number;
+  /** The last failure, until it answers again. */
+  failure: string | undefined;
+}
+
+export class EtcdChannel {
+  private readonly endpoints: Endpoint[];
+  private session: H2Session | undefined;
+  private sessionEndpoint: Endpoint | undefined;
+  /** Index of the member in use (or last used). */
+  private current = 0;
+  private closed = false;
+  private streamsOnSession = 0;
+  /** Per endpoint and path, the request headers but for grpc-timeout, encoded once. */
+  private readonly headerBlocks = new Map<string, Buffer>();
+
+  constructor(private readonly options: EtcdChannelOptions) {
+    if (options.endpoints.length === 0) throw new Error('no etcd endpoints');
+    this.endpoints = options.endpoints.map((endpoint) => {
+      const url = new URL(endpoint);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`etcd endpoint ${endpoint}: the scheme must be http or https`);
+      return { url, name: `${url.protocol}//${url.host}`, downUntil: 0, failure: undefined };
+    });
+  }
+
+  /** The member the channel uses now (or will dial next). */
+  get endpoint(): string {
+    return (this.sessionEndpoint ?? this.endpoints[this.current]!).name;
+  }
+
+  /** Calls `path` (e.g. /etcdserverpb.KV/Range) with an encoded request; resolves the encoded response. */
+  async call(path: string, request: Buffer, options?: CallOptions): Promise<Buffer> {
+    return (await this.callResent(path, request, options)).body;
+  }
+
+  /**
+   * As `call`, saying whether the answer is from a retry after a failure etcd may have acted on:
+   * then a compare that fails may be this very write, applied the first time.
+   */
+  async callResent(path: string, request: Buffer, options: CallOptions = {}): Promise<{ body: Buffer; resent: boolean }> {
+    if (this.closed) throw new GrpcUnavailableError('the etcd client is closed');
+    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs;
+    const deadline = Date.now() + timeoutMs;
+    const safe = options.retry === 'safe';
+    const attempts = this.endpoints.length + 1;
+    let resent = false;
+    const failures: string[] = [];
+    for (let attempt = 1; ; attempt++) {
+      let endpoint: Endpoint | undefined;
+      try {
+        const session = this.currentSession();
+        endpoint = this.sessionEndpoint;
+        const body = await this.attempt(session, path, request, deadline, timeoutMs);
+        return { body, resent };
+      } catch (error) {
+        const failure = classify(error);
+        if (failure === 'final') throw error;
+        const message = error instanceof Error ? error.message : String(error);
+        failures.push(`${endpoint?.name ?? 'etcd'}: ${message}`);
+        if ((failure === 'member' || failure === 'refused') && endpoint) this.memberUnavailable(endpoint, message);
+        const notSeen = failure === 'unsent' || failure === 'refused';
+        const retry = (notSeen || safe) && attempt < attempts && Date.now() < deadline && !this.closed;
+        if (!retry) {
+          if (error instanceof GrpcError && failures.length === 1) throw error;
+          throw new GrpcUnavailableError(failures.length > 1 ? `etcd ${path}: ${failures.join('; ')}` : `etcd ${path}: ${message}`);
+        }
+        if (!notSeen) resent = true;
+      }
+    }
+  }
+
+  /** Opens a stream (a watch) on the member in use; its failure is the owner's to act on. */
+  openStream(path: string, handlers: StreamHandlers): ChannelStream {
+    if (this.closed) throw new GrpcUnavailableError('the etcd client is closed');
+    const session = this.currentSession();
+    const endpoint = this.sessionEndpoint!;
+    const reader = new MessageReader();
+    let ended = false;
+    const end = (error: Error | undefined): void => {
+      if (ended) return;
+      ended = true;
+      handlers.onEnd(error);
+    };
+    let stream: H2Stream | undefined;
+    stream = session.openStream(this.headerBlock(path, session, undefined), {
+      onData: (chunk) => {
+        let messages: Buffer[];
+        try {
+          messages = reader.push(chunk);
+        } catch (error) {
+          stream?.cancel();
+          end(error as Error);
+          return;
+        }
+        for (const message of messages) {
+          if (ended) return;
+          handlers.onMessage(message);
+        }
+      },
+      onEnd: (result) => {
+        if (result instanceof H2Error) return end(new GrpcUnavailableError(`etcd ${path} on ${endpoint.name}: ${result.message}`));
+        const status = grpcStatus(result.trailers) ?? grpcStatus(result.headers);
+        if (status && status.status !== 0) {
+          if (status.status === GRPC_UNAVAILABLE) this.memberUnavailable(endpoint, status.message);
+          return end(new GrpcError(status.status, status.message || `etcd ${path}: gRPC status ${status.status}`));
+        }
+        end(new GrpcUnavailableError(`etcd ended ${path} on ${endpoint.name}`));
+      },
+    });
+    return {
+      endpoint: endpoint.name,
+      send: (message) => stream?.write(frame(message)),
+      pause: () => stream?.pause(),
+      resume: () => stream?.resume(),
+      cancel: () => {
+        ended = true;
+        stream?.cancel();
+        stream = undefined;
+      },
+    };
+  }
+
+  /**
+   * A health probe: `path` answered by some member within `timeoutMs`. The member in use is asked
+   * first; if it has not answered within a moment (or failed), every other member too, each on a
+   * connection of its own, so that one silent member does not fail the probe. Rejects with every
+   * member's reason when none answers.
+   */
+  probe(path: string, request: Buffer, timeoutMs: number): Promise<void> {
+    if (this.closed) return Promise.reject(new GrpcUnavailableError('the etcd client is closed'));
+    return new Promise<void>((resolve, reject) => {
+      const reasons = new Map<string, string>();
+      const extra: H2Session[] = [];
+      let settled = false;
+      let pending = 0;
+      let hedged = false;
+      const done = (error: Error | undefined): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(hedgeTimer);
+        clearTimeout(timer);
+        for (const session of extra) session.close();
+        if (error) reject(error);
+        else resolve();
+      };
+      const summary = (): string =>
+        this.endpoints.map((endpoint) => `${endpoint.name}: ${reasons.get(endpoint.name) ?? `no answer within ${timeoutMs} ms`}`).join('; ');
+      const ask = (endpoint: Endpoint, session: H2Session): void => {
+        pending++;
+        this.attempt(session, path, request, Date.now() + timeoutMs, timeoutMs).then(
+          () => done(undefined),
+          (error: unknown) => {
+            reasons.set(endpoint.name, error instanceof Error ? error.message : String(error));
+            if (--pending === 0 && hedged) done(new GrpcUnavailableError(`no etcd member answered: ${summary()}`));
+            else hedge();
+          },
+        );
+      };
+      const hedge = (): void => {
+        if (hedged || settled) return;
+        hedged = true;
+        for (const endpoint of this.endpoints) {
+          if (endpoint === inUse) continue;
+          const session = new H2Session(endpoint.url, this.sessionOptions());
+          extra.push(session);
+          ask(endpoint, session);
+        }
+        if (pending === 0) done(new GrpcUnavailableError(`no etcd member answered: ${summary()}`));
+      };
+      const hedgeTimer = setTimeout(hedge, Math.min(HEDGE_MS, timeoutMs / 2));
+      const timer = setTimeout(() => done(new GrpcUnavailableError(`no etcd member answered within ${timeoutMs} ms: ${summary()}`)), timeoutMs);
+      let inUse: Endpoint | undefined;
+      try {
+        const session = this.currentSession();
+        inUse = this.sessionEndpoint;
+        ask(inUse!, session);
+      } catch (error) {
+        hedge();
+      }
+    });
+  }
+
+  close(): void {
+    this.closed = true;
+    this.session?.close();
+    this.session = undefined;
+  }
+
+  private sessionOptions(): ConstructorParameters<typeof H2Session>[1] {
+    return {
+      windowBytes: WINDOW_BYTES,
+      connectTimeoutMs: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      keepalive: this.options.keepalive ?? DEFAULT_KEEPALIVE,
+      ...(this.options.tls && { tls: this.options.tls }),
+    };
+  }
+
+  /** The session in use, or a new one to the first member in order from the current that is not passed over. */
+  private currentSession(): H2Session {
+    const current = this.session;
+    if (current && !current.closed) {
+      if (++this.streamsOnSession <= (this.options.maxStreamsPerSession ?? 2 ** 29) && current.streamIdsLeft > 0) return current;
+      // Out of stream ids soon: dial afresh; this one ends once every call on it is answered.
+      current.close();
+    }
+    this.streamsOnSession = 1;
+    const endpoint = this.pickEndpoint();
+    const session = new H2Session(endpoint.url, this.sessionOptions());
+    session.onReady(() => {
+      if (endpoint.failure !== undefined) {
+        endpoint.failure = undefined;
+        this.options.onEndpointEvent?.({ endpoint: endpoint.name, state: 'up' });
+      }
+    });
+    session.onEnd((reason) => {
+      if (reason !== undefined) this.memberUnavailable(endpoint, reason);
+      if (this.session === session) {
+        this.session = undefined;
+        this.sessionEndpoint = undefined;
+      }
+    });
+    this.session = session;
+    this.sessionEndpoint = endpoint;
+    return session;
+  }
+
+  private pickEndpoint(): Endpoint {
+    const now = Date.now();
+    const count = this.endpoints.length;
+    for (let i = 0; i < count; i++) {
+      const index = (this.current + i) % count;
+      if (this.endpoints[index]!.downUntil <= now) {
+        this.current = index;
+        return this.endpoints[index]!;
+      }
+    }
+    // Every member failed lately: the one passed over longest ago.
+    let soonest = 0;
+    for (let i = 1; i < count; i++) if (this.endpoints[i]!.downUntil < this.endpoints[soonest]!.downUntil) soonest = i;
+    this.current = soonest;
+    return this.endpoints[soonest]!;
+  }
+
+  /** The member failed or cannot serve: pass it over for a while, leaving its session. */
+  private memberUnavailable(endpoint: Endpoint, reason: string): void {
+    endpoint.downUntil = Date.now() + DOWN_MS;
+    if (endpoint.failure === undefined) this.options.onEndpointEvent?.({ endpoint: endpoint.name, state: 'down', reason });
+    endpoint.failure = reason;
+    if (this.sessionEndpoint === endpoint && this.session) {
+      // Calls in flight on it finish there; new ones go elsewhere.
+      this.session.close();
+      this.session = undefined;
+      this.sessionEndpoint = undefined;
+    }
+  }
+
+  /** The request's header block: all but grpc-timeout encoded once per endpoint and path. */
+  private headerBlock(path: string, session: H2Session, timeoutMs: number | undefined): Buffer {
+    const { authority } = session;
+    const key = `${session.scheme}://${authority} ${path}`;
+    let block = this.headerBlocks.get(key);
+    if (!block) {
+      block = encodeHeaders([
+        [':method', 'POST'],
+        [':scheme', session.scheme],
+        [':path', path],
+        [':authority', authority],
+        ['content-type', 'application/grpc'],
+        ['te', 'trailers'],
+        // etcd refuses at once, rather than wait for a leader, when the member has none.
+        ['hasleader', 'true'],
+      ]);
+      this.headerBlocks.set(key, block);
+    }
+    return timeoutMs === undefined ? block : Buffer.concat([block, encodeHeaders([['grpc-timeout', `${timeoutMs}m`]])]);
+  }
+
+  private async attempt(session: H2Session, path: string, request: Buffer, deadline: number, timeoutMs: number): Promise<Buffer> {
+    const remaining = Math.max(1, deadline - Date.now());
+    const call: H2Request = session.request(this.headerBlock(path, session, remaining), frame(request));
+    const timer = setTimeout(() => call.cancel(new DeadlineError(`etcd did not answer ${path} within ${timeoutMs} ms`)), remaining);
+    let response;
+    try {
+      response = await call.response;
+    } finally {
+      clearTimeout(timer);
+    }
+    const result = grpcStatus(response.trailers) ?? grpcStatus(response.headers);
+    if (result === undefined) throw new H2Error(`etcd ${path}: the stream closed without a status`, true);
+    if (result.status !== 0) throw new GrpcError(result.status, result.message || `etcd ${path}: gRPC status ${result.status}`);
+    return unframe(response.body);
+  }
+}
+
+/** The call's own deadline passed. */
+class DeadlineError extends GrpcUnavailableError {}
+
+/**
+ * unsent: etcd never saw the call; refused: a member without a leader turned it away before acting
+ * on it; member: etcd answered that this member cannot serve (perhaps after acting on it, as "request
+ * timed out"); transport: the connection failed with the call on it; final: an answer, or the deadline.
+ */
+function classify(error: unknown): 'unsent' | 'refused' | 'member' | 'transport' | 'final' {
+  if (error instanceof DeadlineError) return 'final';
+  if (error instanceof H2Error) return error.processed ? 'transport' : 'unsent';
+  if (error instanceof GrpcError && error.code === GRPC_UNAVAILABLE) return /no leader/.test(error.message) ? 'refused' : 'member';
+  return 'final';
+}
