@@ -90,6 +90,26 @@ export const DEFAULT_KEEPALIVE: KeepaliveOptions = { stallMs: 1000, idleMs: 5000
 const DOWN_MS = 1000;
 /** How long a health probe waits for the member in use before asking the others too. */
 const HEDGE_MS = 300;
+/** How long a call waits out a leader election (etcd's: about a second, more if votes split). */
+const LEADER_WAIT_MS = 3000;
+/** The first pause before asking again during an election; it doubles up to 500 ms. */
+const LEADER_RETRY_MS = 100;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** TLS failures name the kube-apiserver flag that gives what to fix. */
+function withFlagHint(message: string): string {
+  if (message.includes("server's certificate is not trusted")) return `${message}; the CA is --etcd-cafile`;
+  if (message.includes('refused the TLS handshake')) return `${message}; the client certificate is --etcd-certfile, its key --etcd-keyfile`;
+  return message;
+}
+
+/** The failures of a call's attempts, a member's repeated ones said once with their count. */
+function summarize(failures: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const failure of failures) counts.set(failure, (counts.get(failure) ?? 0) + 1);
+  return [...counts].map(([failure, count]) => (count > 1 ? `${failure} (${count} times)` : failure)).join('; ');
+}
 
 interface Endpoint {
   url: URL;
@@ -107,6 +127,8 @@ export class EtcdChannel {
   private current = 0;
   private closed = false;
   private streamsOnSession = 0;
+  /** When a call or probe was last answered: the store served then. */
+  lastAnsweredAt = 0;
   /** Per endpoint and path, the request headers but for grpc-timeout, encoded once. */
   private readonly headerBlocks = new Map<string, Buffer>();
 
@@ -138,29 +160,43 @@ export class EtcdChannel {
     const timeoutMs = options.timeoutMs ?? this.options.timeoutMs;
     const deadline = Date.now() + timeoutMs;
     const safe = options.retry === 'safe';
-    const attempts = this.endpoints.length + 1;
     let resent = false;
+    let connectionFailures = 0;
+    let leaderWaitStarted = 0;
+    let pause = LEADER_RETRY_MS;
     const failures: string[] = [];
-    for (let attempt = 1; ; attempt++) {
+    for (;;) {
       let endpoint: Endpoint | undefined;
       try {
         const session = this.currentSession();
         endpoint = this.sessionEndpoint;
         const body = await this.attempt(session, path, request, deadline, timeoutMs);
+        this.lastAnsweredAt = Date.now();
         return { body, resent };
       } catch (error) {
         const failure = classify(error);
         if (failure === 'final') throw error;
-        const message = error instanceof Error ? error.message : String(error);
+        const message = withFlagHint(error instanceof Error ? error.message : String(error));
         failures.push(`${endpoint?.name ?? 'etcd'}: ${message}`);
-        if ((failure === 'member' || failure === 'refused') && endpoint) this.memberUnavailable(endpoint, message);
-        const notSeen = failure === 'unsent' || failure === 'refused';
-        const retry = (notSeen || safe) && attempt < attempts && Date.now() < deadline && !this.closed;
+        if ((failure === 'member' || failure === 'no-leader') && endpoint) this.memberUnavailable(endpoint, message);
+        const now = Date.now();
+        // A leader election (a few seconds at most) is waited out; anything else is tried on each
+        // member once.
+        const electing = failure === 'no-leader' || failure === 'leader-changed';
+        if (electing) leaderWaitStarted ||= now;
+        else connectionFailures++;
+        const notSeen = failure === 'unsent' || failure === 'no-leader';
+        const withinBudget = electing ? now - leaderWaitStarted < LEADER_WAIT_MS : connectionFailures <= this.endpoints.length;
+        const retry = (notSeen || safe) && withinBudget && now < deadline && !this.closed;
         if (!retry) {
           if (error instanceof GrpcError && failures.length === 1) throw error;
-          throw new GrpcUnavailableError(failures.length > 1 ? `etcd ${path}: ${failures.join('; ')}` : `etcd ${path}: ${message}`);
+          throw new GrpcUnavailableError(failures.length > 1 ? `etcd ${path}: ${summarize(failures)}` : `etcd ${path}: ${message}`);
         }
         if (!notSeen) resent = true;
+        if (electing) {
+          await sleep(Math.min(pause, Math.max(0, deadline - Date.now())));
+          pause = Math.min(pause * 2, 500);
+        }
       }
     }
   }
@@ -219,61 +255,105 @@ export class EtcdChannel {
   /**
    * A health probe: `path` answered by some member within `timeoutMs`. The member in use is asked
    * first; if it has not answered within a moment (or failed), every other member too, each on a
-   * connection of its own, so that one silent member does not fail the probe. Rejects with every
+   * connection of its own, so that one silent member does not fail the probe. A member that
+   * answers that a leader is being elected is asked again until the time is up. Rejects with each
    * member's reason when none answers.
    */
   probe(path: string, request: Buffer, timeoutMs: number): Promise<void> {
     if (this.closed) return Promise.reject(new GrpcUnavailableError('the etcd client is closed'));
+    const deadline = Date.now() + timeoutMs;
     return new Promise<void>((resolve, reject) => {
       const reasons = new Map<string, string>();
       const extra: H2Session[] = [];
+      const timers = new Set<NodeJS.Timeout>();
       let settled = false;
       let pending = 0;
       let hedged = false;
+      const summary = (): string =>
+        this.endpoints.map((endpoint) => `${endpoint.name}: ${reasons.get(endpoint.name) ?? `no answer within ${timeoutMs} ms`}`).join('; ');
       const done = (error: Error | undefined): void => {
         if (settled) return;
         settled = true;
-        clearTimeout(hedgeTimer);
-        clearTimeout(timer);
+        for (const timer of timers) clearTimeout(timer);
         for (const session of extra) session.close();
         if (error) reject(error);
-        else resolve();
+        else {
+          this.lastAnsweredAt = Date.now();
+          resolve();
+        }
       };
-      const summary = (): string =>
-        this.endpoints.map((endpoint) => `${endpoint.name}: ${reasons.get(endpoint.name) ?? `no answer within ${timeoutMs} ms`}`).join('; ');
-      const ask = (endpoint: Endpoint, session: H2Session): void => {
+      const later = (ms: number, action: () => void): void => {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          action();
+        }, ms);
+        timers.add(timer);
+      };
+      const ask = (endpoint: Endpoint, session: () => H2Session, pause = LEADER_RETRY_MS): void => {
         pending++;
-        this.attempt(session, path, request, Date.now() + timeoutMs, timeoutMs).then(
+        let current: H2Session;
+        try {
+          current = session();
+        } catch (error) {
+          return failed(endpoint, session, error, pause);
+        }
+        this.attempt(current, path, request, deadline, timeoutMs).then(
           () => done(undefined),
-          (error: unknown) => {
-            reasons.set(endpoint.name, error instanceof Error ? error.message : String(error));
-            if (--pending === 0 && hedged) done(new GrpcUnavailableError(`no etcd member answered: ${summary()}`));
-            else hedge();
-          },
+          (error: unknown) => failed(endpoint, session, error, pause),
         );
+      };
+      const failed = (endpoint: Endpoint, session: () => H2Session, error: unknown, pause: number): void => {
+        pending--;
+        if (settled) return;
+        reasons.set(endpoint.name, withFlagHint(error instanceof Error ? error.message : String(error)));
+        const kind = classify(error);
+        if ((kind === 'no-leader' || kind === 'leader-changed') && Date.now() + pause < deadline) {
+          pending++;
+          later(pause, () => {
+            pending--;
+            if (!settled) ask(endpoint, session, Math.min(pause * 2, 500));
+          });
+        }
+        if (!hedged) hedge();
+        else if (pending === 0) done(new GrpcUnavailableError(`no etcd member answered: ${summary()}`));
       };
       const hedge = (): void => {
         if (hedged || settled) return;
         hedged = true;
         for (const endpoint of this.endpoints) {
           if (endpoint === inUse) continue;
-          const session = new H2Session(endpoint.url, this.sessionOptions());
-          extra.push(session);
-          ask(endpoint, session);
+          let own: H2Session | undefined;
+          ask(endpoint, () => {
+            if (!own || own.closed) {
+              own = new H2Session(endpoint.url, this.sessionOptions());
+              extra.push(own);
+            }
+            return own;
+          });
         }
         if (pending === 0) done(new GrpcUnavailableError(`no etcd member answered: ${summary()}`));
       };
-      const hedgeTimer = setTimeout(hedge, Math.min(HEDGE_MS, timeoutMs / 2));
-      const timer = setTimeout(() => done(new GrpcUnavailableError(`no etcd member answered within ${timeoutMs} ms: ${summary()}`)), timeoutMs);
+      later(Math.min(HEDGE_MS, timeoutMs / 2), hedge);
+      later(timeoutMs, () => done(new GrpcUnavailableError(`no etcd member answered within ${timeoutMs} ms: ${summary()}`)));
       let inUse: Endpoint | undefined;
       try {
-        const session = this.currentSession();
+        this.currentSession();
         inUse = this.sessionEndpoint;
-        ask(inUse!, session);
-      } catch (error) {
-        hedge();
+      } catch {
+        // every member is tried below
       }
+      if (inUse) {
+        const endpoint = inUse;
+        ask(endpoint, () => (this.sessionEndpoint === endpoint && this.session ? this.session : this.sessionFor(endpoint, extra)));
+      } else hedge();
     });
+  }
+
+  /** A connection of the probe's own to `endpoint`. */
+  private sessionFor(endpoint: Endpoint, owned: H2Session[]): H2Session {
+    const session = new H2Session(endpoint.url, this.sessionOptions());
+    owned.push(session);
+    return session;
   }
 
   close(): void {
@@ -392,13 +472,18 @@ export class EtcdChannel {
 class DeadlineError extends GrpcUnavailableError {}
 
 /**
- * unsent: etcd never saw the call; refused: a member without a leader turned it away before acting
- * on it; member: etcd answered that this member cannot serve (perhaps after acting on it, as "request
- * timed out"); transport: the connection failed with the call on it; final: an answer, or the deadline.
+ * unsent: etcd never saw the call; no-leader: a member without a leader turned it away before acting
+ * on it; leader-changed: a read cut short by an election; member: etcd answered that this member
+ * cannot serve (perhaps after acting on it, as "request timed out"); transport: the connection
+ * failed with the call on it; final: an answer, or the deadline.
  */
-function classify(error: unknown): 'unsent' | 'refused' | 'member' | 'transport' | 'final' {
+function classify(error: unknown): 'unsent' | 'no-leader' | 'leader-changed' | 'member' | 'transport' | 'final' {
   if (error instanceof DeadlineError) return 'final';
   if (error instanceof H2Error) return error.processed ? 'transport' : 'unsent';
-  if (error instanceof GrpcError && error.code === GRPC_UNAVAILABLE) return /no leader/.test(error.message) ? 'refused' : 'member';
+  if (error instanceof GrpcError && error.code === GRPC_UNAVAILABLE) {
+    if (/no leader/.test(error.message)) return 'no-leader';
+    if (/leader changed/.test(error.message)) return 'leader-changed';
+    return 'member';
+  }
   return 'final';
 }

@@ -25,6 +25,8 @@ const COMPACT = '/etcdserverpb.KV/Compact';
 const STATUS = '/etcdserverpb.Maintenance/Status';
 const HEALTH_KEY = Buffer.from('health');
 const HEALTH_REQUEST = encodeRangeRequest({ key: HEALTH_KEY, countOnly: true });
+/** See checkHealth: with the probe's 1.8 s, a store gone fails the check within 5 s. */
+const HEALTH_GRACE_MS = 3000;
 
 const firstKeyValue = (response: RangeResponse | undefined): KeyValue | null => {
   const kv = response?.kvs[0];
@@ -188,11 +190,19 @@ export class EtcdKV implements KV {
 
   /**
    * Passes when some member answers a linearizable read (so a quorum stands), asking the others
-   * when the member in use is silent. Its own limit is a little under the caller's (the server's
+   * when the member in use is silent, and waiting out a leader election within its time. A probe
+   * that fails within HEALTH_GRACE_MS of the store's last answer passes still: a member that froze
+   * while it led takes a second or two of election before any member serves again, which is not the
+   * store gone. The probe's own limit is a little under the caller's (the server's
    * --etcd-healthcheck-timeout), so that its reason, naming each member, is the one reported.
    */
   async checkHealth(): Promise<void> {
-    await this.channel.probe(RANGE, HEALTH_REQUEST, Math.max(100, Math.floor(this.healthTimeoutMs * 0.9)));
+    try {
+      await this.channel.probe(RANGE, HEALTH_REQUEST, Math.max(100, Math.floor(this.healthTimeoutMs * 0.9)));
+    } catch (error) {
+      if (Date.now() - this.channel.lastAnsweredAt < HEALTH_GRACE_MS) return;
+      throw error;
+    }
   }
 
   async close(): Promise<void> {

@@ -241,7 +241,13 @@ export class H2Session {
     this.socket.setNoDelay(true);
     this.socket.on('data', (chunk: Buffer) => this.onData(chunk));
     this.socket.on('error', (error) => this.destroy(describeSocketError(error), error));
-    this.socket.on('close', () => this.destroy('the connection closed'));
+    this.socket.on('close', () =>
+      this.destroy(
+        this.peerReady || this.scheme === 'https'
+          ? 'the connection closed'
+          : 'the server closed the connection without answering in HTTP/2 (if it serves TLS, its URL is https://)',
+      ),
+    );
     // An idle connection must not keep the process alive.
     this.socket.unref();
     const settings = Buffer.alloc(12);
@@ -490,7 +496,8 @@ export class H2Session {
     while (!this.ended && data.length - offset >= FRAME_HEADER) {
       const length = data.readUIntBE(offset, 3);
       if (!this.peerReady && data[offset + 3] !== FrameType.Settings) {
-        return this.fail('PROTOCOL_ERROR', `the server's first frame was not SETTINGS: not an HTTP/2 server`);
+        const start = data.subarray(offset, offset + 48).toString('latin1').replace(/[^\x20-\x7e]+/g, ' ').trim();
+        return this.fail('PROTOCOL_ERROR', `the server's first frame was not SETTINGS: not an HTTP/2 server (it began ${JSON.stringify(start)})`);
       }
       if (length > DEFAULT_MAX_FRAME) return this.fail('FRAME_SIZE_ERROR', `a frame of ${length} bytes, above the ${DEFAULT_MAX_FRAME} allowed`);
       if (data.length - offset < FRAME_HEADER + length) break;
@@ -794,11 +801,9 @@ function unpad(payload: Buffer): Buffer {
 /** A socket error as a sentence, TLS failures named for what to check. */
 function describeSocketError(error: Error & { code?: string }): string {
   const code = error.code ?? '';
-  if (/CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ALTNAME/.test(code)) {
-    return `the server's certificate is not trusted: ${error.message} (${code})`;
-  }
-  if (/ALERT_(BAD_CERTIFICATE|UNKNOWN_CA|CERTIFICATE_REQUIRED|CERTIFICATE_UNKNOWN|ACCESS_DENIED|HANDSHAKE_FAILURE)/.test(code)) {
-    return `the server refused the TLS handshake, likely this client's certificate: ${error.message} (${code})`;
-  }
-  return code && !error.message.includes(code) ? `${error.message} (${code})` : error.message;
+  // OpenSSL's messages carry its source location; the first line is the sentence.
+  const text = error.message.split('\n')[0]!.replace(/^[0-9A-F]+:error:[0-9A-F]+:SSL routines:[a-z0-9_]+:/, '').replace(/:\.\.\/deps\/openssl\S*/, '');
+  if (/ALERT/.test(code)) return `the server refused the TLS handshake, likely this client's certificate (or its absence): ${text} (${code})`;
+  if (/CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ALTNAME/.test(code)) return `the server's certificate is not trusted: ${text} (${code})`;
+  return code && !text.includes(code) ? `${text} (${code})` : text;
 }
