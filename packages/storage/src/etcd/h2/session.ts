@@ -245,7 +245,7 @@ export class H2Session {
       this.destroy(
         this.peerReady || this.scheme === 'https'
           ? 'the connection closed'
-          : 'the server closed the connection without answering in HTTP/2 (if it serves TLS, its URL is https://)',
+          : 'the server closed the connection before answering in HTTP/2 (a TLS member reached with http://, or a proxy without its backend?)',
       ),
     );
     // An idle connection must not keep the process alive.
