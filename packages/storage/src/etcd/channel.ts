@@ -81,11 +81,16 @@ export interface ChannelStream {
   cancel(): void;
 }
 
-/** Large enough that a list of thousands of objects is not held back by flow control. */
+/** The connection's receive window: large enough that a list of thousands of objects is not held back. */
 const WINDOW_BYTES = 32 << 20;
+/**
+ * Each stream's: what a paused watch may still be sent, and what a range answer gets before its
+ * first WINDOW_UPDATE (given back at half, so a long answer streams on).
+ */
+const STREAM_WINDOW_BYTES = 1 << 20;
 const DEFAULT_CONNECT_TIMEOUT_MS = 2000;
 /** See KeepaliveOptions. minIntervalMs is etcd's default --grpc-keepalive-min-time. */
-export const DEFAULT_KEEPALIVE: KeepaliveOptions = { stallMs: 1000, idleMs: 5000, timeoutMs: 1500, minIntervalMs: 5000 };
+export const DEFAULT_KEEPALIVE: KeepaliveOptions = { stallMs: 1000, idleMs: 6000, timeoutMs: 1500, minIntervalMs: 5000 };
 /** How long a member that failed is passed over while another may serve. */
 const DOWN_MS = 1000;
 /** How long a health probe waits for the member in use before asking the others too. */
@@ -275,7 +280,8 @@ export class EtcdChannel {
         if (settled) return;
         settled = true;
         for (const timer of timers) clearTimeout(timer);
-        for (const session of extra) session.close();
+        // Destroyed, not closed: one to a silent member would linger, its connection half-open.
+        for (const session of extra) session.destroy('the probe is over');
         if (error) reject(error);
         else {
           this.lastAnsweredAt = Date.now();
@@ -365,6 +371,7 @@ export class EtcdChannel {
   private sessionOptions(): ConstructorParameters<typeof H2Session>[1] {
     return {
       windowBytes: WINDOW_BYTES,
+      streamWindowBytes: STREAM_WINDOW_BYTES,
       connectTimeoutMs: this.options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       keepalive: this.options.keepalive ?? DEFAULT_KEEPALIVE,
       ...(this.options.tls && { tls: this.options.tls }),

@@ -53,17 +53,19 @@ describe('etcd backend on a 3-member TLS cluster', () => {
     })();
     const frozen = cluster.members.find((member) => member.endpoint === store.endpoint)!;
     const acknowledged: number[] = [];
-    const completions: number[] = [];
+    /** [sent, acknowledged] times. */
+    const completions: Array<[number, number]> = [];
     let stop = false;
     let next = 0;
     let failures = 0;
     const writers = Array.from({ length: 8 }, async () => {
       while (!stop) {
         const name = `w${next++}`;
+        const sent = Date.now();
         try {
           const created = await store.create<StoredObject>(`/load/${name}`, { metadata: { name } });
           acknowledged.push(Number(created.metadata!.resourceVersion));
-          completions.push(Date.now());
+          completions.push([sent, Date.now()]);
         } catch (error) {
           assert.ok(isStorageError(error, 'Unavailable'), String(error));
           failures++;
@@ -83,15 +85,17 @@ describe('etcd backend on a 3-member TLS cluster', () => {
     })();
     try {
       await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.equal(store.endpoint, frozen.endpoint, 'the member frozen is the one in use');
       frozenAt = Date.now();
       frozen.freeze();
       await new Promise((resolve) => setTimeout(resolve, 5000));
       stop = true;
       await Promise.all([...writers, health]);
-      const after = completions.filter((time) => time > frozenAt);
+      // From the freeze to the first acknowledgement of a write sent after it: each writer's
+      // write in flight on the frozen member has to be answered before it sends another.
+      const after = completions.filter(([sent]) => sent > frozenAt).map(([, acked]) => acked);
       assert.ok(after.length > 0, 'writes resumed');
       const recovery = after[0]! - frozenAt;
-      // The gap writes saw: from the freeze to the first write acknowledged after it.
       process.stdout.write(`# frozen member: writes resumed ${recovery} ms after the freeze; ${acknowledged.length} acknowledged, ${failures} failed; health failures ${healthFailures}\n`);
       assert.ok(recovery < 5000, `writes resumed after ${recovery} ms`);
       assert.notEqual(store.endpoint, frozen.endpoint, 'the store moved to another member');

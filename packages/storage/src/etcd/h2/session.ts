@@ -155,8 +155,13 @@ export interface KeepaliveOptions {
 }
 
 export interface H2SessionOptions {
-  /** The receive window this side announces, per stream and for the connection. */
+  /** The receive window this side announces for the connection (and per stream, unless streamWindowBytes). */
   windowBytes: number;
+  /**
+   * The receive window of each stream: how much a paused stream (a watch whose reader is behind)
+   * may still be sent. Default windowBytes.
+   */
+  streamWindowBytes?: number;
   /** For https: the CA to trust and this client's certificate and key. */
   tls?: TlsCredentials;
   /** How long the TCP (and TLS) connection and the server's SETTINGS may take. */
@@ -207,6 +212,7 @@ export class H2Session {
   private readonly pingWaiters: Array<{ resolve(): void }> = [];
   private endReason: string | undefined;
   private notified = false;
+  private readonly streamWindow: number;
   /** The request's :scheme and :authority for this connection. */
   readonly scheme: 'http' | 'https';
   readonly authority: string;
@@ -217,6 +223,7 @@ export class H2Session {
   ) {
     this.scheme = url.protocol === 'https:' ? 'https' : 'http';
     this.authority = url.host;
+    this.streamWindow = options.streamWindowBytes ?? options.windowBytes;
     const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (this.scheme === 'https') {
@@ -254,7 +261,7 @@ export class H2Session {
     settings.writeUInt16BE(SETTINGS_ENABLE_PUSH, 0);
     settings.writeUInt32BE(0, 2);
     settings.writeUInt16BE(SETTINGS_INITIAL_WINDOW_SIZE, 6);
-    settings.writeUInt32BE(options.windowBytes, 8);
+    settings.writeUInt32BE(this.streamWindow, 8);
     this.queueFrame(FrameType.Settings, 0, 0, settings);
     this.output.unshift(PREFACE);
     if (options.windowBytes > DEFAULT_WINDOW) this.windowUpdate(0, options.windowBytes - DEFAULT_WINDOW);
@@ -471,7 +478,8 @@ export class H2Session {
     const stall = Math.ceil(keepalive.stallMs / TICK_MS);
     const needed =
       (quiet >= stall && this.hasRequestOlderThan(stall)) || (this.streams.size > 0 && quiet >= Math.ceil(keepalive.idleMs / TICK_MS));
-    const allowed = this.dataSincePingAck || this.tick - this.lastPingTick >= Math.ceil(keepalive.minIntervalMs / TICK_MS);
+    // Strictly more than the interval: the server's clock must not see two PINGs closer than it.
+    const allowed = this.dataSincePingAck || this.tick - this.lastPingTick > Math.ceil(keepalive.minIntervalMs / TICK_MS);
     if (needed && allowed) this.sendPing();
   }
 
@@ -605,13 +613,13 @@ export class H2Session {
     } else if (data.length) stream.chunks.push(data);
     if (end) return this.complete(stream);
     stream.unacknowledged += payload.length;
-    if (stream.unacknowledged > this.options.windowBytes) {
+    if (stream.unacknowledged > this.streamWindow) {
       this.queueRstStream(stream.id, 3);
       this.finish(stream);
       stream.reject(new H2Error('the server sent beyond the stream window', true));
       return;
     }
-    if (!stream.paused && stream.unacknowledged >= this.options.windowBytes / 2) {
+    if (!stream.paused && stream.unacknowledged >= this.streamWindow / 2) {
       this.windowUpdate(stream.id, stream.unacknowledged);
       stream.unacknowledged = 0;
     }
