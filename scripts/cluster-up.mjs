@@ -191,6 +191,8 @@ async function main() {
       `--initial-advertise-peer-urls=${member.peer}`,
       `--initial-cluster=${initialCluster}`,
       `--initial-cluster-token=${clusterToken}`,
+      // etcd 3.5's default (Debian's is 3.4): a member that returns does not depose the leader.
+      '--pre-vote=true',
       // Bookmarks of a quiet resource move on with etcd's periodic progress notifications.
       '--experimental-watch-progress-notify-interval=5s',
       '--log-level=warn',

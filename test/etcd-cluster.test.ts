@@ -132,19 +132,41 @@ for (const mode of ['tls', 'plain'] as const) {
       return { member: cluster.members[index]!, proxy: proxies[index]! };
     }
 
+    /** After a fault is undone: every member healthy again before the next. */
+    const settled = (): Promise<void> =>
+      eventually('every member healthy', async () => (await Promise.all(cluster.members.map((member) => member.healthy()))).every(Boolean), 15_000).catch(() => {});
+
+    /**
+     * When, after `faultAt`, some member other than `faulted` is healthy (has a leader, serves a
+     * quorum read): at once unless the fault took the leader, then after the election.
+     */
+    function leaderBack(faulted: EtcdMember, faultAt: number): Promise<number> {
+      return (async () => {
+        while (Date.now() - faultAt < 20_000) {
+          const others = cluster.members.filter((member) => member !== faulted && member.running);
+          if ((await Promise.all(others.map((member) => member.healthy()))).some(Boolean)) return Date.now();
+          await sleep(100);
+        }
+        return Infinity;
+      })();
+    }
+
     /**
      * Time from `faultAt` to the first acknowledgement of a write sent after it: every writer's
-     * write in flight on the faulty member has to be answered before it sends another.
+     * write in flight on the faulty member has to be answered before it sends another. Within 5 s;
+     * when etcd itself took longer to elect a leader (a starved machine), within 3 s of that.
      */
-    async function recovery(t: TestContext, what: string, faultAt: number): Promise<number> {
-      const deadline = faultAt + 15_000;
+    async function recovery(t: TestContext, what: string, faultAt: number, elected: Promise<number>): Promise<number> {
+      const deadline = faultAt + 20_000;
       const first = (): number | undefined => completions.find(([sent]) => sent > faultAt)?.[1];
       while (first() === undefined && Date.now() < deadline) await sleep(20);
       const at = first();
-      assert.ok(at !== undefined, `${what}: no write acknowledged within 15 s`);
+      const leaderless = (await elected) - faultAt;
+      assert.ok(at !== undefined, `${what}: no write acknowledged within 20 s (etcd without a leader for ${leaderless} ms)`);
       const ms = at - faultAt;
-      t.diagnostic(`${mode}: ${what}: writes resumed ${ms} ms after the fault`);
-      assert.ok(ms < RECOVERY_LIMIT_MS, `${what}: writes resumed after ${ms} ms`);
+      t.diagnostic(`${mode}: ${what}: writes resumed ${ms} ms after the fault (etcd served again through another member after ${leaderless} ms)`);
+      const limit = Math.max(RECOVERY_LIMIT_MS, leaderless + 3000);
+      assert.ok(ms < limit, `${what}: writes resumed after ${ms} ms (etcd served again after ${leaderless} ms)`);
       return ms;
     }
 
@@ -205,9 +227,13 @@ for (const mode of ['tls', 'plain'] as const) {
       const { member } = await memberInUse();
       const at = Date.now();
       await member.kill();
-      await recovery(t, 'kill -9', at);
-      await sleep(500);
-      await member.restart();
+      try {
+        await recovery(t, 'kill -9', at, leaderBack(member, at));
+        await sleep(500);
+      } finally {
+        await member.restart();
+        await settled();
+      }
     });
 
     it('SIGSTOP of the member in use: writes resume within 5 s', async (t) => {
@@ -215,22 +241,25 @@ for (const mode of ['tls', 'plain'] as const) {
       const at = Date.now();
       member.freeze();
       try {
-        await recovery(t, 'SIGSTOP', at);
+        await recovery(t, 'SIGSTOP', at, leaderBack(member, at));
         await sleep(500);
       } finally {
         member.thaw();
+        await settled();
       }
     });
 
     it('a blackhole in front of the member in use: writes resume within 5 s', async (t) => {
-      const { proxy } = await memberInUse();
+      const { member, proxy } = await memberInUse();
       const at = Date.now();
       proxy.blackhole();
       try {
-        await recovery(t, 'blackhole', at);
+        // The member itself serves on (its peers reach it): the cluster keeps its leader.
+        await recovery(t, 'blackhole', at, leaderBack(member, at));
         await sleep(500);
       } finally {
         proxy.restore();
+        await settled();
       }
     });
 

@@ -95,6 +95,13 @@ export const DEFAULT_KEEPALIVE: KeepaliveOptions = { stallMs: 1000, idleMs: 6000
 const DOWN_MS = 1000;
 /** How long a health probe waits for the member in use before asking the others too. */
 const HEDGE_MS = 300;
+/**
+ * For TROUBLE_MS after a member failed, a call that may be retried and has gone unanswered for
+ * STALE_SWEEPS sweeps of SWEEP_MS (1.5-2 s) is abandoned and tried again (see sweepStale).
+ */
+const TROUBLE_MS = 10_000;
+const SWEEP_MS = 500;
+const STALE_SWEEPS = 4;
 /** How long a call waits out a leader election (etcd's: about a second, more if votes split). */
 const LEADER_WAIT_MS = 3000;
 /** The first pause before asking again during an election; it doubles up to 500 ms. */
@@ -134,6 +141,11 @@ export class EtcdChannel {
   private streamsOnSession = 0;
   /** When a call or probe was last answered: the store served then. */
   lastAnsweredAt = 0;
+  /** Calls that may be retried, in flight (see sweepStale). */
+  private readonly inFlight = new Set<{ call: H2Request; sweeps: number }>();
+  /** Until when stale calls are swept: a while after a member failed. */
+  private troubleUntil = 0;
+  private sweeper: NodeJS.Timeout | undefined;
   /** Per endpoint and path, the request headers but for grpc-timeout, encoded once. */
   private readonly headerBlocks = new Map<string, Buffer>();
 
@@ -175,7 +187,7 @@ export class EtcdChannel {
       try {
         const session = this.currentSession();
         endpoint = this.sessionEndpoint;
-        const body = await this.attempt(session, path, request, deadline, timeoutMs);
+        const body = await this.attempt(session, path, request, deadline, timeoutMs, safe);
         this.lastAnsweredAt = Date.now();
         return { body, resent };
       } catch (error) {
@@ -364,6 +376,8 @@ export class EtcdChannel {
 
   close(): void {
     this.closed = true;
+    clearInterval(this.sweeper);
+    this.sweeper = undefined;
     this.session?.close();
     this.session = undefined;
   }
@@ -424,8 +438,32 @@ export class EtcdChannel {
     return this.endpoints[soonest]!;
   }
 
+  /**
+   * After a member failed, the calls that may be retried and have waited STALE_SWEEPS sweeps are
+   * abandoned and tried again. A follower that forwarded a write to a leader that has just died
+   * holds it until its own request timeout (7 s): the write was lost with the leader, and the
+   * retry (guarded by its compare) goes to a member that knows the new leader.
+   */
+  private sweepStale(): void {
+    if (Date.now() > this.troubleUntil) {
+      clearInterval(this.sweeper);
+      this.sweeper = undefined;
+      return;
+    }
+    for (const entry of this.inFlight) {
+      if (++entry.sweeps < STALE_SWEEPS) continue;
+      this.inFlight.delete(entry);
+      entry.call.cancel(new H2Error(`no answer within ${(STALE_SWEEPS * SWEEP_MS) / 1000} s while a member had failed`, true));
+    }
+  }
+
   /** The member failed or cannot serve: pass it over for a while, leaving its session. */
   private memberUnavailable(endpoint: Endpoint, reason: string): void {
+    this.troubleUntil = Date.now() + TROUBLE_MS;
+    if (!this.sweeper) {
+      this.sweeper = setInterval(() => this.sweepStale(), SWEEP_MS);
+      this.sweeper.unref();
+    }
     endpoint.downUntil = Date.now() + DOWN_MS;
     if (endpoint.failure === undefined) this.options.onEndpointEvent?.({ endpoint: endpoint.name, state: 'down', reason });
     endpoint.failure = reason;
@@ -458,15 +496,19 @@ export class EtcdChannel {
     return timeoutMs === undefined ? block : Buffer.concat([block, encodeHeaders([['grpc-timeout', `${timeoutMs}m`]])]);
   }
 
-  private async attempt(session: H2Session, path: string, request: Buffer, deadline: number, timeoutMs: number): Promise<Buffer> {
+  /** @param watched the call may be abandoned for another try after a member failure (see sweepStale) */
+  private async attempt(session: H2Session, path: string, request: Buffer, deadline: number, timeoutMs: number, watched = false): Promise<Buffer> {
     const remaining = Math.max(1, deadline - Date.now());
     const call: H2Request = session.request(this.headerBlock(path, session, remaining), frame(request));
     const timer = setTimeout(() => call.cancel(new DeadlineError(`etcd did not answer ${path} within ${timeoutMs} ms`)), remaining);
+    const entry = watched ? { call, sweeps: 0 } : undefined;
+    if (entry) this.inFlight.add(entry);
     let response;
     try {
       response = await call.response;
     } finally {
       clearTimeout(timer);
+      if (entry) this.inFlight.delete(entry);
     }
     const result = grpcStatus(response.trailers) ?? grpcStatus(response.headers);
     if (result === undefined) throw new H2Error(`etcd ${path}: the stream closed without a status`, true);

@@ -30,6 +30,8 @@ export interface EtcdMember extends EtcdProcess {
   thaw(): void;
   /** Whether the process is running (not killed); frozen counts as running. */
   readonly running: boolean;
+  /** etcd's /health through this member: it has a leader and a quorum read succeeds. */
+  healthy(): Promise<boolean>;
 }
 
 export interface EtcdCluster {
@@ -194,6 +196,8 @@ function member(plan: MemberPlan, initialCluster: string, token: string, options
     `--initial-advertise-peer-urls=${plan.peerUrl}`,
     `--initial-cluster=${initialCluster}`,
     `--initial-cluster-token=${token}`,
+    // etcd 3.5's default: a member that was frozen or cut off does not depose the leader when it returns.
+    '--pre-vote=true',
     '--logger=zap',
     '--log-outputs=stderr',
     '--log-level=warn',
@@ -233,6 +237,7 @@ function member(plan: MemberPlan, initialCluster: string, token: string, options
       return alive();
     },
     launch,
+    healthy: () => healthy(plan.clientUrl, tls),
     async kill() {
       if (!child || !alive()) return;
       child.kill('SIGKILL');

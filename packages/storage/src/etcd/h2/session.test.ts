@@ -129,6 +129,35 @@ describe('HTTP/2 client session against a scripted peer', () => {
     }
   });
 
+  it('after a member failed, a retriable call that another member holds unanswered is tried again within seconds', async () => {
+    const second = await ScriptedPeer.listen();
+    const channel = new EtcdChannel({ endpoints: [peer.url, second.url], timeoutMs: 10_000 });
+    try {
+      const started = Date.now();
+      const call = channel.call('/etcdserverpb.KV/Txn', Buffer.from('write'), { retry: 'safe' });
+      // The first member takes the call and dies with it.
+      const first = await peer.accept();
+      first.settings();
+      await first.next(FRAME.HEADERS);
+      first.destroy();
+      // The second takes the retry and holds it, as a follower whose leader just died.
+      const holding = await second.accept();
+      holding.settings();
+      await holding.next(FRAME.HEADERS);
+      // Abandoned after 1.5-2 s (RST_STREAM CANCEL) and tried again; by then the member knows its
+      // new leader and answers.
+      const reset = await holding.next(FRAME.RST_STREAM, 4000);
+      assert.equal(reset.payload.readUInt32BE(0), 8);
+      const headers = await holding.next(FRAME.HEADERS, 3000, (frame) => frame.streamId > reset.streamId);
+      holding.answer(headers.streamId, Buffer.from('applied'));
+      assert.equal((await call).toString(), 'applied');
+      assert.ok(Date.now() - started < 4000, `answered after ${Date.now() - started} ms`);
+    } finally {
+      channel.close();
+      await second.close();
+    }
+  });
+
   it("follows the peer's INITIAL_WINDOW_SIZE, changed mid-stream, and WINDOW_UPDATEs", async () => {
     const { session, conn } = await connect([[SETTINGS_INITIAL_WINDOW_SIZE, 10]]);
     await conn.next(FRAME.SETTINGS, 3000, (frame) => (frame.flags & FLAG.ACK) !== 0);
