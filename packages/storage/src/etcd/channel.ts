@@ -35,6 +35,12 @@ export interface CallOptions {
   retry?: RetryPolicy;
   /** This call's deadline, dialing and retries included; default the channel's. */
   timeoutMs?: number;
+  /**
+   * A small write (a transaction) with retry 'safe': abandoned and tried again when left
+   * unanswered for 2 s after a member failed (see sweepStale). Not for reads: a follower answers
+   * a read cut short by an election with "leader changed" itself, and a large read may take longer.
+   */
+  retryStale?: boolean;
 }
 
 export interface EndpointEvent {
@@ -187,7 +193,7 @@ export class EtcdChannel {
       try {
         const session = this.currentSession();
         endpoint = this.sessionEndpoint;
-        const body = await this.attempt(session, path, request, deadline, timeoutMs, safe);
+        const body = await this.attempt(session, path, request, deadline, timeoutMs, safe && options.retryStale === true);
         this.lastAnsweredAt = Date.now();
         return { body, resent };
       } catch (error) {

@@ -64,7 +64,7 @@ export class EtcdKV implements KV {
    * the answer may be such a retry.
    */
   async txn(request: TxnRequest): Promise<{ response: TxnResponse; resent: boolean }> {
-    const { body, resent } = await this.channel.callResent(TXN, encodeTxnRequest(request), { retry: 'safe' });
+    const { body, resent } = await this.channel.callResent(TXN, encodeTxnRequest(request), { retry: 'safe', retryStale: true });
     return { response: decodeTxnResponse(body), resent };
   }
 
