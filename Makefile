@@ -5,6 +5,8 @@ RUN_DIR ?= .run
 PORT ?= 6443
 API_DOMAIN ?= plat.io
 CLUSTER_DIR ?= .cluster
+ETCD_MEMBERS ?= 3
+ETCD_TLS ?= true
 BINARIES := plat-apiserver plat-agent plat-controller-manager
 
 node_modules/.installed: package.json package-lock.json $(wildcard */*/package.json) test/package.json bench/package.json
@@ -27,10 +29,11 @@ build: install
 run: build
 	node scripts/run-local.mjs --dir=$(RUN_DIR) --port=$(PORT) --api-domain=$(API_DOMAIN)
 
-# A local cluster on loopback (scripts/cluster-up.mjs): etcd, redis, three replicas behind haproxy,
-# two leader-elected controller-managers; state, logs, PIDs and the kubeconfig in $(CLUSTER_DIR).
+# A local cluster on loopback (scripts/cluster-up.mjs): etcd ($(ETCD_MEMBERS) members, over TLS with
+# client certificates unless ETCD_TLS=false), redis, three replicas behind haproxy, two
+# leader-elected controller-managers; state, logs, PIDs and the kubeconfig in $(CLUSTER_DIR).
 cluster: test-deps build
-	node scripts/cluster-up.mjs --dir=$(CLUSTER_DIR) --api-domain=$(API_DOMAIN)
+	node scripts/cluster-up.mjs --dir=$(CLUSTER_DIR) --api-domain=$(API_DOMAIN) --etcd-members=$(ETCD_MEMBERS) --etcd-tls=$(ETCD_TLS)
 
 # Stops what `make cluster` started, by PID, and removes $(CLUSTER_DIR).
 cluster-down:

@@ -15,6 +15,14 @@
 #   admin-token, kubeconfig, kubeconfig-host       the admin's token and kubeconfigs: kubeconfig at
 #                                                  https://haproxy:6443 (inside the compose network),
 #                                                  kubeconfig-host at https://127.0.0.1:${HOST_PORT:-6443}
+#   etcd-client/ca.crt, client.crt, client.key     the apiservers' side of TLS to etcd: the etcd CA
+#                                                  (--etcd-cafile) and their client certificate
+#                                                  (--etcd-certfile, --etcd-keyfile)
+# In ETCD_CERT_DIR (default CERT_DIR/etcd), for the etcd members, made once by deploy/etcd-certs.sh:
+#   ca.crt, ca.key, server.crt, server.key         the etcd CA and the members' certificate (names:
+#                                                  ETCD_NAMES, default etcd-1 etcd-2 etcd-3), for
+#                                                  clients and peers alike
+#   client.crt, client.key                         the client certificate copied to etcd-client/
 # In CONTROLLER_MANAGER_DIR (default CERT_DIR), for the controller-managers only:
 #   controller-manager-token                       their bearer token: random, made once
 #   controller-manager.kubeconfig                  https://haproxy:6443 with that token
@@ -25,6 +33,11 @@
 set -eu
 dir="${CERT_DIR:-/certs}"
 manager_dir="${CONTROLLER_MANAGER_DIR:-$dir}"
+etcd_dir="${ETCD_CERT_DIR:-$dir/etcd}"
+etcd_names="${ETCD_NAMES:-etcd-1 etcd-2 etcd-3}"
+# Beside this script in the repository; on the PATH in the image.
+etcd_certs="$(cd "$(dirname "$0")" && pwd)/etcd-certs.sh"
+[ -f "$etcd_certs" ] || etcd_certs="$(command -v plat-etcd-certs)"
 names="${SERVING_NAMES:-haproxy apiserver-1 apiserver-2 apiserver-3 localhost}"
 domain="${API_DOMAIN:-plat.io}"
 : "${PLAT_ADMIN_TOKEN:?set PLAT_ADMIN_TOKEN}"
@@ -32,6 +45,8 @@ if [ "$domain" = k8s.io ]; then prefix=kube; else prefix="${domain%%.*}"; fi
 manager_user="system:${prefix}-controller-manager"
 mkdir -p "$dir" "$manager_dir"
 manager_dir="$(cd "$manager_dir" && pwd)"
+mkdir -p "$etcd_dir"
+etcd_dir="$(cd "$etcd_dir" && pwd)"
 cd "$dir"
 umask 027
 if [ ! -f apiserver.crt ]; then
@@ -46,6 +61,14 @@ if [ ! -f apiserver.crt ]; then
   chmod 0644 ca.crt apiserver.crt
   chmod 0640 apiserver.key ca.key
 fi
+# TLS to etcd: the members' certificates (made once), and the apiservers' copy of the CA and of
+# their client certificate.
+# shellcheck disable=SC2086 # the names are words
+sh "$etcd_certs" "$etcd_dir" $etcd_names
+mkdir -p etcd-client
+cp "$etcd_dir/ca.crt" "$etcd_dir/client.crt" "$etcd_dir/client.key" etcd-client/
+chmod 0644 etcd-client/ca.crt etcd-client/client.crt
+chmod 0640 etcd-client/client.key
 # One signing key for every replica: a token one replica issues, all accept.
 if [ ! -f service-account.key ] || [ ! -f service-account.pub ]; then
   openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out service-account.key

@@ -31,8 +31,12 @@ const allowedInTests = {
 };
 const isTestFile = (file) => /(\.test|[\\/]test-support)\.ts$/.test(file);
 const ours = /^@plat\/([a-z-]+)(\/.*)?$/;
-/** Sub-paths that a package's exports map offers. */
-const exported = new Set(['', '/testing']);
+/** Per package name, the sub-paths its exports map offers ('' for the package itself). */
+const exported = new Map();
+for (const workspace of Object.keys(allowed)) {
+  const manifest = JSON.parse(await readFile(join(workspace, 'package.json'), 'utf8'));
+  exported.set(manifest.name, new Set(Object.keys(manifest.exports ?? { '.': '' }).map((key) => key.slice(1))));
+}
 
 async function* sources(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
@@ -57,7 +61,7 @@ for (const [workspace, permitted] of Object.entries(allowed)) {
       const target = `@plat/${ourImport[1]}`;
       const inTests = isTestFile(file) ? (allowedInTests[workspace] ?? []) : [];
       if (!permitted.includes(target) && !inTests.includes(target)) problems.push(`${file}: ${workspace} may not import ${target}`);
-      if (!exported.has(ourImport[2] ?? '')) problems.push(`${file}: deep import ${specifier}`);
+      if (!exported.get(target)?.has(ourImport[2] ?? '')) problems.push(`${file}: deep import ${specifier}`);
     }
   }
 }

@@ -1,4 +1,5 @@
-// `make cluster`: a local cluster on loopback: etcd, redis, three apiserver replicas sharing one CA,
+// `make cluster`: a local cluster on loopback: etcd (three members over TLS with client certificates,
+// by default), redis, three apiserver replicas sharing one CA,
 // haproxy round-robin in front of them (TLS passed through, health-checked on /readyz) and two
 // leader-elected controller-managers, with one kubeconfig that points at the load balancer.
 // Everything is kept in one folder (--dir, default .cluster); the PIDs are in <dir>/pids, which
@@ -6,12 +7,18 @@
 //
 //   node scripts/cluster-up.mjs [--dir=.cluster] [--api-domain=plat.io] [--replicas=3]
 //                               [--controller-managers=2] [--lb-port=0 (a free port)]
-import { spawn } from 'node:child_process';
+//                               [--etcd-members=3] [--etcd-tls=true]
+//
+// With --etcd-tls (the default) the members serve clients and peers over TLS and require client
+// certificates, made once by deploy/etcd-certs.sh in <dir>/etcd-certs; the replicas get
+// --etcd-cafile, --etcd-certfile and --etcd-keyfile.
+import { execFileSync, spawn } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, closeSync, openSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile, appendFile } from 'node:fs/promises';
 import { createServer, connect } from 'node:net';
 import { request } from 'node:https';
+import { request as httpRequest } from 'node:http';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureSelfSignedCert } from '@plat/apiserver';
@@ -27,6 +34,8 @@ const dir = resolve(args.dir || '.cluster');
 const apiDomain = args['api-domain'] || process.env.API_DOMAIN || 'plat.io';
 const replicaCount = Number(args.replicas || 3);
 const managerCount = Number(args['controller-managers'] ?? 2);
+const etcdMemberCount = Number(args['etcd-members'] || 3);
+const etcdTls = (args['etcd-tls'] ?? 'true') !== 'false';
 const HOST = '127.0.0.1';
 const START_TIMEOUT_MS = 60_000;
 
@@ -104,6 +113,21 @@ async function until(what, pid, probe) {
   }
 }
 
+/** etcd's /health over its client URL (with the client certificate under TLS): the member has a leader. */
+const etcdHealthy = (endpoint, tls) =>
+  new Promise((done) => {
+    const url = new URL('/health', endpoint);
+    const options = { host: url.hostname, port: url.port, path: url.pathname, agent: false, timeout: 2000, ...(tls ?? {}) };
+    const req = (tls ? request : httpRequest)(options, (res) => {
+      let body = '';
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => done(res.statusCode === 200 && body.includes('"health":"true"')));
+    });
+    req.on('error', () => done(false));
+    req.on('timeout', () => req.destroy());
+    req.end();
+  });
+
 const httpsStatus = (port, path, ca) =>
   new Promise((done) => {
     const req = request({ host: HOST, port, path, ca, agent: false, timeout: 2000 }, (res) => {
@@ -137,23 +161,54 @@ async function main() {
   await mkdir(certDir, { recursive: true });
   await writeFile(pidFile, '');
 
-  // etcd: one member with its own data folder.
-  const [etcdClient, etcdPeer] = [await freePort(), await freePort()];
-  const etcdEndpoint = `http://${HOST}:${etcdClient}`;
-  const etcdPid = await launch('etcd', 'etcd', [
-    '--name=plat',
-    `--data-dir=${join(dir, 'etcd')}`,
-    `--listen-client-urls=${etcdEndpoint}`,
-    `--advertise-client-urls=${etcdEndpoint}`,
-    `--listen-peer-urls=http://${HOST}:${etcdPeer}`,
-    `--initial-advertise-peer-urls=http://${HOST}:${etcdPeer}`,
-    `--initial-cluster=plat=http://${HOST}:${etcdPeer}`,
-    // Bookmarks of a quiet resource move on with etcd's periodic progress notifications.
-    '--experimental-watch-progress-notify-interval=5s',
-    '--log-level=warn',
-  ]);
-  await until('etcd', etcdPid, async () => (await fetch(`${etcdEndpoint}/health`)).ok);
-  log(`etcd at ${etcdEndpoint} (data in ${join(dir, 'etcd')})`);
+  // etcd: the members, each with its own data folder, over TLS with client and peer certificates
+  // unless --etcd-tls=false.
+  const scheme = etcdTls ? 'https' : 'http';
+  const etcdCertDir = join(dir, 'etcd-certs');
+  let etcdClientTls;
+  let etcdTlsFlags = [];
+  if (etcdTls) {
+    execFileSync('sh', [join(ROOT, 'deploy/etcd-certs.sh'), etcdCertDir], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const file = (name) => join(etcdCertDir, name);
+    etcdClientTls = { ca: readFileSync(file('ca.crt')), cert: readFileSync(file('client.crt')), key: readFileSync(file('client.key')) };
+    etcdTlsFlags = [`--etcd-cafile=${file('ca.crt')}`, `--etcd-certfile=${file('client.crt')}`, `--etcd-keyfile=${file('client.key')}`];
+  }
+  const members = [];
+  for (let i = 1; i <= etcdMemberCount; i++) {
+    const [client, peer] = [await freePort(), await freePort()];
+    members.push({ name: `etcd-${i}`, endpoint: `${scheme}://${HOST}:${client}`, peer: `${scheme}://${HOST}:${peer}`, dataDir: join(dir, `etcd-${i}`) });
+  }
+  const initialCluster = members.map((member) => `${member.name}=${member.peer}`).join(',');
+  const clusterToken = `plat-${randomBytes(4).toString('hex')}`;
+  for (const member of members) {
+    const file = (name) => join(etcdCertDir, name);
+    member.pid = await launch(member.name, 'etcd', [
+      `--name=${member.name}`,
+      `--data-dir=${member.dataDir}`,
+      `--listen-client-urls=${member.endpoint}`,
+      `--advertise-client-urls=${member.endpoint}`,
+      `--listen-peer-urls=${member.peer}`,
+      `--initial-advertise-peer-urls=${member.peer}`,
+      `--initial-cluster=${initialCluster}`,
+      `--initial-cluster-token=${clusterToken}`,
+      // etcd 3.5's default (Debian's is 3.4): a member that returns does not depose the leader.
+      '--pre-vote=true',
+      // Bookmarks of a quiet resource move on with etcd's periodic progress notifications.
+      '--experimental-watch-progress-notify-interval=5s',
+      '--log-level=warn',
+      ...(etcdTls
+        ? [
+            `--cert-file=${file('server.crt')}`, `--key-file=${file('server.key')}`, `--trusted-ca-file=${file('ca.crt')}`, '--client-cert-auth',
+            `--peer-cert-file=${file('server.crt')}`, `--peer-key-file=${file('server.key')}`, `--peer-trusted-ca-file=${file('ca.crt')}`, '--peer-client-cert-auth',
+          ]
+        : []),
+    ]);
+  }
+  for (const member of members) {
+    await until(member.name, member.pid, () => etcdHealthy(member.endpoint, etcdClientTls));
+    log(`${member.name} at ${member.endpoint} (data in ${member.dataDir})`);
+  }
+  const etcdEndpoints = members.map((member) => member.endpoint);
 
   // redis: in memory only.
   const redisPort = await freePort();
@@ -201,8 +256,11 @@ async function main() {
   for (let i = 1; i <= replicaCount; i++) {
     const port = await freePort();
     const name = `apiserver-${i}`;
+    // Each replica lists the members from a different one: a replica uses the first that serves.
+    const servers = etcdEndpoints.map((_, j) => etcdEndpoints[(i - 1 + j) % etcdEndpoints.length]);
     const pid = await launch(name, join(ROOT, 'bin/plat-apiserver'), [
-      `--etcd-servers=${etcdEndpoint}`,
+      `--etcd-servers=${servers.join(',')}`,
+      ...etcdTlsFlags,
       `--bind-address=${HOST}`,
       `--secure-port=${port}`,
       `--cert-dir=${certDir}`,
@@ -289,7 +347,13 @@ current-context: plat-cluster
     caFile: join(certDir, 'ca.crt'),
     tokenFile,
     token,
-    etcd: { endpoint: etcdEndpoint, pid: etcdPid, dataDir: join(dir, 'etcd') },
+    etcd: {
+      endpoint: etcdEndpoints[0],
+      pid: members[0].pid,
+      endpoints: etcdEndpoints,
+      members: members.map(({ name, endpoint, pid, dataDir }) => ({ name, endpoint, pid, dataDir })),
+      ...(etcdTls && { tls: { caFile: join(etcdCertDir, 'ca.crt'), certFile: join(etcdCertDir, 'client.crt'), keyFile: join(etcdCertDir, 'client.key') } }),
+    },
     redis: { url: redisUrl, pid: redisPid, passedToReplicas: redisFlag.length > 0 },
     replicas,
     haproxy: { pid: haproxyPid, config: haproxyCfg },
@@ -299,7 +363,7 @@ current-context: plat-cluster
   process.stderr.write(`
 A Plat cluster is running (state in ${dir}, logs in ${logDir}):
   load balancer: ${server}  (haproxy over ${replicas.length} replicas)
-  etcd:          ${etcdEndpoint}
+  etcd:          ${etcdEndpoints.join(', ')}${etcdTls ? ` (TLS; client certificate in ${etcdCertDir})` : ''}
   redis:         ${redisUrl}${redisFlag.length ? '' : ' (not passed to the replicas: --redis-url is not implemented yet)'}
   kubeconfig:    ${kubeconfig}
 Try:

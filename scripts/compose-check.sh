@@ -4,7 +4,7 @@
 # docker-compose; ENGINE=podman (no Docker engine needed) with podman and podman-compose. Unset, it
 # is docker where a Docker engine answers, else podman. Checked:
 #   - the images build from deploy/Dockerfile, and every service starts;
-#   - the health checks of etcd, redis and the three apiservers pass;
+#   - the health checks of the three etcd members, redis and the three apiservers pass;
 #   - kubectl, with the kubeconfig the certs service wrote, is served through haproxy;
 #   - a controller-manager leads and acts (a new namespace gets its default ServiceAccount);
 #   - while one apiserver stops gracefully, and after another is killed, every request through the
@@ -200,12 +200,12 @@ log "ready through haproxy on 127.0.0.1:$PLAT_PORT"
 healthy() {
   if [ $engine = podman ]; then podman healthcheck run "$1"; else [ "$(docker inspect --format '{{.State.Health.Status}}' "$1")" = healthy ]; fi
 }
-for service in etcd redis apiserver-1 apiserver-2 apiserver-3; do
+for service in etcd-1 etcd-2 etcd-3 redis apiserver-1 apiserver-2 apiserver-3; do
   since=$SECONDS
   eventually "$service's health check" 60 healthy "$(container "$service")"
   [ $((SECONDS - since)) -lt 5 ] || log "$service's health check passed after $((SECONDS - since)) s"
 done
-log "health checks pass: etcd, redis, apiserver-1..3"
+log "health checks pass: etcd-1..3, redis, apiserver-1..3"
 
 k create namespace compose-check >/dev/null
 eventually "the default ServiceAccount of a new namespace (the controller-manager)" 60 k -n compose-check get serviceaccount default

@@ -6,7 +6,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { X509Certificate, createPrivateKey, createPublicKey } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { Agent, get, request } from 'node:https';
@@ -289,6 +289,7 @@ describe('make cluster: three replicas behind haproxy', { timeout: 420_000 }, ()
 /** The fields of a docker-compose.yml service these tests read. */
 interface ComposeService {
   build?: { dockerfile: string };
+  entrypoint?: string[];
   command?: string[];
   environment?: Record<string, string>;
   volumes?: string[];
@@ -299,12 +300,20 @@ describe('docker-compose.yml and deploy/', () => {
   // Its anchors merged (<<:), as docker compose reads it.
   const services = (parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, ComposeService> }).services;
 
-  it('has the make cluster topology: etcd, redis, three replicas, haproxy, two controller-managers', () => {
+  it('has the make cluster topology: three etcd members over TLS, redis, three replicas, haproxy, two controller-managers', () => {
     assert.deepEqual(Object.keys(services).sort(), [
-      'apiserver-1', 'apiserver-2', 'apiserver-3', 'certs', 'controller-manager-1', 'controller-manager-2', 'etcd', 'haproxy', 'redis',
+      'apiserver-1', 'apiserver-2', 'apiserver-3', 'certs', 'controller-manager-1', 'controller-manager-2', 'etcd-1', 'etcd-2', 'etcd-3', 'haproxy', 'redis',
     ]);
     for (const name of ['apiserver-1', 'haproxy', 'controller-manager-2']) assert.equal(services[name]!.build?.dockerfile, 'deploy/Dockerfile', name);
-    assert.ok(services['apiserver-2']!.command!.includes('--etcd-servers=http://etcd:2379'));
+    const command = services['apiserver-2']!.command!;
+    assert.ok(command.includes('--etcd-servers=https://etcd-1:2379,https://etcd-2:2379,https://etcd-3:2379'), command.join(' '));
+    for (const flag of ['--etcd-cafile=', '--etcd-certfile=', '--etcd-keyfile=']) assert.ok(command.some((arg) => arg.startsWith(flag)), flag);
+    for (const name of ['etcd-1', 'etcd-2', 'etcd-3']) {
+      const member = services[name]!;
+      const args = [...(member.entrypoint ?? []), ...(member.command ?? [])];
+      for (const flag of [`--name=${name}`, '--client-cert-auth', '--peer-client-cert-auth', `--advertise-client-urls=https://${name}:2379`]) assert.ok(args.includes(flag), `${name}: ${flag}`);
+      assert.ok(args.some((arg) => arg.startsWith('--initial-cluster=etcd-1=https://etcd-1:2380,etcd-2=https://etcd-2:2380,etcd-3=https://etcd-3:2380')), name);
+    }
   });
 
   it('the controller-managers use their own kubeconfig and service-account credentials; the apiservers issue the tokens', (t) => {
@@ -337,18 +346,23 @@ describe('docker-compose.yml and deploy/', () => {
             PLAT_ADMIN_TOKEN: adminToken,
             CERT_DIR: join(dir, 'certs'),
             CONTROLLER_MANAGER_DIR: join(dir, 'controller-manager'),
+            ETCD_CERT_DIR: join(dir, 'etcd-certs'),
             ...(apiDomain && { API_DOMAIN: apiDomain }),
           },
           stdio: 'pipe',
         });
       init('admin-token-1');
-      const volumeFile = (path: string) => join(dir, path.replace(/^\/(certs|controller-manager)\//, '$1/'));
+      const volumeFile = (path: string) => join(dir, path.replace(/^\/(certs|controller-manager|etcd-certs)\//, '$1/'));
       for (const service of Object.values(services)) {
-        for (const arg of service.command ?? []) {
-          const path = /^--[a-z-]+=(\/(?:certs|controller-manager)\/.+)$/.exec(arg)?.[1];
+        for (const arg of [...(service.entrypoint ?? []), ...(service.command ?? []), ...(service.healthcheck?.test ?? [])]) {
+          const path = /^--[a-z-]+=(\/(?:certs|controller-manager|etcd-certs)\/.+)$/.exec(arg)?.[1];
           if (path) assert.ok(existsSync(volumeFile(path)), `${arg}: init-certs.sh did not make it`);
         }
       }
+      // The apiservers' etcd client certificate is signed by the CA the members trust.
+      const etcdCa = new X509Certificate(readFileSync(join(dir, 'etcd-certs/ca.crt')));
+      assert.ok(new X509Certificate(readFileSync(join(dir, 'certs/etcd-client/client.crt'))).verify(etcdCa.publicKey));
+      assert.ok(new X509Certificate(readFileSync(join(dir, 'etcd-certs/server.crt'))).checkHost('etcd-2'));
       const read = (path: string) => readFileSync(join(dir, path), 'utf8');
       const managerToken = read('controller-manager/controller-manager-token').trim();
       assert.equal(read('certs/tokens.csv'), `admin-token-1,admin,admin-uid,"system:masters"\n${managerToken},system:plat-controller-manager,controller-manager-uid\n`);

@@ -78,7 +78,7 @@ describe('helm/plat, rendered by helm', () => {
   it('passes helm lint --strict with the default values and with every option switched', () => {
     for (const values of [
       [],
-      ['serviceMonitor.enabled=true', 'redis.url=redis://redis:6379', 'apiserver.podAntiAffinity=hard', 'apiDomain=k8s.io'],
+      ['serviceMonitor.enabled=true', 'redis.url=redis://redis:6379', 'apiserver.podAntiAffinity=hard', 'apiDomain=k8s.io', 'etcd.tls.existingSecret=etcd-client'],
       ['controllerManager.enabled=false', 'apiserver.podDisruptionBudget.enabled=false', 'apiserver.podAntiAffinity=', 'tls.create=false', 'tls.existingSecret=certs'],
     ]) {
       const result = helm(['lint', '--strict', CHART, ...values.flatMap((value) => ['--set', value])]);
@@ -169,6 +169,21 @@ describe('helm/plat, rendered by helm', () => {
       assert.deepEqual(unknown(apiserverFlags, args), [], 'apiserver flags');
       assert.deepEqual(unknown(managerFlags, containerOf(managerOf(manifests)).args), [], 'controller-manager flags');
     }
+  });
+
+  it('etcd over TLS: a Secret of the CA and client certificate, mounted, and the three flags', () => {
+    const plain = containerOf(apiserverOf(render([])));
+    assert.ok(!(plain.args as string[]).some((arg) => arg.startsWith('--etcd-cafile')));
+    const manifests = render(['etcd.servers={https://a:2379,https://b:2379,https://c:2379}', 'etcd.tls.existingSecret=etcd-client']);
+    const deployment = apiserverOf(manifests);
+    const container = containerOf(deployment);
+    for (const flag of ['--etcd-cafile=/etc/plat/etcd/ca.crt', '--etcd-certfile=/etc/plat/etcd/tls.crt', '--etcd-keyfile=/etc/plat/etcd/tls.key']) {
+      assert.ok((container.args as string[]).includes(flag), flag);
+    }
+    assert.deepEqual(container.volumeMounts.find((mount: Manifest) => mount.name === 'etcd-tls'), { name: 'etcd-tls', mountPath: '/etc/plat/etcd', readOnly: true });
+    const volume = deployment.spec.template.spec.volumes.find((entry: Manifest) => entry.name === 'etcd-tls');
+    assert.equal(volume.secret.secretName, 'etcd-client');
+    assert.deepEqual(volume.secret.items.map((item: { key: string }) => item.key), ['ca.crt', 'tls.crt', 'tls.key']);
   });
 
   it('the controller-manager runs as its own user, in no group, with service-account credentials and no admin token', () => {

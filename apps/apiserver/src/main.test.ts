@@ -95,6 +95,24 @@ const flagErrors: { name: string; args: string[]; mentions: string; code: number
     mentions: 'unknown API "nosuch.plat.io/v1"',
     code: 1,
   },
+  {
+    name: 'a missing etcd client key',
+    args: ['--etcd-servers=https://127.0.0.1:1', '--secure-port=0', '--bind-address=127.0.0.1', '--etcd-certfile=/nonexistent/client.crt', '--etcd-keyfile=/nonexistent/client.key'],
+    mentions: '--etcd-certfile: cannot read /nonexistent/client.crt',
+    code: 1,
+  },
+  {
+    name: 'an etcd client certificate without its key',
+    args: ['--etcd-servers=https://127.0.0.1:1', '--secure-port=0', '--bind-address=127.0.0.1', '--etcd-certfile=/nonexistent/client.crt'],
+    mentions: 'flags --etcd-certfile and --etcd-keyfile must be given together',
+    code: 2,
+  },
+  {
+    name: 'an unreadable etcd CA file',
+    args: ['--etcd-servers=https://127.0.0.1:1', '--secure-port=0', '--bind-address=127.0.0.1', '--etcd-cafile=/nonexistent/ca.crt'],
+    mentions: '--etcd-cafile: cannot read /nonexistent/ca.crt',
+    code: 1,
+  },
   { name: 'an unreadable client CA file', args: ['--storage-backend=memory', '--secure-port=0', '--bind-address=127.0.0.1', '--client-ca-file=/nonexistent/ca.crt'], mentions: '--client-ca-file', code: 1 },
 ];
 

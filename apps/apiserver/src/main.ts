@@ -12,10 +12,11 @@ import {
   type ServiceAccountTokenOptions,
   type UserInfo,
 } from '@plat/apiserver';
-import { CachedStorage, createStorage } from '@plat/storage';
+import { createStorage } from '@plat/storage';
 import { builtinDefinitions, builtinSubresourceDefinitions, immortalNamespaces, systemNamespaceObjects } from '@plat/api';
 import { commandLineOrExit } from '@plat/apimachinery';
 import { apiserverFlags, parseCommandLine, type ApiserverConfig } from './options.js';
+import { loadEtcdTls } from './etcd-tls.js';
 
 const PROGRAM = 'plat-apiserver';
 
@@ -71,16 +72,25 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
   if (tls.replacedBecause) logger.info({ reason: tls.replacedBecause }, 'replaced the self-signed serving certificate');
   logger.info({ certificate: tls.source }, 'serving certificate');
 
+  const { etcdTlsFiles, ...storageConfig } = config.storage;
+  const etcdTls = etcdTlsFiles && config.storage.backend === 'etcd3' ? await loadEtcdTls(etcdTlsFiles) : undefined;
+  if (etcdTls && !config.storage.etcdServers.some((server) => server.startsWith('https://'))) {
+    logger.warn('--etcd-cafile, --etcd-certfile and --etcd-keyfile apply to https:// --etcd-servers only: every one given is plain http');
+  }
   // Connecting is lazy: with etcd down the server still starts, and /readyz reports it until it is back.
-  const backing = createStorage({
-    ...config.storage,
+  const storage = createStorage({
+    ...storageConfig,
+    ...(etcdTls && { etcdTls }),
+    healthTimeoutMs: config.storageHealthTimeoutMs,
     onBackgroundError: (err, what) => logger.error({ err, what }, 'storage background task failed'),
+    onEtcdEndpointEvent: ({ endpoint, state, reason }) => {
+      if (state === 'down') logger.warn({ endpoint, reason }, 'etcd member unavailable; using the others');
+      else logger.info({ endpoint }, 'etcd member answers again');
+    },
   });
-  const storage = config.watchCache
-    ? new CachedStorage(backing, { onError: (err, what) => logger.warn({ err, what }, 'watch cache') })
-    : backing;
   const server = createServer({
     storage,
+    watchCache: config.watchCache,
     logger,
     tls,
     bindAddress: config.bindAddress,

@@ -38,6 +38,24 @@ const ok: { name: string; argv: string[]; want: Partial<ApiserverConfig> }[] = [
     argv: ['--etcd-servers=http://a:2379,http://b:2379', '--etcd-prefix=/plat', '--etcd-compaction-interval=0'],
     want: { storage: { backend: 'etcd3', etcdServers: ['http://a:2379', 'http://b:2379'], prefix: '/plat', compactionIntervalMs: 0 } },
   },
+  {
+    name: 'etcd over TLS: CA, client certificate and key',
+    argv: ['--etcd-servers=https://a:2379', '--etcd-cafile=/etcd/ca.crt', '--etcd-certfile=/etcd/client.crt', '--etcd-keyfile=/etcd/client.key'],
+    want: {
+      storage: {
+        backend: 'etcd3',
+        etcdServers: ['https://a:2379'],
+        prefix: '/registry',
+        compactionIntervalMs: 300_000,
+        etcdTlsFiles: { caFile: '/etcd/ca.crt', certFile: '/etcd/client.crt', keyFile: '/etcd/client.key' },
+      },
+    },
+  },
+  {
+    name: 'etcd over TLS: the CA alone',
+    argv: ['--etcd-servers=https://a:2379', '--etcd-cafile=/etcd/ca.crt'],
+    want: { storage: { backend: 'etcd3', etcdServers: ['https://a:2379'], prefix: '/registry', compactionIntervalMs: 300_000, etcdTlsFiles: { caFile: '/etcd/ca.crt' } } },
+  },
   { name: 'port 0 and a bind address', argv: [...memory, '--secure-port=0', '--bind-address=127.0.0.1'], want: { port: 0, bindAddress: '127.0.0.1' } },
   { name: 'IPv6 bind address', argv: [...memory, '--bind-address=::1'], want: { bindAddress: '::1' } },
   { name: 'watch cache off', argv: [...memory, '--watch-cache=false'], want: { watchCache: false } },
@@ -127,6 +145,9 @@ const bad: { name: string; argv: string[]; message: string }[] = [
     message: 'invalid value "a" for flag --service-account-issuer: is already specified',
   },
   { name: 'repeated authorization mode', argv: [...memory, '--authorization-mode=AlwaysAllow,AlwaysAllow'], message: 'invalid value "AlwaysAllow" for flag --authorization-mode: mode given more than once' },
+  { name: 'etcd client certificate without its key', argv: ['--etcd-servers=https://a:2379', '--etcd-certfile=/c.crt'], message: 'flags --etcd-certfile and --etcd-keyfile must be given together' },
+  { name: 'etcd key without its certificate', argv: ['--etcd-servers=https://a:2379', '--etcd-keyfile=/c.key'], message: 'flags --etcd-certfile and --etcd-keyfile must be given together' },
+  { name: 'etcd server of another scheme', argv: ['--etcd-servers=unix://etcd.sock'], message: 'invalid value "unix://etcd.sock" for flag --etcd-servers: must be http://host:port or https://host:port' },
   { name: 'TLS cert without key', argv: [...memory, '--tls-cert-file=/c.crt'], message: 'flags --tls-cert-file and --tls-private-key-file must be given together' },
   { name: 'bad api domain', argv: [...memory, '--api-domain=Plat'], message: 'invalid value "Plat" for flag --api-domain: must be a DNS domain such as plat.io' },
   {

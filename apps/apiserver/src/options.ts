@@ -19,6 +19,9 @@ export function defaultCertDir(): string {
 export const apiserverFlags = {
   'storage-backend': flag.enum('The storage backend for persistence.', ['etcd3', 'memory'] as const, 'etcd3'),
   'etcd-servers': flag.list('List of etcd servers to connect with (scheme://ip:port), comma separated. Required with --storage-backend=etcd3.'),
+  'etcd-cafile': flag.string('SSL Certificate Authority file used to secure etcd communication (https:// --etcd-servers). Default: the system\'s roots.'),
+  'etcd-certfile': flag.string('SSL certification file used to secure etcd communication: the client certificate the etcd members require (PEM, with --etcd-keyfile).'),
+  'etcd-keyfile': flag.string('SSL key file used to secure etcd communication: the private key of --etcd-certfile (PEM).'),
   'etcd-prefix': flag.string('The prefix to prepend to all resource paths in etcd.', '/registry'),
   'etcd-compaction-interval': flag.duration('The interval of compaction requests. If 0, the compaction request from apiserver is disabled.', 5 * 60_000),
   'etcd-healthcheck-timeout': flag.duration('The timeout to use when checking etcd health.', 2000),
@@ -82,7 +85,14 @@ export const apiserverFlags = {
 export type ApiserverFlagValues = FlagValues<typeof apiserverFlags>;
 
 export interface ApiserverConfig {
-  storage: { backend: 'etcd3' | 'memory'; etcdServers: string[]; prefix: string; compactionIntervalMs: number };
+  storage: {
+    backend: 'etcd3' | 'memory';
+    etcdServers: string[];
+    prefix: string;
+    compactionIntervalMs: number;
+    /** Present when any of --etcd-cafile, --etcd-certfile, --etcd-keyfile is given. */
+    etcdTlsFiles?: { caFile?: string; certFile?: string; keyFile?: string };
+  };
   storageHealthTimeoutMs: number;
   /** Serve watches and current lists from the watch cache (--watch-cache). */
   watchCache: boolean;
@@ -160,6 +170,19 @@ export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
   if (values['storage-backend'] === 'etcd3' && !values['etcd-servers'].length) {
     throw new FlagError('flag --etcd-servers must be specified when --storage-backend is etcd3');
   }
+  for (const server of values['etcd-servers']) {
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(server) && !/^https?:\/\/[^/]+\/?$/i.test(server)) {
+      throw invalid('etcd-servers', server, 'must be http://host:port or https://host:port');
+    }
+  }
+  if (Boolean(values['etcd-certfile']) !== Boolean(values['etcd-keyfile'])) {
+    throw new FlagError('flags --etcd-certfile and --etcd-keyfile must be given together');
+  }
+  const etcdTlsFiles = {
+    ...(values['etcd-cafile'] && { caFile: values['etcd-cafile'] }),
+    ...(values['etcd-certfile'] && { certFile: values['etcd-certfile'] }),
+    ...(values['etcd-keyfile'] && { keyFile: values['etcd-keyfile'] }),
+  };
   if (!isIP(values['bind-address'])) throw invalid('bind-address', values['bind-address'], 'must be an IP address');
   if (!values['cert-dir']) throw invalid('cert-dir', '', 'must not be empty');
   if (Boolean(values['tls-cert-file']) !== Boolean(values['tls-private-key-file'])) {
@@ -176,6 +199,7 @@ export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
       etcdServers: values['etcd-servers'],
       prefix: values['etcd-prefix'],
       compactionIntervalMs: values['etcd-compaction-interval'],
+      ...(Object.keys(etcdTlsFiles).length > 0 && { etcdTlsFiles }),
     },
     storageHealthTimeoutMs: values['etcd-healthcheck-timeout'],
     watchCache: values['watch-cache'],

@@ -41,6 +41,25 @@ test('metrics: requests, watches, storage calls and stored objects under upstrea
   }
 });
 
+test('metrics: etcd_request_duration_seconds counts what reaches the store, not what the watch cache answers', async () => {
+  const { server, send, get } = await startApiServer({ watchCache: true });
+  const count = async (operation: string): Promise<number> =>
+    sample((await get('/metrics')).body, 'etcd_request_duration_seconds_count', `operation="${operation}",type="namespaces"`) ?? 0;
+  try {
+    assert.equal((await send('POST', '/api/v1/namespaces', { metadata: { name: 'cached' } })).status, 201);
+    assert.equal(await count('create'), 1);
+    // The first list fills the cache (one list of the store); later ones are the cache's answers.
+    assert.equal((await send('GET', '/api/v1/namespaces')).status, 200);
+    const lists = await count('list');
+    for (let i = 0; i < 5; i++) assert.equal((await send('GET', '/api/v1/namespaces?resourceVersion=0')).status, 200);
+    assert.equal(await count('list'), lists, 'lists answered by the cache are not etcd requests');
+    assert.equal((await send('GET', '/api/v1/namespaces?limit=1')).status, 200);
+    assert.equal(await count('list'), lists + 1, 'a paged list goes to the store');
+  } finally {
+    await server.shutdown();
+  }
+});
+
 test('metrics: promtool check metrics passes on /metrics', { skip: !promtool && 'promtool is not installed (Debian package prometheus)' }, async () => {
   // With the watch cache, as replicas run by default: its metrics are linted too.
   const { server, send, get } = await startApiServer({ storage: new CachedStorage(createStorage({ backend: 'memory' })) });

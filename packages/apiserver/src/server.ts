@@ -4,7 +4,7 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import type { AddressInfo } from 'node:net';
 import type { ServerResponse } from 'node:http';
 import type Koa from 'koa';
-import type { Storage } from '@plat/storage';
+import { CachedStorage, type CachedStorageOptions, type Storage } from '@plat/storage';
 import { resolveGroup, type AdmissionCheck, type KubeObject, type ResourceDefinition, type StoreFeatures, type VirtualServices } from '@plat/registry';
 import { namespaceLifecycle } from './admission/namespace-lifecycle.js';
 import { rbacEscalation } from './admission/rbac-escalation.js';
@@ -39,6 +39,12 @@ import { versionHandler, versionInfo, type VersionInfo } from './version.js';
 
 export interface ServerOptions {
   storage: Storage;
+  /**
+   * Serve watches and current lists from a watch cache over `storage` (--watch-cache): true, or its
+   * options. Only what reaches `storage` is timed as etcd requests (etcd_request_duration_seconds),
+   * not what the cache answers.
+   */
+  watchCache?: boolean | Omit<CachedStorageOptions, 'onError'>;
   logger: Logger;
   tls: ServingCertificate;
   /** Default 0.0.0.0 (every interface), as kube-apiserver's --bind-address. */
@@ -113,10 +119,17 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 export function createServer(options: ServerOptions): Server {
   const { logger } = options;
   const metrics = new ServerMetrics();
-  const cached = options.storage as Storage & { stats?: WatchCacheStatsSource };
+  // Every call that reaches the store is timed (etcd_request_duration_seconds); with a watch cache
+  // made here, that is what the cache passes on, not what it answers itself.
+  const timed = timedStorage(options.storage, metrics);
+  const storage: Storage = options.watchCache
+    ? new CachedStorage(timed, {
+        ...(typeof options.watchCache === 'object' ? options.watchCache : {}),
+        onError: (err, what) => logger.warn({ err, what }, 'watch cache'),
+      })
+    : timed;
+  const cached = (storage === timed ? options.storage : storage) as Storage & { stats?: WatchCacheStatsSource };
   if (typeof cached.stats === 'function') registerWatchCacheMetrics(metrics.registry, () => cached.stats!());
-  // Every storage call the server makes is timed (etcd_request_duration_seconds).
-  const storage = timedStorage(options.storage, metrics);
   const mux = new PathMux();
   const tracker = new RequestTracker();
   const shutdownCheck = new ShutdownCheck();

@@ -2,6 +2,9 @@
 import type { Storage } from './interface.js';
 import { MemoryStorage } from './memory/store.js';
 import { EtcdStorage } from './etcd/store.js';
+import type { EndpointEvent as EtcdEndpointEvent } from './etcd/channel.js';
+
+export type { EtcdEndpointEvent };
 
 export type StorageBackendName = 'etcd3' | 'memory';
 
@@ -9,6 +12,12 @@ export interface StorageConfig {
   backend: StorageBackendName;
   /** etcd client URLs, for etcd3. */
   etcdServers?: string[];
+  /** For https etcd URLs: the CA to trust (default: the system's), this client's certificate and key (PEM). */
+  etcdTls?: { ca?: string; cert?: string; key?: string };
+  /** How long the health check waits for some etcd member to answer; default 2 s. */
+  healthTimeoutMs?: number;
+  /** An etcd member failed, or answers again (for the log). */
+  onEtcdEndpointEvent?: (event: EtcdEndpointEvent) => void;
   /** Prefix of every key this server writes (kube-apiserver's --etcd-prefix). */
   prefix?: string;
   /** How often to compact history, keeping at least this much; 0 turns compaction off. */
@@ -32,6 +41,9 @@ export function createStorage(config: StorageConfig): Storage {
         prefix: config.prefix ?? '/registry',
         compactionIntervalMs,
         onBackgroundError,
+        ...(config.etcdTls && { tls: config.etcdTls }),
+        ...(config.healthTimeoutMs !== undefined && { healthTimeoutMs: config.healthTimeoutMs }),
+        ...(config.onEtcdEndpointEvent && { onEndpointEvent: config.onEtcdEndpointEvent }),
       });
   }
 }

@@ -2,7 +2,6 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { runStorageConformance } from '../testing/conformance.js';
 import { startEtcd, type EtcdProcess } from '../testing/etcd-process.js';
-import { Etcd3 } from 'etcd3';
 import { EtcdStorage } from '../etcd/store.js';
 import { progressRequestsSafeIn } from '../etcd/kv.js';
 import { CachedStorage } from './cached-storage.js';
@@ -38,12 +37,8 @@ after(async () => {
 runStorageConformance({ name: 'watch cache over etcd3', newStore: async () => newCached('/registry').store });
 
 async function etcdVersion(): Promise<string> {
-  const client = new Etcd3({ hosts: etcd.endpoint });
-  try {
-    return (await client.maintenance.status()).version;
-  } finally {
-    client.close();
-  }
+  const store = newInner('/version');
+  return (await store.status()).version;
 }
 
 const item = (name: string, n = 0): StoredObject => ({ metadata: { name, namespace: 'ns' }, n });

@@ -5,7 +5,7 @@
 // otherwise adopt the version someone else wrote. Only the claimant compacts, and it compacts the
 // revision recorded one interval earlier, so at least one interval of history is always kept and
 // replicas with any phase between their timers compact at most once per interval between them.
-import type { Etcd3 } from 'etcd3';
+import type { EtcdKV } from './kv.js';
 
 /** Outside any --etcd-prefix: compaction is of the whole etcd keyspace. */
 export const COMPACT_REVISION_KEY = 'compact_rev_key';
@@ -24,7 +24,7 @@ export class Compactor {
   private running: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly client: Etcd3,
+    private readonly kv: EtcdKV,
     private readonly options: CompactorOptions,
   ) {
     this.timer = setInterval(() => {
@@ -36,15 +36,18 @@ export class Compactor {
   /** One interval's turn; exposed for tests that drive the schedule themselves. */
   async tick(): Promise<void> {
     const key = Buffer.from(COMPACT_REVISION_KEY);
-    const response = await this.client.kv.txn({
-      compare: [{ key, target: 'Version', result: 'Equal', version: this.seenVersion }],
-      success: [{ request_put: { key, value: Buffer.from(String(this.revisionToCompact)) } }],
-      failure: [{ request_range: { key } }],
+    // Guarded by the version compare: a retry after the first try was applied fails it, and the
+    // interval goes to whoever holds the version then, as if another replica had claimed it.
+    const { response } = await this.kv.txn({
+      compare: [{ key, result: 'Equal', version: this.seenVersion }],
+      success: [{ put: { key, value: Buffer.from(String(this.revisionToCompact)) } }],
+      failure: [{ range: { key } }],
     });
-    const currentRevision = Number(response.header.revision);
+    const currentRevision = response.revision;
     if (!response.succeeded) {
       // Another replica claimed this interval.
-      this.seenVersion = Number(response.responses[0]?.response_range.kvs[0]?.version ?? 0);
+      const op = response.responses[0];
+      this.seenVersion = (op && 'range' in op ? op.range.kvs[0]?.version : undefined) ?? 0;
       this.revisionToCompact = currentRevision;
       return;
     }
@@ -52,11 +55,7 @@ export class Compactor {
     const target = this.revisionToCompact;
     this.revisionToCompact = currentRevision;
     if (target === 0) return;
-    try {
-      await this.client.kv.compact({ revision: target, physical: false });
-    } catch (error) {
-      if (!(error instanceof Error && error.message.includes('required revision has been compacted'))) throw error;
-    }
+    await this.kv.compact(target);
     this.options.onCompacted?.(target);
   }
 

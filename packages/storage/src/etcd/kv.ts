@@ -1,32 +1,32 @@
 // The etcd backend's KV: each primitive is one etcd request (a range, or a transaction comparing
-// mod_revision). Ranges and transactions go through our unary channel (unary.ts); watches,
-// compaction and maintenance through the etcd3 client.
-import type { Etcd3 } from 'etcd3';
+// mod_revision), over the channel (channel.ts) that carries all of this replica's etcd traffic.
 import type { CompareResult, KV, KeyValue, RangeRequest, RangeResult, WatchHandle, WatchSink } from '../kv.js';
 import { toStorageError, isCompactedError } from './errors.js';
-import { EtcdWatch } from './watch.js';
-import type { UnaryChannel } from './unary.js';
+import { EtcdWatch, toKeyValue } from './watch.js';
+import type { EtcdChannel } from './channel.js';
 import {
+  EMPTY_REQUEST,
   decodeRangeResponse,
+  decodeStatusResponse,
   decodeTxnResponse,
+  encodeCompactionRequest,
   encodeRangeRequest,
   encodeTxnRequest,
   type RangeRequest as WireRangeRequest,
   type RangeResponse,
-  type RawKeyValue,
+  type StatusResponse,
   type TxnRequest,
   type TxnResponse,
 } from './wire.js';
 
+const RANGE = '/etcdserverpb.KV/Range';
+const TXN = '/etcdserverpb.KV/Txn';
+const COMPACT = '/etcdserverpb.KV/Compact';
+const STATUS = '/etcdserverpb.Maintenance/Status';
 const HEALTH_KEY = Buffer.from('health');
-const HEALTH_TIMEOUT_MS = 2000;
-
-const toKeyValue = (kv: RawKeyValue): KeyValue => ({
-  key: kv.key.toString(),
-  value: kv.value.toString(),
-  modRevision: kv.modRevision,
-  createRevision: kv.createRevision,
-});
+const HEALTH_REQUEST = encodeRangeRequest({ key: HEALTH_KEY, countOnly: true });
+/** See checkHealth: with the probe's 1.8 s, a store gone fails the check within 5 s. */
+const HEALTH_GRACE_MS = 3000;
 
 const firstKeyValue = (response: RangeResponse | undefined): KeyValue | null => {
   const kv = response?.kvs[0];
@@ -42,22 +42,35 @@ export class EtcdKV implements KV {
   private readonly watches = new Set<EtcdWatch>();
   /** Watch streams opened so far, resumptions included. */
   watchStreamsOpened = 0;
-  /** The first revision asked of the most recently opened watch stream. */
+  /** The first revision asked of the most recently opened watch stream, and the member it went to. */
   lastWatchStreamStart = 0;
+  lastWatchStreamEndpoint = '';
 
   private progressRequestsSafe: Promise<boolean> | undefined;
 
+  /** @param healthTimeoutMs how long checkHealth waits for some member to answer */
   constructor(
-    readonly client: Etcd3,
-    private readonly unary: UnaryChannel,
+    readonly channel: EtcdChannel,
+    private readonly healthTimeoutMs = 2000,
   ) {}
 
   private async rangeCall(request: WireRangeRequest): Promise<RangeResponse> {
-    return decodeRangeResponse(await this.unary.call('/etcdserverpb.KV/Range', encodeRangeRequest(request)));
+    return decodeRangeResponse(await this.channel.call(RANGE, encodeRangeRequest(request), { retry: 'safe' }));
   }
 
-  private async txnCall(request: TxnRequest): Promise<TxnResponse> {
-    return decodeTxnResponse(await this.unary.call('/etcdserverpb.KV/Txn', encodeTxnRequest(request)));
+  /**
+   * A transaction, retried on another member after any failure: every transaction here is guarded
+   * by a compare, so one applied before the failure fails its compare when retried. `resent` says
+   * the answer may be such a retry.
+   */
+  async txn(request: TxnRequest): Promise<{ response: TxnResponse; resent: boolean }> {
+    const { body, resent } = await this.channel.callResent(TXN, encodeTxnRequest(request), { retry: 'safe', retryStale: true });
+    return { response: decodeTxnResponse(body), resent };
+  }
+
+  /** The status of the member in use. */
+  async status(): Promise<StatusResponse> {
+    return decodeStatusResponse(await this.channel.call(STATUS, EMPTY_REQUEST, { retry: 'safe' }));
   }
 
   /**
@@ -66,7 +79,7 @@ export class EtcdKV implements KV {
    * which would let a watch cache believe it has seen writes it has not.
    */
   private progressRequestsAreSafe(): Promise<boolean> {
-    this.progressRequestsSafe ??= this.client.maintenance.status().then(
+    this.progressRequestsSafe ??= this.status().then(
       (status) => progressRequestsSafeIn(status.version),
       () => {
         this.progressRequestsSafe = undefined;
@@ -101,27 +114,42 @@ export class EtcdKV implements KV {
 
   async compareAndPut(key: string, expectedModRevision: number, value: string): Promise<CompareResult> {
     const keyBytes = Buffer.from(key);
-    const response = await this.call(0, () =>
-      this.txnCall({
+    const valueBytes = Buffer.from(value);
+    const { response, resent } = await this.call(0, () =>
+      this.txn({
         compare: [{ key: keyBytes, result: 'Equal', modRevision: expectedModRevision }],
-        success: [{ put: { key: keyBytes, value: Buffer.from(value) } }],
+        success: [{ put: { key: keyBytes, value: valueBytes } }],
         failure: [{ range: { key: keyBytes } }],
       }),
     );
-    if (!response.succeeded) return { succeeded: false, current: firstKeyValue(rangeOf(response, 0)) };
+    if (!response.succeeded) {
+      const current = rangeOf(response, 0)?.kvs[0];
+      // A retry whose first try was applied: the key holds exactly this value, written after the
+      // revision compared against.
+      if (resent && current && current.modRevision > expectedModRevision && current.value.equals(valueBytes)) {
+        return { succeeded: true, revision: current.modRevision };
+      }
+      return { succeeded: false, current: current ? toKeyValue(current) : null };
+    }
     return { succeeded: true, revision: response.revision };
   }
 
   async compareAndDelete(key: string, expectedModRevision: number): Promise<CompareResult> {
     const keyBytes = Buffer.from(key);
-    const response = await this.call(0, () =>
-      this.txnCall({
+    const { response, resent } = await this.call(0, () =>
+      this.txn({
         compare: [{ key: keyBytes, result: 'Equal', modRevision: expectedModRevision }],
         success: [{ deleteRange: { key: keyBytes, prevKv: true } }],
         failure: [{ range: { key: keyBytes } }],
       }),
     );
-    if (!response.succeeded) return { succeeded: false, current: firstKeyValue(rangeOf(response, 0)) };
+    if (!response.succeeded) {
+      const current = firstKeyValue(rangeOf(response, 0));
+      // A retry whose first try was applied: the key is gone. (Had someone else deleted it, the
+      // caller's object is gone all the same.)
+      if (resent && !current) return { succeeded: true, revision: response.revision };
+      return { succeeded: false, current };
+    }
     const op = response.responses[0];
     const previous = op && 'deleteRange' in op ? op.deleteRange.prevKvs[0] : undefined;
     const revision = response.revision;
@@ -132,11 +160,12 @@ export class EtcdKV implements KV {
     // "From now" is pinned to a revision before returning, so that no later write can be missed.
     const after = afterRevision > 0 ? afterRevision : await this.currentRevision();
     const progressRequests = sink.progress ? await this.progressRequestsAreSafe() : false;
-    const watch = new EtcdWatch(this.client, start, end, after, sink, {
+    const watch = new EtcdWatch(this.channel, start, end, after, sink, {
       progressRequests,
-      onStreamOpened: (startRevision) => {
+      onStreamOpened: (startRevision, endpoint) => {
         this.watchStreamsOpened++;
         this.lastWatchStreamStart = startRevision;
+        this.lastWatchStreamEndpoint = endpoint;
       },
       onStop: () => this.watches.delete(watch),
     });
@@ -152,29 +181,33 @@ export class EtcdKV implements KV {
 
   async compact(revision: number): Promise<void> {
     try {
-      await this.client.kv.compact({ revision, physical: false });
+      await this.channel.call(COMPACT, encodeCompactionRequest(revision), { retry: 'safe' });
     } catch (error) {
       if (isCompactedError(error)) return; // someone already compacted at or past it
       throw await toStorageError(error, revision, () => this.currentRevision());
     }
   }
 
+  /**
+   * Passes when some member answers a linearizable read (so a quorum stands), asking the others
+   * when the member in use is silent, and waiting out a leader election within its time. A probe
+   * that fails within HEALTH_GRACE_MS of the store's last answer passes still: a member that froze
+   * while it led takes a second or two of election before any member serves again, which is not the
+   * store gone. The probe's own limit is a little under the caller's (the server's
+   * --etcd-healthcheck-timeout), so that its reason, naming each member, is the one reported.
+   */
   async checkHealth(): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`etcd did not answer within ${HEALTH_TIMEOUT_MS} ms`)), HEALTH_TIMEOUT_MS);
-    });
     try {
-      await Promise.race([this.rangeCall({ key: HEALTH_KEY, countOnly: true }), timeout]);
-    } finally {
-      clearTimeout(timer);
+      await this.channel.probe(RANGE, HEALTH_REQUEST, Math.max(100, Math.floor(this.healthTimeoutMs * 0.9)));
+    } catch (error) {
+      if (Date.now() - this.channel.lastAnsweredAt < HEALTH_GRACE_MS) return;
+      throw error;
     }
   }
 
   async close(): Promise<void> {
     for (const watch of this.watches) watch.stop();
-    this.unary.close();
-    this.client.close();
+    this.channel.close();
   }
 }
 

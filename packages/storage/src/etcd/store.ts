@@ -1,57 +1,55 @@
 // The etcd backend: the generic store over EtcdKV, with the shared compactor.
-import { Etcd3, isRecoverableError } from 'etcd3';
-import { ConsecutiveBreaker, circuitBreaker, handleWhen } from 'cockatiel';
 import { KVStorage } from '../store.js';
 import { EtcdKV } from './kv.js';
 import { Compactor } from './compactor.js';
-import { UnaryChannel } from './unary.js';
+import { EtcdChannel, type EndpointEvent } from './channel.js';
+import type { KeepaliveOptions, TlsCredentials } from './h2/session.js';
 
 export interface EtcdStorageOptions {
+  /** Client URLs: http://host:port, or https://host:port with `tls`. */
   hosts: string[];
+  /** For https endpoints: the CA to trust (default: the system's), and a client certificate and key. */
+  tls?: TlsCredentials;
   prefix: string;
   /** 0: this replica never compacts. */
   compactionIntervalMs: number;
   onBackgroundError: (error: unknown, what: string) => void;
   onCompacted?: (revision: number) => void;
+  /** A member failed, or answers again. */
+  onEndpointEvent?: (event: EndpointEvent) => void;
+  /** How long checkHealth waits for some member; default 2 s. */
+  healthTimeoutMs?: number;
+  /** How long one range or transaction may take, failover included; default 30 s. */
+  requestTimeoutMs?: number;
+  /** The connections' liveness checks; tests shorten them. */
+  keepalive?: KeepaliveOptions;
+  connectTimeoutMs?: number;
 }
 
-const DIAL_TIMEOUT_MS = 3000;
 /**
- * How long one range or transaction may take, dialing included. Upstream's storage requests run
- * under the request's own deadline (60 s); a replica that cannot reach etcd for this long answers
- * with an error rather than hold the request.
+ * Upstream's storage requests run under the request's own deadline (60 s); a replica that cannot
+ * reach a serving member for this long answers with an error rather than hold the request.
  */
 const REQUEST_TIMEOUT_MS = 30_000;
-/** The client's default breaker refuses calls for 5 s after etcd fails; come back sooner. */
-const HALF_OPEN_AFTER_MS = 1000;
 
 export class EtcdStorage extends KVStorage {
   private readonly compactor: Compactor | undefined;
   private readonly etcd: EtcdKV;
 
   constructor(options: EtcdStorageOptions) {
-    const client = new Etcd3({
-      hosts: options.hosts,
-      dialTimeout: DIAL_TIMEOUT_MS,
-      // A watch catching up sends up to 1,000 revisions in one message, far above gRPC's 4 MiB default.
-      grpcOptions: { 'grpc.max_receive_message_length': -1 },
-      faultHandling: {
-        host: () =>
-          circuitBreaker(handleWhen(isRecoverableError), {
-            halfOpenAfter: HALF_OPEN_AFTER_MS,
-            breaker: new ConsecutiveBreaker(3),
-          }),
-      },
-    });
-    const unary = new UnaryChannel({
+    const channel = new EtcdChannel({
       endpoints: options.hosts.map((host) => (/^[a-z]+:\/\//.test(host) ? host : `http://${host}`)),
-      timeoutMs: REQUEST_TIMEOUT_MS,
+      timeoutMs: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+      ...(options.tls && { tls: options.tls }),
+      ...(options.keepalive && { keepalive: options.keepalive }),
+      ...(options.connectTimeoutMs !== undefined && { connectTimeoutMs: options.connectTimeoutMs }),
+      ...(options.onEndpointEvent && { onEndpointEvent: options.onEndpointEvent }),
     });
-    const kv = new EtcdKV(client, unary);
+    const kv = new EtcdKV(channel, options.healthTimeoutMs);
     super(kv, options.prefix.replace(/\/+$/, ''));
     this.etcd = kv;
     if (options.compactionIntervalMs > 0) {
-      this.compactor = new Compactor(client, {
+      this.compactor = new Compactor(kv, {
         intervalMs: options.compactionIntervalMs,
         onError: options.onBackgroundError,
         ...(options.onCompacted && { onCompacted: options.onCompacted }),
@@ -67,6 +65,16 @@ export class EtcdStorage extends KVStorage {
   /** The first revision asked of the most recently opened watch stream. */
   get lastWatchStreamStart(): number {
     return this.etcd.lastWatchStreamStart;
+  }
+
+  /** The etcd member this store talks to now. */
+  get endpoint(): string {
+    return this.etcd.channel.endpoint;
+  }
+
+  /** The member's etcd version and the revision (Maintenance.Status). */
+  status(): Promise<{ version: string; revision: number }> {
+    return this.etcd.status();
   }
 
   override async close(): Promise<void> {

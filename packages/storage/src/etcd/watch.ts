@@ -1,24 +1,28 @@
 // One etcd watch over the raw gRPC stream, resumable without loss or repetition.
 //
-// etcd3's high-level Watcher resumes from a revision it advances before the catch-up events have
-// all been delivered, and it hides the compaction revision (see LIBRARIES.md). So this drives the
-// Watch RPC itself: it remembers the revision of the last event handed to the sink, resumes from
-// the one after it on a new stream when the old one breaks, and reports a compacted start as Gone.
-import type { Duplex } from 'node:stream';
-import type { Etcd3, IDuplexStream, IEvent, IWatchRequest, IWatchResponse } from 'etcd3';
-import type { KVEvent, WatchHandle, WatchSink } from '../kv.js';
+// It remembers the revision of the last event handed to the sink, resumes from the one after it on
+// a new stream when the old one breaks (on whichever member the channel then uses), and reports a
+// compacted start as Gone.
+import type { KVEvent, KeyValue, WatchHandle, WatchSink } from '../kv.js';
 import { gone, unavailable } from '../errors.js';
-import { toKeyValue } from './key-value.js';
+import type { ChannelStream, EtcdChannel } from './channel.js';
+import { WATCH_PROGRESS_REQUEST, decodeWatchResponse, encodeWatchCreateRequest, type RawKeyValue, type WatchEventMessage, type WatchResponse } from './wire.js';
 
+const WATCH = '/etcdserverpb.Watch/Watch';
 const MIN_RETRY_MS = 50;
 const MAX_RETRY_MS = 2000;
 
-type WatchStream = IDuplexStream<IWatchRequest, IWatchResponse> & Pick<Duplex, 'pause' | 'resume' | 'removeAllListeners'>;
+export const toKeyValue = (kv: RawKeyValue): KeyValue => ({
+  key: kv.key.toString(),
+  value: kv.value.toString(),
+  modRevision: kv.modRevision,
+  createRevision: kv.createRevision,
+});
 
-function toKVEvent(event: IEvent): KVEvent {
-  const previous = event.prev_kv ? toKeyValue(event.prev_kv) : undefined;
-  if (event.type === 'Delete') {
-    const kv = { key: event.kv.key.toString(), value: '', modRevision: Number(event.kv.mod_revision), createRevision: 0 };
+function toKVEvent(event: WatchEventMessage): KVEvent {
+  const previous = event.prevKv ? toKeyValue(event.prevKv) : undefined;
+  if (event.type === 'delete') {
+    const kv = { key: event.kv.key.toString(), value: '', modRevision: event.kv.modRevision, createRevision: 0 };
     return previous ? { type: 'delete', kv, previous } : { type: 'delete', kv };
   }
   const kv = toKeyValue(event.kv);
@@ -26,74 +30,72 @@ function toKVEvent(event: IEvent): KVEvent {
 }
 
 export class EtcdWatch implements WatchHandle {
-  private stream: WatchStream | undefined;
+  private stream: ChannelStream | undefined;
   private stopped = false;
   private paused = false;
   private retryMs = MIN_RETRY_MS;
   private retryTimer: NodeJS.Timeout | undefined;
+  /** The revision the current stream was asked to start after. */
+  private resumedAfter = 0;
 
   /**
    * @param lastRevision events above this revision are delivered; afterwards, the revision of the
    *   last event delivered (or of a progress notification), from which a new stream resumes.
    */
   constructor(
-    private readonly client: Etcd3,
+    private readonly channel: EtcdChannel,
     private readonly startKey: string,
     private readonly endKey: string,
     private lastRevision: number,
     private readonly sink: WatchSink,
-    private readonly hooks: { onStreamOpened: (startRevision: number) => void; onStop: () => void; progressRequests?: boolean },
+    private readonly hooks: { onStreamOpened: (startRevision: number, endpoint: string) => void; onStop: () => void; progressRequests?: boolean },
   ) {
     // Only where etcd answers it after the events it follows (see EtcdKV.progressRequestsAreSafe).
-    if (hooks.progressRequests) this.requestProgress = () => this.stream?.write({ progress_request: {} });
+    if (hooks.progressRequests) this.requestProgress = () => this.stream?.send(WATCH_PROGRESS_REQUEST);
   }
 
   /** etcd answers on this stream with a progress notification once the watcher is synced. */
   readonly requestProgress?: () => void;
 
   start(): void {
-    void this.connect();
+    this.connect();
   }
 
-  private async connect(): Promise<void> {
+  private connect(): void {
     this.retryTimer = undefined;
     if (this.stopped) return;
-    let stream: WatchStream;
+    let stream: ChannelStream;
     try {
-      stream = (await this.client.watchClient.watch()) as WatchStream;
+      stream = this.channel.openStream(WATCH, {
+        onMessage: (message) => this.onResponse(stream, decodeWatchResponse(message)),
+        onEnd: () => this.onBroken(stream),
+      });
     } catch {
       this.scheduleReconnect();
       return;
     }
-    if (this.stopped) {
-      this.closeStream(stream);
-      return;
-    }
     this.stream = stream;
-    this.hooks.onStreamOpened(this.lastRevision + 1);
-    stream.on('data', (response: IWatchResponse) => this.onResponse(stream, response));
-    stream.on('error', () => this.onBroken(stream));
-    stream.on('end', () => this.onBroken(stream));
+    this.resumedAfter = this.lastRevision;
+    this.hooks.onStreamOpened(this.lastRevision + 1, stream.endpoint);
     if (this.paused) stream.pause();
-    stream.write({
-      create_request: {
+    stream.send(
+      encodeWatchCreateRequest({
         key: Buffer.from(this.startKey),
-        range_end: Buffer.from(this.endKey),
-        start_revision: this.lastRevision + 1,
-        prev_kv: true,
-        progress_notify: true,
-      },
-    });
+        rangeEnd: Buffer.from(this.endKey),
+        startRevision: this.lastRevision + 1,
+        prevKv: true,
+        progressNotify: true,
+      }),
+    );
   }
 
-  private onResponse(stream: WatchStream, response: IWatchResponse): void {
+  private onResponse(stream: ChannelStream, response: WatchResponse): void {
     if (stream !== this.stream || this.stopped) return;
-    const compactRevision = Number(response.compact_revision);
-    if (response.canceled || compactRevision > 0) {
+    if (response.canceled || response.compactRevision > 0) {
       const error =
-        compactRevision > 0
-          ? gone(this.lastRevision + 1, compactRevision)
-          : unavailable(`etcd canceled the watch: ${response.cancel_reason || 'no reason given'}`);
+        response.compactRevision > 0
+          ? gone(this.lastRevision + 1, response.compactRevision)
+          : unavailable(`etcd canceled the watch: ${response.cancelReason || 'no reason given'}`);
       this.stop();
       this.sink.fail(error);
       return;
@@ -105,23 +107,24 @@ export class EtcdWatch implements WatchHandle {
       // watcher, under the lock its writes notify under. Requested ones are sent only where they
       // keep it too (see EtcdKV.progressRequestsAreSafe).
       if (!response.created) {
-        this.lastRevision = Math.max(this.lastRevision, Number(response.header.revision));
+        this.lastRevision = Math.max(this.lastRevision, response.revision);
         this.sink.progress?.(this.lastRevision);
       }
       return;
     }
     for (const event of response.events) {
       const kvEvent = toKVEvent(event);
+      // A resumed stream starts after what was delivered; this guards against a member that does not.
+      if (kvEvent.kv.modRevision <= this.resumedAfter) continue;
       this.lastRevision = kvEvent.kv.modRevision;
       this.sink.push(kvEvent);
       if (this.stopped) return;
     }
   }
 
-  private onBroken(stream: WatchStream): void {
+  private onBroken(stream: ChannelStream): void {
     if (stream !== this.stream || this.stopped) return;
     this.stream = undefined;
-    this.closeStream(stream);
     this.scheduleReconnect();
   }
 
@@ -129,14 +132,7 @@ export class EtcdWatch implements WatchHandle {
     if (this.stopped || this.retryTimer) return;
     const delay = this.retryMs;
     this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
-    this.retryTimer = setTimeout(() => void this.connect(), delay);
-  }
-
-  private closeStream(stream: WatchStream): void {
-    stream.removeAllListeners('data');
-    stream.on('error', () => {}); // a cancelled call reports CANCELLED; nobody is listening any more
-    stream.cancel();
-    stream.end();
+    this.retryTimer = setTimeout(() => this.connect(), delay);
   }
 
   pause(): void {
@@ -153,7 +149,7 @@ export class EtcdWatch implements WatchHandle {
     if (this.stopped) return;
     this.stopped = true;
     clearTimeout(this.retryTimer);
-    if (this.stream) this.closeStream(this.stream);
+    this.stream?.cancel();
     this.stream = undefined;
     this.hooks.onStop();
   }

@@ -1,5 +1,5 @@
-// The few etcd messages the hot path sends and reads (Range and Txn of etcdserverpb.KV), in
-// protobuf's wire format with etcd's field numbers. Written by hand: a generic codec spends more on
+// The etcd messages this client sends and reads (Range, Txn and Compact of etcdserverpb.KV, Watch,
+// Maintenance's Status), in protobuf's wire format with etcd's field numbers. Written by hand: a generic codec spends more on
 // its reflection and on 64-bit integer objects than these small messages cost to encode, and every
 // revision etcd hands out fits in a double.
 
@@ -161,6 +161,8 @@ export interface RawKeyValue {
   value: Buffer;
   createRevision: number;
   modRevision: number;
+  /** Puts since the key was created (1 after the first). */
+  version: number;
 }
 
 export interface RangeResponse {
@@ -177,16 +179,14 @@ export type RequestOp =
   | { put: { key: Uint8Array; value: Uint8Array } }
   | { deleteRange: { key: Uint8Array; prevKv?: boolean } };
 
-/** A compare on a key's mod revision (the only compare the store makes). */
-export interface ModRevisionCompare {
-  key: Uint8Array;
-  /** etcd's Compare.CompareResult: Equal 0, Greater 1, Less 2, NotEqual 3. */
-  result: 'Equal';
-  modRevision: number;
-}
+/**
+ * An equality compare on a key's mod revision (the store's) or version (the compactor's); etcd's
+ * Compare.CompareResult Equal is 0.
+ */
+export type EqualCompare = { key: Uint8Array; result: 'Equal' } & ({ modRevision: number } | { version: number });
 
 export interface TxnRequest {
-  compare: ModRevisionCompare[];
+  compare: EqualCompare[];
   success: RequestOp[];
   failure: RequestOp[];
 }
@@ -204,6 +204,8 @@ export interface TxnResponse {
 
 // Field numbers: etcd's api/etcdserverpb/rpc.proto and api/mvccpb/kv.proto.
 const COMPARE_TARGET_MOD = 2;
+const COMPARE_VERSION_FIELD = 4;
+const COMPARE_MOD_REVISION_FIELD = 6;
 
 function rangeSize(request: RangeRequest): number {
   return (
@@ -243,8 +245,14 @@ function writeRequestOp(writer: Writer, op: RequestOp): void {
   else writer.message(3, size, (del) => del.bytes(1, op.deleteRange.key).bool(3, op.deleteRange.prevKv ?? false));
 }
 
-/** target Mod (2 bytes), the key, and mod_revision, which sits in a oneof: written even when 0. */
-const compareSize = (compare: ModRevisionCompare): number => 2 + delimitedSize(compare.key.length) + 1 + varintSize(compare.modRevision);
+const compareValue = (compare: EqualCompare): number => ('modRevision' in compare ? compare.modRevision : compare.version);
+
+/**
+ * The target (Mod: 2 bytes; Version is 0, proto3's default, not written), the key, and the value,
+ * which sits in a oneof: written even when 0.
+ */
+const compareSize = (compare: EqualCompare): number =>
+  ('modRevision' in compare ? 2 : 0) + delimitedSize(compare.key.length) + 1 + varintSize(compareValue(compare));
 
 export function encodeTxnRequest(request: TxnRequest): Buffer {
   let size = 0;
@@ -255,8 +263,10 @@ export function encodeTxnRequest(request: TxnRequest): Buffer {
   for (const compare of request.compare) {
     // result Equal is 0, proto3's default: not written (create-if-absent compares against 0).
     writer.message(1, compareSize(compare), (c) => {
-      c.uint(2, COMPARE_TARGET_MOD).bytes(3, compare.key);
-      c.varint(6 * 8 + VARINT).varint(compare.modRevision);
+      const byMod = 'modRevision' in compare;
+      if (byMod) c.uint(2, COMPARE_TARGET_MOD);
+      c.bytes(3, compare.key);
+      c.varint((byMod ? COMPARE_MOD_REVISION_FIELD : COMPARE_VERSION_FIELD) * 8 + VARINT).varint(compareValue(compare));
     });
   }
   for (const op of request.success) writer.message(2, requestOpSize(op), (w) => writeRequestOp(w, op));
@@ -274,11 +284,12 @@ function readHeaderRevision(reader: Reader): number {
 }
 
 function readKeyValue(reader: Reader): RawKeyValue {
-  const kv: RawKeyValue = { key: EMPTY, value: EMPTY, createRevision: 0, modRevision: 0 };
+  const kv: RawKeyValue = { key: EMPTY, value: EMPTY, createRevision: 0, modRevision: 0, version: 0 };
   for (let field = reader.field(); field; field = reader.field()) {
     if (field.number === 1 && field.wireType === LENGTH_DELIMITED) kv.key = reader.bytes();
     else if (field.number === 2 && field.wireType === VARINT) kv.createRevision = reader.varint();
     else if (field.number === 3 && field.wireType === VARINT) kv.modRevision = reader.varint();
+    else if (field.number === 4 && field.wireType === VARINT) kv.version = reader.varint();
     else if (field.number === 5 && field.wireType === LENGTH_DELIMITED) kv.value = reader.bytes();
     else reader.skip(field.wireType);
   }
@@ -337,6 +348,107 @@ export function decodeTxnResponse(message: Buffer): TxnResponse {
       const op = readResponseOp(reader.nested());
       if (op) response.responses.push(op);
     } else reader.skip(field.wireType);
+  }
+  return response;
+}
+
+/** CompactionRequest: compacts history below `revision`. */
+export function encodeCompactionRequest(revision: number, physical = false): Buffer {
+  const writer = new Writer(uintSize(revision) + boolSize(physical));
+  return writer.uint(1, revision).bool(2, physical).finish();
+}
+
+export const EMPTY_REQUEST = EMPTY;
+
+export interface StatusResponse {
+  revision: number;
+  /** The member's etcd version, e.g. "3.4.23". */
+  version: string;
+  /** The member id of the leader it knows of; 0: none. */
+  leader: number;
+}
+
+export function decodeStatusResponse(message: Buffer): StatusResponse {
+  const reader = new Reader(message);
+  const response: StatusResponse = { revision: 0, version: '', leader: 0 };
+  for (let field = reader.field(); field; field = reader.field()) {
+    if (field.number === 1 && field.wireType === LENGTH_DELIMITED) response.revision = readHeaderRevision(reader.nested());
+    else if (field.number === 2 && field.wireType === LENGTH_DELIMITED) response.version = reader.bytes().toString('utf8');
+    else if (field.number === 4 && field.wireType === VARINT) response.leader = reader.varint();
+    else reader.skip(field.wireType);
+  }
+  return response;
+}
+
+export interface WatchCreateRequest {
+  key: Uint8Array;
+  rangeEnd: Uint8Array;
+  startRevision: number;
+  progressNotify: boolean;
+  prevKv: boolean;
+}
+
+/** WatchRequest { create_request }. */
+export function encodeWatchCreateRequest(request: WatchCreateRequest): Buffer {
+  const inner =
+    delimitedSize(request.key.length) +
+    delimitedSize(request.rangeEnd.length) +
+    uintSize(request.startRevision) +
+    boolSize(request.progressNotify) +
+    boolSize(request.prevKv);
+  const writer = new Writer(delimitedSize(inner));
+  writer.message(1, inner, (w) =>
+    w.bytes(1, request.key).bytes(2, request.rangeEnd).uint(3, request.startRevision).bool(4, request.progressNotify).bool(6, request.prevKv),
+  );
+  return writer.finish();
+}
+
+/** WatchRequest { progress_request {} }: etcd answers with a progress notification. */
+export const WATCH_PROGRESS_REQUEST: Buffer = Buffer.from([3 * 8 + LENGTH_DELIMITED, 0]);
+
+export interface WatchEventMessage {
+  type: 'put' | 'delete';
+  kv: RawKeyValue;
+  prevKv?: RawKeyValue;
+}
+
+export interface WatchResponse {
+  revision: number;
+  watchId: number;
+  created: boolean;
+  canceled: boolean;
+  compactRevision: number;
+  cancelReason: string;
+  events: WatchEventMessage[];
+}
+
+function readEvent(reader: Reader): WatchEventMessage {
+  let type: 'put' | 'delete' = 'put';
+  let kv: RawKeyValue | undefined;
+  let prevKv: RawKeyValue | undefined;
+  for (let field = reader.field(); field; field = reader.field()) {
+    if (field.number === 1 && field.wireType === VARINT) type = reader.varint() === 1 ? 'delete' : 'put';
+    else if (field.number === 2 && field.wireType === LENGTH_DELIMITED) kv = readKeyValue(reader.nested());
+    else if (field.number === 3 && field.wireType === LENGTH_DELIMITED) prevKv = readKeyValue(reader.nested());
+    else reader.skip(field.wireType);
+  }
+  const event: WatchEventMessage = { type, kv: kv ?? { key: EMPTY, value: EMPTY, createRevision: 0, modRevision: 0, version: 0 } };
+  if (prevKv) event.prevKv = prevKv;
+  return event;
+}
+
+export function decodeWatchResponse(message: Buffer): WatchResponse {
+  const reader = new Reader(message);
+  const response: WatchResponse = { revision: 0, watchId: 0, created: false, canceled: false, compactRevision: 0, cancelReason: '', events: [] };
+  for (let field = reader.field(); field; field = reader.field()) {
+    if (field.number === 1 && field.wireType === LENGTH_DELIMITED) response.revision = readHeaderRevision(reader.nested());
+    else if (field.number === 2 && field.wireType === VARINT) response.watchId = reader.varint();
+    else if (field.number === 3 && field.wireType === VARINT) response.created = reader.varint() !== 0;
+    else if (field.number === 4 && field.wireType === VARINT) response.canceled = reader.varint() !== 0;
+    else if (field.number === 5 && field.wireType === VARINT) response.compactRevision = reader.varint();
+    else if (field.number === 6 && field.wireType === LENGTH_DELIMITED) response.cancelReason = reader.bytes().toString('utf8');
+    else if (field.number === 11 && field.wireType === LENGTH_DELIMITED) response.events.push(readEvent(reader.nested()));
+    else reader.skip(field.wireType);
   }
   return response;
 }

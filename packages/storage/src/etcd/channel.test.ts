@@ -2,16 +2,15 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Http2Server } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { Etcd3 } from 'etcd3';
 import { startEtcd, type EtcdProcess } from '../testing/etcd-process.js';
 import { freePort } from '../testing/free-port.js';
-import { GrpcError, GrpcUnavailableError, UnaryChannel } from './unary.js';
-import { decodeRangeResponse, decodeTxnResponse, encodeRangeRequest, encodeTxnRequest } from './wire.js';
+import { EtcdChannel as UnaryChannel, GrpcError, GrpcUnavailableError } from './channel.js';
+import { decodeRangeResponse, decodeTxnResponse, encodeCompactionRequest, encodeRangeRequest, encodeTxnRequest } from './wire.js';
 
 const RANGE = '/etcdserverpb.KV/Range';
 const TXN = '/etcdserverpb.KV/Txn';
 
-describe('unary gRPC channel to etcd', () => {
+describe('the etcd channel: unary calls', () => {
   let etcd: EtcdProcess;
   before(async () => {
     etcd = await startEtcd();
@@ -49,9 +48,7 @@ describe('unary gRPC channel to etcd', () => {
       const key = Buffer.from('/unary/compacted');
       for (let i = 0; i < 3; i++) await channel.call(TXN, encodeTxnRequest({ compare: [], success: [{ put: { key, value: Buffer.from(String(i)) } }], failure: [] }));
       const current = decodeRangeResponse(await channel.call(RANGE, encodeRangeRequest({ key, countOnly: true }))).revision;
-      const admin = new Etcd3({ hosts: etcd.endpoint });
-      await admin.kv.compact({ revision: current });
-      admin.close();
+      await channel.call('/etcdserverpb.KV/Compact', encodeCompactionRequest(current));
       await assert.rejects(channel.call(RANGE, encodeRangeRequest({ key, revision: current - 2 })), (error: unknown) => {
         assert.ok(error instanceof GrpcError);
         assert.equal(error.code, 11); // OUT_OF_RANGE
