@@ -1,14 +1,12 @@
-// The garbage collector (upstream's garbagecollector and GraphBuilder): a graph of owners and
-// dependents built from informers on every deletable resource. An object whose owners are all gone
+// The garbage collector (upstream's garbagecollector.go): it acts on the graph of owners and
+// dependents that its graph builder keeps (gc-graph-builder.ts). An object whose owners are all gone
 // is deleted; an owner deleted with Foreground (the foregroundDeletion finalizer) waits until its
 // dependents with blockOwnerDeletion are gone; an owner deleted with Orphan (the orphan finalizer)
 // has the references to it removed from its dependents first. Deletes carry a uid precondition.
 import {
   RateLimitingQueue,
   Requeue,
-  groupVersionString,
   runWorkers,
-  supportsVerbs,
   type APIResource,
   type KubeObject,
   type Logger,
@@ -18,88 +16,10 @@ import {
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../names.js';
 import type { ResourceMap } from '../resources.js';
 import { aborted, isNotFound, retryOnConflict, waitForSync, type Controller, type ControllerContext } from './context.js';
+import { GraphBuilder } from './gc-graph-builder.js';
+import { GraphNode, Recent, hasFinalizer, identityKey, waitsFor, type Identity } from './gc-graph.js';
 
-/** Where an object is: its coordinates and uid (upstream's objectReference). */
-export interface Identity {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  /** '' for a cluster-scoped object. */
-  namespace: string;
-}
-
-const identityKey = (i: Identity): string => JSON.stringify([i.apiVersion, i.kind, i.namespace, i.name, i.uid]);
-const sameIdentity = (a: Identity, b: Identity): boolean => identityKey(a) === identityKey(b);
-
-export class GraphNode {
-  readonly dependents = new Set<GraphNode>();
-  owners: OwnerReference[] = [];
-  beingDeleted = false;
-  deletingDependents = false;
-
-  constructor(
-    public identity: Identity,
-    /** A node made up from a dependent's ownerReference, not yet seen by an informer. */
-    public virtual: boolean,
-  ) {}
-
-  /** Dependents whose reference to this node blocks its deletion. */
-  blockingDependents(): GraphNode[] {
-    return [...this.dependents].filter((d) => d.owners.some((o) => o.uid === this.identity.uid && o.blockOwnerDeletion));
-  }
-
-  toString(): string {
-    const { apiVersion, kind, namespace, name, uid } = this.identity;
-    return `[${apiVersion}/${kind}, namespace: ${namespace}, name: ${name}, uid: ${uid}]`;
-  }
-}
-
-const isBeingDeleted = (o: KubeObject): boolean => !!o.metadata.deletionTimestamp;
-const hasFinalizer = (o: KubeObject, f: string): boolean => (o.metadata.finalizers ?? []).includes(f);
-const waitsFor = (o: KubeObject | undefined, f: string): boolean => !!o && isBeingDeleted(o) && hasFinalizer(o, f);
-
-/** A reference names an owner by these coordinates (upstream's ownerReferenceMatchesCoordinates). */
-const referenceMatches = (ref: OwnerReference, identity: Identity): boolean =>
-  ref.uid === identity.uid && ref.name === identity.name && ref.kind === identity.kind && ref.apiVersion === identity.apiVersion;
-
-/** Dependents that refer to `identity` by its exact coordinates, and those that do not. */
-function partitionDependents(dependents: Iterable<GraphNode>, identity: Identity): [GraphNode[], GraphNode[]] {
-  const matching: GraphNode[] = [];
-  const other: GraphNode[] = [];
-  for (const dependent of dependents) {
-    const namespaceOk = !identity.namespace || dependent.identity.namespace === identity.namespace;
-    const refers = dependent.owners.some((ref) => ref.uid === identity.uid && referenceMatches(ref, identity));
-    (namespaceOk && refers ? matching : other).push(dependent);
-  }
-  return [matching, other];
-}
-
-/** Owner references added, removed, and changed (same uid, other fields), from `old` to `next`. */
-function referenceDiffs(old: readonly OwnerReference[], next: readonly OwnerReference[]) {
-  const before = new Map(old.map((r) => [r.uid, r]));
-  const after = new Map(next.map((r) => [r.uid, r]));
-  const added = next.filter((r) => !before.has(r.uid));
-  const removed = old.filter((r) => !after.has(r.uid));
-  const changed = next
-    .filter((r) => before.has(r.uid) && JSON.stringify(before.get(r.uid)) !== JSON.stringify(r))
-    .map((r) => ({ old: before.get(r.uid)!, next: r }));
-  return { added, removed, changed };
-}
-
-/** A bounded map, oldest out first. */
-class Recent<V> {
-  private readonly entries = new Map<string, V>();
-  constructor(private readonly capacity = 500) {}
-  set(key: string, value: V): void {
-    this.entries.delete(key);
-    this.entries.set(key, value);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
-  }
-  get(key: string): V | undefined {
-    return this.entries.get(key);
-  }
-}
+export { GraphNode, type Identity } from './gc-graph.js';
 
 /** Whether resourceVersion `a` is older than `b`: ours are etcd revisions, one sequence for all kinds. */
 function olderThan(a: string | undefined, b: string | undefined): boolean {
@@ -119,11 +39,9 @@ type Classified = { solid: OwnerReference[]; dangling: OwnerReference[]; waiting
 const DISCOVERY_RESYNC_MS = 30_000;
 
 export class GarbageCollector {
-  private readonly nodes = new Map<string, GraphNode>();
   readonly attemptToDelete: RateLimitingQueue<GraphNode>;
   readonly attemptToOrphan: RateLimitingQueue<GraphNode>;
-  /** Owners known to be absent (by identityKey). */
-  private readonly absent = new Recent<true>();
+  private readonly graph: GraphBuilder;
   /**
    * Owners (by uid) whose orphan finalizer this collector removed, with the owner's resourceVersion
    * then. A dependent the graph did not know of at that moment (its informer's event came after the
@@ -131,7 +49,6 @@ export class GarbageCollector {
    * owner asked to orphan, and it is orphaned rather than collected.
    */
   private readonly orphaned = new Recent<string>(5000);
-  private readonly monitored = new Set<string>();
 
   constructor(
     private readonly context: ControllerContext,
@@ -140,164 +57,21 @@ export class GarbageCollector {
   ) {
     this.attemptToDelete = context.workQueue('garbage_collector_attempt_to_delete');
     this.attemptToOrphan = context.workQueue('garbage_collector_attempt_to_orphan');
+    this.graph = new GraphBuilder(context, resources, this.attemptToDelete, this.attemptToOrphan);
+  }
+
+  private get absent(): Recent<true> {
+    return this.graph.absent;
   }
 
   /** The node of a uid, for tests and diagnostics. */
   node(uid: string): GraphNode | undefined {
-    return this.nodes.get(uid);
+    return this.graph.node(uid);
   }
 
   /** Starts informers on every deletable resource not watched yet; returns them. */
   monitorResources(): ReturnType<ControllerContext['informers']['informerFor']>[] {
-    const started = [];
-    for (const resource of this.resources.resources()) {
-      if (!supportsVerbs(resource, 'list', 'watch', 'delete')) continue;
-      const key = `${resource.group}/${resource.version}/${resource.resource}`;
-      if (this.monitored.has(key)) continue;
-      this.monitored.add(key);
-      const informer = this.context.informers.informerFor(resource);
-      informer.addEventHandler({
-        onAdd: (object) => this.observe('add', resource, object),
-        onUpdate: (old, object) => this.observe('update', resource, object, old),
-        onDelete: (object) => this.observe('delete', resource, object),
-      });
-      started.push(informer);
-    }
-    return started;
-  }
-
-  // ---- the graph (upstream's GraphBuilder.processGraphChanges), fed synchronously by informers ----
-
-  private identityOf(resource: APIResource, object: KubeObject): Identity {
-    return {
-      apiVersion: groupVersionString(resource.group, resource.version),
-      kind: resource.kind,
-      name: object.metadata.name ?? '',
-      uid: object.metadata.uid ?? '',
-      namespace: object.metadata.namespace ?? '',
-    };
-  }
-
-  private observe(type: 'add' | 'update' | 'delete', resource: APIResource, object: KubeObject, old?: KubeObject): void {
-    const uid = object.metadata.uid;
-    if (!uid) return;
-    let existing = this.nodes.get(uid);
-    if (existing?.virtual) {
-      // A node made up from references is now seen: dependents that named it wrongly are checked.
-      const observed = this.identityOf(resource, object);
-      if (!sameIdentity(observed, existing.identity)) {
-        const [, invalid] = partitionDependents(existing.dependents, observed);
-        for (const dependent of invalid) this.attemptToDelete.add(dependent);
-        existing.identity = observed;
-      }
-      existing.virtual = false;
-    }
-    if (type === 'delete') {
-      if (existing) this.removeNode(existing, existing.identity);
-      return;
-    }
-    const owners = object.metadata.ownerReferences ?? [];
-    if (!existing) {
-      existing = new GraphNode(this.identityOf(resource, object), false);
-      existing.owners = owners;
-      existing.beingDeleted = isBeingDeleted(object);
-      existing.deletingDependents = waitsFor(object, FOREGROUND_FINALIZER);
-      this.nodes.set(uid, existing);
-      this.addDependentToOwners(existing, owners);
-    } else {
-      const { added, removed, changed } = referenceDiffs(existing.owners, owners);
-      if (added.length || removed.length || changed.length) {
-        this.addUnblockedOwnersToDeleteQueue(removed, changed);
-        existing.owners = owners;
-        this.addDependentToOwners(existing, added);
-        for (const ref of removed) this.nodes.get(ref.uid)?.dependents.delete(existing);
-      }
-      if (isBeingDeleted(object)) existing.beingDeleted = true;
-    }
-    this.processTransitions(old, object, existing);
-  }
-
-  private addDependentToOwners(node: GraphNode, owners: readonly OwnerReference[]): void {
-    for (const ref of owners) {
-      let owner = this.nodes.get(ref.uid);
-      if (!owner) {
-        // An owner not seen (yet): a virtual node, checked against the API by attemptToDelete.
-        owner = new GraphNode({ apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, uid: ref.uid, namespace: node.identity.namespace }, true);
-        this.nodes.set(ref.uid, owner);
-        owner.dependents.add(node);
-        this.attemptToDelete.add(owner);
-      } else {
-        owner.dependents.add(node);
-      }
-    }
-  }
-
-  /** Owners waiting for their dependents are looked at again when a blocking reference goes away. */
-  private addUnblockedOwnersToDeleteQueue(removed: readonly OwnerReference[], changed: readonly { old: OwnerReference; next: OwnerReference }[]): void {
-    const unblocked = [
-      ...removed.filter((r) => r.blockOwnerDeletion),
-      ...changed.filter((c) => c.old.blockOwnerDeletion && !c.next.blockOwnerDeletion).map((c) => c.next),
-    ];
-    for (const ref of unblocked) {
-      const owner = this.nodes.get(ref.uid);
-      if (owner?.deletingDependents) this.attemptToDelete.add(owner);
-    }
-  }
-
-  private processTransitions(old: KubeObject | undefined, object: KubeObject, node: GraphNode): void {
-    if (waitsFor(object, ORPHAN_FINALIZER) && !waitsFor(old, ORPHAN_FINALIZER)) {
-      this.attemptToOrphan.add(node);
-      return;
-    }
-    if (waitsFor(object, FOREGROUND_FINALIZER) && !waitsFor(old, FOREGROUND_FINALIZER)) {
-      node.deletingDependents = true;
-      for (const dependent of node.dependents) this.attemptToDelete.add(dependent);
-      this.attemptToDelete.add(node);
-    }
-  }
-
-  private removeNode(node: GraphNode, identity: Identity): void {
-    this.nodes.delete(node.identity.uid);
-    for (const ref of node.owners) this.nodes.get(ref.uid)?.dependents.delete(node);
-    if (node.dependents.size) this.absent.set(identityKey(identity), true);
-    for (const dependent of node.dependents) this.attemptToDelete.add(dependent);
-    for (const ref of node.owners) {
-      const owner = this.nodes.get(ref.uid);
-      // An owner waiting for its dependents checks whether any are left.
-      if (owner?.deletingDependents) this.attemptToDelete.add(owner);
-    }
-  }
-
-  /** The API says `identity` does not exist: a delete event the informers could not give. */
-  private virtualDelete(identity: Identity): void {
-    const existing = this.nodes.get(identity.uid);
-    if (!existing) return;
-    if (existing.virtual) {
-      const [matching, other] = partitionDependents(existing.dependents, identity);
-      if (other.length) {
-        // Some dependents name this uid by other coordinates: keep the node for them.
-        if (matching.length) {
-          this.absent.set(identityKey(identity), true);
-          for (const dependent of matching) this.attemptToDelete.add(dependent);
-        }
-        if (sameIdentity(existing.identity, identity)) {
-          const alternative = other.flatMap((d) => d.owners).find((r) => r.uid === identity.uid && !referenceMatches(r, identity));
-          if (alternative) {
-            existing.identity = { apiVersion: alternative.apiVersion, kind: alternative.kind, name: alternative.name, uid: alternative.uid, namespace: identity.namespace };
-            this.attemptToDelete.addRateLimited(existing);
-          }
-        }
-        return;
-      }
-    } else if (!sameIdentity(existing.identity, identity)) {
-      const [matching] = partitionDependents(existing.dependents, identity);
-      if (matching.length) {
-        this.absent.set(identityKey(identity), true);
-        for (const dependent of matching) this.attemptToDelete.add(dependent);
-      }
-      return;
-    }
-    this.removeNode(existing, identity);
+    return this.graph.monitorResources();
   }
 
   // ---- talking to the API ----
@@ -415,7 +189,7 @@ export class GarbageCollector {
     if (item.beingDeleted && !item.deletingDependents) return;
     const latest = await this.getObject(item.identity);
     if (!latest || latest.metadata.uid !== item.identity.uid) {
-      this.virtualDelete(item.identity);
+      this.graph.virtualDelete(item.identity);
       return;
     }
     // Seen by the API but not (yet) by an informer: look again later.
