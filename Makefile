@@ -13,7 +13,7 @@ node_modules/.installed: package.json package-lock.json $(wildcard */*/package.j
 	npm ci --no-audit --no-fund
 	@touch $@
 
-.PHONY: install build run test test-deps check-boundaries bench clean cluster cluster-down compose-check
+.PHONY: install build run test test-unit test-deps check-boundaries bench clean cluster cluster-down compose-check
 install: node_modules/.installed
 
 build: install
@@ -72,9 +72,15 @@ compose-check:
 
 check-boundaries: install
 	node scripts/check-boundaries.mjs
+	node scripts/check-dead-exports.mjs
 
 test: test-deps build check-boundaries .tools/helm
 	node --test $$(find packages apps test -path '*/node_modules' -prune -o -path '*/dist/*' -name '*.test.js' -print | sort)
+
+# The workspaces' own tests only, for a quick loop: no packages installed, no helm, no test/ (the
+# storage tests still start the etcd they need, from the machine's etcd).
+test-unit: build check-boundaries
+	node --test $$(find packages apps -path '*/node_modules' -prune -o -path '*/dist/*' -name '*.test.js' -print | sort)
 
 # Each benchmark prints JSON; `make bench BENCH=merge` runs one.
 BENCH ?= storage merge codec authz tls api

@@ -1,5 +1,6 @@
-// Import boundaries (DESIGN.md): imports go downward only, packages never import apps, and a
-// package is reached only through its exports map (no deep imports into another package's files).
+// Import boundaries (DESIGN.md): imports go downward only, packages never import apps, a package
+// is reached only through its exports map (no deep imports into another package's files), and
+// only tests import test support.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -29,7 +30,7 @@ const allowedInTests = {
   'packages/client': ['@plat/apiserver', '@plat/api', '@plat/storage'],
   'apps/controller-manager': ['@plat/apiserver', '@plat/api', '@plat/storage'],
 };
-const isTestFile = (file) => /(\.test|[\\/]test-support)\.ts$/.test(file);
+const isTestFile = (file) => /(\.test|test-support)\.ts$/.test(file);
 const ours = /^@plat\/([a-z-]+)(\/.*)?$/;
 /** Per package name, the sub-paths its exports map offers ('' for the package itself). */
 const exported = new Map();
@@ -55,6 +56,10 @@ for (const [workspace, permitted] of Object.entries(allowed)) {
       const specifier = match[1];
       if (specifier.startsWith('.') && /\.\.\/\.\.\/(packages|apps)\//.test(specifier)) {
         problems.push(`${file}: reaches into another workspace by path: ${specifier}`);
+      }
+      // The image drops test support with the tests (deploy/Dockerfile): nothing else may need it.
+      if (specifier.startsWith('.') && /test-support/.test(specifier) && !isTestFile(file)) {
+        problems.push(`${file}: imports test support, which the image does not ship: ${specifier}`);
       }
       const ourImport = ours.exec(specifier);
       if (!ourImport) continue;

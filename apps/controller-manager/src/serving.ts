@@ -10,14 +10,14 @@ import type { InformerFactory, LeaderElector, Logger } from '@plat/client';
 import { runHealthCheck, secureServingOptions, runHealthChecks, type HealthCheck, type HealthReport } from '@plat/serving';
 import type { Registry } from 'prom-client';
 
-export const healthEndpoints = ['healthz', 'livez', 'readyz'] as const;
+const healthEndpoints = ['healthz', 'livez', 'readyz'] as const;
 export type HealthEndpoint = (typeof healthEndpoints)[number];
 
 /**
  * How long past the longest a working renew loop goes without renewing (retry period + renew
  * deadline) the leaderElection check still passes: slack for a slow request or a busy event loop.
  */
-export const LEADER_ELECTION_TOLERANCE_MS = 2_000;
+const LEADER_ELECTION_TOLERANCE_MS = 2_000;
 
 /** Upstream's "leaderElection" check: fails while this process believes it leads but does not renew. */
 export function leaderElectionCheck(elector: Pick<LeaderElector, 'check'>, toleranceMs = LEADER_ELECTION_TOLERANCE_MS): HealthCheck {

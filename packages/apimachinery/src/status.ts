@@ -87,7 +87,7 @@ export function isStatusError(error: unknown, reason?: StatusReason): error is S
 }
 
 /** `roles.rbac.authorization.plat.io`, or `namespaces` for the core group (schema.GroupResource.String). */
-export function groupResourceString({ group, resource }: GroupResource): string {
+function groupResourceString({ group, resource }: GroupResource): string {
   return group ? `${resource}.${group}` : resource;
 }
 
@@ -241,13 +241,6 @@ const genericMessages: Record<number, [StatusReason, string]> = {
 /**
  * A Status for a bare HTTP code, with upstream's stock message: what kube-apiserver answers for a
  * path it does not serve (404 "the server could not find the requested resource", details {}).
- */
-/** 501: a part of the API this server does not implement yet; the message says which. */
-export function newNotImplemented(message: string): StatusError {
-  return failure(501, 'NotImplemented', message);
-}
-
-/**
  * `causes` are ours: upstream's 422 for a JSON patch that does not apply has none, which leaves a
  * client no clue which operation failed; a cause names it without changing code, reason or message.
  */

@@ -172,8 +172,3 @@ function statusOf(body: unknown, code: number): { status?: string; reason?: stri
     return {};
   }
 }
-
-/** Adds an annotation to the request's audit event (no-op without an audit filter). */
-export function addAuditAnnotation(state: { auditAnnotations?: Record<string, string> }, key: string, value: string): void {
-  if (state.auditAnnotations) state.auditAnnotations[key] = value;
-}

@@ -58,7 +58,7 @@ function bearerToken(header: string | undefined): string | undefined {
 }
 
 /** Adds system:authenticated unless the user already has it or is unauthenticated (upstream's group adder). */
-export function withAuthenticatedGroup(user: UserInfo): UserInfo {
+function withAuthenticatedGroup(user: UserInfo): UserInfo {
   if (user.groups.some((g) => g === ALL_AUTHENTICATED || g === ALL_UNAUTHENTICATED)) return user;
   return { ...user, groups: [...user.groups, ALL_AUTHENTICATED] };
 }

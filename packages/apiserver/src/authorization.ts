@@ -15,7 +15,7 @@ export interface Authorizer {
   rulesFor?(user: UserInfo, namespace: string): AccessRules | Promise<AccessRules>;
 }
 
-export const alwaysAllow: Authorizer = {
+const alwaysAllow: Authorizer = {
   authorize: () => ({ decision: 'Allow', reason: '' }),
   rulesFor: () => ({
     resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
@@ -24,7 +24,7 @@ export const alwaysAllow: Authorizer = {
   }),
 };
 
-export const alwaysDeny: Authorizer = {
+const alwaysDeny: Authorizer = {
   authorize: () => ({ decision: 'NoOpinion', reason: 'Everything is forbidden.' }),
   rulesFor: () => ({ resourceRules: [], nonResourceRules: [], incomplete: false }),
 };
@@ -93,7 +93,7 @@ export function forbiddenError(attributes: AccessAttributes, reason: string): St
 }
 
 /** What a request asks to do, for the authorizer. */
-export function requestAttributes(info: RequestInfo, user: UserInfo): AccessAttributes {
+function requestAttributes(info: RequestInfo, user: UserInfo): AccessAttributes {
   const { isResourceRequest, path, verb, apiGroup, apiVersion, namespace, resource, subresource, name } = info;
   return { isResourceRequest, path, verb, apiGroup, apiVersion, namespace, resource, subresource, name, user };
 }

@@ -32,7 +32,7 @@ export function parseRuntimeConfig(items: readonly string[]): RuntimeConfigEntry
 
 export type Maturity = 'alpha' | 'beta' | 'ga';
 
-export const versionMaturity = (version: string): Maturity => (/^v\d+alpha\d+$/.test(version) ? 'alpha' : /^v\d+beta\d+$/.test(version) ? 'beta' : 'ga');
+const versionMaturity = (version: string): Maturity => (/^v\d+alpha\d+$/.test(version) ? 'alpha' : /^v\d+beta\d+$/.test(version) ? 'beta' : 'ga');
 
 /** Whether (group, version, resource) is served; group as resolved ("" for the core group). */
 export type ApiEnablement = (group: string, version: string, resource: string) => boolean;

@@ -9,7 +9,7 @@ export const ALL_UNAUTHENTICATED = 'system:unauthenticated';
 /** Members are allowed everything, whatever the authorization mode (upstream's system:masters). */
 export const SYSTEM_PRIVILEGED_GROUP = 'system:masters';
 /** Every service account is in this group, and in `system:serviceaccounts:<namespace>`. */
-export const ALL_SERVICE_ACCOUNTS = 'system:serviceaccounts';
+const ALL_SERVICE_ACCOUNTS = 'system:serviceaccounts';
 
 export const anonymousUser = (): UserInfo => ({ name: ANONYMOUS_USER, uid: '', groups: [ALL_UNAUTHENTICATED] });
 

@@ -11,7 +11,7 @@ export const maxJSONPatchOperations = 10000;
  * all, counted as the JSON size of each copied value. Without it a patch that copies a list into
  * itself doubles the object with every operation.
  */
-export const maxJSONPatchCopyBytes = 3 * 1024 * 1024;
+const maxJSONPatchCopyBytes = 3 * 1024 * 1024;
 
 /**
  * Applies an RFC 6902 patch (its text, or the already parsed list of operations) to a copy of

@@ -33,7 +33,7 @@ function shape(node: SchemaNode, value: unknown): 'object' | 'list' | 'leaf' {
 const itemElements = new WeakMap<object, PathElement>();
 
 /** The path element of a list item: `k:` for map lists, `v:` for sets. */
-export function itemElement(node: SchemaNode, item: unknown, index: number, path: readonly PathElement[]): PathElement {
+function itemElement(node: SchemaNode, item: unknown, index: number, path: readonly PathElement[]): PathElement {
   if (node.listType === 'map' && node.keys.length > 0) {
     const cached = isObject(item) ? itemElements.get(item) : undefined;
     if (cached !== undefined) return cached;

@@ -42,4 +42,3 @@ export function findMessageType(name: string): protobuf.Type | undefined {
 }
 
 export const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
-export const RUNTIME = 'k8s.io.apimachinery.pkg.runtime';

@@ -26,7 +26,7 @@ export interface StorageConfig {
   onBackgroundError?: (error: unknown, what: string) => void;
 }
 
-export const DEFAULT_COMPACTION_INTERVAL_MS = 5 * 60 * 1000;
+const DEFAULT_COMPACTION_INTERVAL_MS = 5 * 60 * 1000;
 
 export function createStorage(config: StorageConfig): Storage {
   const compactionIntervalMs = config.compactionIntervalMs ?? DEFAULT_COMPACTION_INTERVAL_MS;

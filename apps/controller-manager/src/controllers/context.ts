@@ -18,7 +18,7 @@ export interface ControllerContext {
 export type Controller = (context: ControllerContext, signal: AbortSignal) => Promise<void>;
 
 export const isNotFound = (error: unknown): boolean => isStatusError(error) && error.code === 404;
-export const isConflict = (error: unknown): boolean => isStatusError(error) && error.code === 409;
+const isConflict = (error: unknown): boolean => isStatusError(error) && error.code === 409;
 export const isAlreadyExists = (error: unknown): boolean => isStatusError(error, 'AlreadyExists');
 
 /** Runs `attempt` again while it fails with a 409 (client-go's retry.RetryOnConflict: 5 tries). */

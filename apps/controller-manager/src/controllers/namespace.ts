@@ -23,7 +23,7 @@ export interface Namespace extends KubeObject {
 const FINALIZER_ESTIMATE_SECONDS = 15;
 
 /** Content is still there; look again after `estimate` seconds. */
-export class ResourcesRemainingError extends Error {
+class ResourcesRemainingError extends Error {
   constructor(readonly estimate: number) {
     super(`some content remains in the namespace; estimate ${estimate}s`);
   }

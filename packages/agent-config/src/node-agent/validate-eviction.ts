@@ -2,7 +2,7 @@
 import { invalid, notSupported, parseDuration, required, type FieldError, type FieldPath } from '@plat/apimachinery';
 import { path, quantity, type ValidationContext } from './validate-helpers.js';
 
-export const EVICTION_SIGNALS = [
+const EVICTION_SIGNALS = [
   'memory.available',
   'allocatableMemory.available',
   'nodefs.available',

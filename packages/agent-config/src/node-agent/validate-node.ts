@@ -6,7 +6,7 @@ const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 const HAIRPIN_MODES = ['promiscuous-bridge', 'hairpin-veth', 'none'];
 const CHANGE_DETECTION_STRATEGIES = ['Get', 'Cache', 'Watch'];
 /** The minor version before the one this agent implements (1.28): the only one whose hidden metrics can be shown. */
-export const PREVIOUS_MINOR_VERSION = '1.27';
+const PREVIOUS_MINOR_VERSION = '1.27';
 
 // A sysctl name is dot- or slash-separated segments; a pattern ends in `*`.
 const SYSCTL_SEGMENT = '[a-z0-9]([-_a-z0-9]*[a-z0-9])?';

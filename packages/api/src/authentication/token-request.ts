@@ -18,9 +18,9 @@ export interface TokenRequest extends KubeObject {
 }
 
 /** Upstream's bounds on a token's lifetime, and its default. */
-export const MIN_TOKEN_EXPIRATION_SECONDS = 10 * 60;
-export const MAX_TOKEN_EXPIRATION_SECONDS = 2 ** 32;
-export const DEFAULT_TOKEN_EXPIRATION_SECONDS = 60 * 60;
+const MIN_TOKEN_EXPIRATION_SECONDS = 10 * 60;
+const MAX_TOKEN_EXPIRATION_SECONDS = 2 ** 32;
+const DEFAULT_TOKEN_EXPIRATION_SECONDS = 60 * 60;
 
 function validateTokenRequest(request: TokenRequest): FieldError[] {
   const errors: FieldError[] = [];

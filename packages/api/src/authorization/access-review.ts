@@ -108,7 +108,7 @@ export function validateEmptyMetadata(metadata: ObjectMeta, path: FieldPath, exc
 }
 
 /** The user a SubjectAccessReviewSpec names (upstream's AuthorizationAttributesFrom). */
-export function userFromSpec(spec: SubjectAccessReviewSpec): UserInfo {
+function userFromSpec(spec: SubjectAccessReviewSpec): UserInfo {
   return { name: spec.user ?? '', uid: spec.uid ?? '', groups: [...(spec.groups ?? [])], ...(spec.extra && { extra: spec.extra }) };
 }
 

@@ -13,7 +13,7 @@ export interface LabelSelector {
   matchExpressions?: LabelSelectorRequirement[];
 }
 
-export const labelSelectorRequirementSchema: JSONSchema = objectSchema(
+const labelSelectorRequirementSchema: JSONSchema = objectSchema(
   'A selector requirement: a key, an operator, and values the operator relates the key to.',
   {
     key: stringField('The label key the selector applies to.'),

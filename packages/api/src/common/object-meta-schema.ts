@@ -25,7 +25,7 @@ export const ownerReferenceSchema: JSONSchema = objectSchema(
   { required: ['apiVersion', 'kind', 'name', 'uid'], mapType: 'atomic' },
 );
 
-export const managedFieldsEntrySchema: JSONSchema = objectSchema(
+const managedFieldsEntrySchema: JSONSchema = objectSchema(
   'A workflow-id, a set of fields, and the operation that brought them into the object.',
   {
     manager: stringField('Identifier of the workflow managing these fields.'),

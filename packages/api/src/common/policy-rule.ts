@@ -3,7 +3,7 @@ import { invalid, required, type FieldError, type FieldPath, type PolicyRule } f
 import type { JSONSchema } from '@plat/registry';
 import { atomicList, atomicStringList, objectSchema } from './schema.js';
 
-export const policyRuleSchema: JSONSchema = objectSchema(
+const policyRuleSchema: JSONSchema = objectSchema(
   'The actions a rule allows on resources or on non-resource URLs.',
   {
     verbs: atomicStringList('Verbs the rule allows; "*" allows all.'),
@@ -27,7 +27,7 @@ const nonEmpty = (list: readonly unknown[] | undefined): boolean => (list?.lengt
  * Problems with one rule. `namespaced` rules (a Role's) cannot name non-resource URLs. Like upstream,
  * the placement of "*" in a URL is not checked here.
  */
-export function validatePolicyRule(rule: PolicyRule, namespaced: boolean, path: FieldPath): FieldError[] {
+function validatePolicyRule(rule: PolicyRule, namespaced: boolean, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   if (!nonEmpty(rule.verbs)) errors.push(required(path.child('verbs'), 'verbs must contain at least one value'));
 

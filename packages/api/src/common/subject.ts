@@ -11,7 +11,7 @@ export interface Subject {
   namespace?: string;
 }
 
-export const subjectKinds = ['ServiceAccount', 'User', 'Group'] as const;
+const subjectKinds = ['ServiceAccount', 'User', 'Group'] as const;
 
 export const subjectSchema: JSONSchema = objectSchema(
   'A reference to an object or to user identities a binding applies to.',

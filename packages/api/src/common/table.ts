@@ -11,18 +11,6 @@ export function nameColumn<T extends KubeObject>(): TableColumn<T> {
   return { name: 'Name', type: 'string', format: 'name', description: nameDescription, priority: 0, value: (o) => o.metadata.name ?? '' };
 }
 
-/** The creation time as its text, the column a kind without columns of its own gets. */
-export function createdAtColumn<T extends KubeObject>(): TableColumn<T> {
-  return {
-    name: 'Created At',
-    type: 'string',
-    format: 'date-time',
-    description: creationDescription,
-    priority: 0,
-    value: (o) => o.metadata.creationTimestamp ?? '',
-  };
-}
-
 /** The time since creation, as "5m12s". */
 export function ageColumn<T extends KubeObject>(now: () => number = Date.now): TableColumn<T> {
   return {
@@ -35,7 +23,7 @@ export function ageColumn<T extends KubeObject>(now: () => number = Date.now): T
 }
 
 /** Age of a timestamp as kubectl shows it; "<unknown>" without one. */
-export function translateTimestampSince(timestamp: string | undefined, now: number = Date.now()): string {
+function translateTimestampSince(timestamp: string | undefined, now: number = Date.now()): string {
   if (!timestamp) return '<unknown>';
   const at = Date.parse(timestamp);
   if (Number.isNaN(at)) return '<unknown>';

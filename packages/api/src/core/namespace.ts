@@ -38,7 +38,7 @@ export interface Namespace extends KubeObject {
 export const namespaceFinalizer = (domain: string): string => (domain === 'k8s.io' ? 'kubernetes' : domain.split('.')[0]!);
 
 /** The label every namespace carries with its own name, for selecting namespaces by name. */
-export const namespaceNameLabel = (domain: string): string => `${wellKnownPrefix(domain)}/metadata.name`;
+const namespaceNameLabel = (domain: string): string => `${wellKnownPrefix(domain)}/metadata.name`;
 
 const namespaceConditionSchema: JSONSchema = objectSchema(
   'The state of a namespace at a point in time.',

@@ -25,13 +25,13 @@ export interface ServiceAccount extends KubeObject {
   secrets?: ObjectReference[];
 }
 
-export const localObjectReferenceSchema: JSONSchema = objectSchema(
+const localObjectReferenceSchema: JSONSchema = objectSchema(
   'A reference to an object in the same namespace.',
   { name: stringField('Name of the referent.') },
   { mapType: 'atomic' },
 );
 
-export const objectReferenceSchema: JSONSchema = objectSchema(
+const objectReferenceSchema: JSONSchema = objectSchema(
   'A reference to another object, with enough information to inspect or modify it.',
   {
     apiVersion: stringField('API version of the referent.'),

@@ -16,7 +16,7 @@ export interface LabelRequirement {
  * Upstream's messages for a bad key or value: a field error's text with a path that may be Go's nil
  * path, `<nil>`, as the string parser reports a bad key.
  */
-export const invalidText = (field: string, value: string, detail: string): string => `${field}: Invalid value: ${value}: ${detail}`;
+const invalidText = (field: string, value: string, detail: string): string => `${field}: Invalid value: ${value}: ${detail}`;
 
 export function labelKeyProblem(key: string, field: string): string | undefined {
   const errors = isQualifiedName(key);

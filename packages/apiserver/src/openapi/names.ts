@@ -8,7 +8,7 @@ const reverseDomain = (domain: string): string => domain.split('.').reverse().jo
 const PACKAGE_EXCEPTIONS: Record<string, string> = { 'internal.apiserver': 'apiserverinternal' };
 
 /** The group without the API domain: "rbac.authorization" for rbac.authorization.<domain>, "core" for "". */
-export function shortGroup(group: string, domain: string): string {
+function shortGroup(group: string, domain: string): string {
   if (!group) return 'core';
   return group.endsWith(`.${domain}`) ? group.slice(0, -domain.length - 1) : group;
 }

@@ -42,7 +42,7 @@ export interface PathItem {
 const query = (name: string, type: Parameter['type'], description: string): Parameter => ({ name, in: 'query', type, description });
 
 /** The query parameters of the operations (conventions section 4.3), by name. */
-export const QUERY_PARAMETERS = {
+const QUERY_PARAMETERS = {
   allowWatchBookmarks: query('allowWatchBookmarks', 'boolean', 'With watch: also send BOOKMARK events, which carry only a resourceVersion.'),
   continue: query('continue', 'string', 'The token from the previous chunk of a list, to read the next chunk at the same resourceVersion.'),
   dryRun: query('dryRun', 'string', 'All: process the request without persisting anything. Any other value is refused.'),

@@ -21,7 +21,7 @@ export interface DecodedBody {
  * Node client reliably does; read to its end, the body leaves the connection whole and the 413
  * arrives. Beyond this the 413 goes at once and the connection is dropped.
  */
-export const DISCARD_MAX_BYTES = 16 * 1024 * 1024;
+const DISCARD_MAX_BYTES = 16 * 1024 * 1024;
 
 /**
  * The request's body, at most `limit` bytes (413 beyond: see DISCARD_MAX_BYTES). Read through the

@@ -5,7 +5,7 @@ import type { RequestContext } from '../context.js';
 import type { ServerMetrics } from '../metrics.js';
 
 /** Upstream's default text: "<group>/<version> <Kind> is deprecated in v<x>+, unavailable in v<removed>+". */
-export function deprecationWarning(resolved: ResolvedResource): string {
+function deprecationWarning(resolved: ResolvedResource): string {
   const deprecated = resolved.definition.deprecated;
   if (deprecated?.warning) return deprecated.warning;
   const removed = deprecated?.removedRelease ? `, unavailable in v${deprecated.removedRelease}+` : '';
@@ -13,7 +13,7 @@ export function deprecationWarning(resolved: ResolvedResource): string {
 }
 
 /** A Warning header value: code 299, agent "-", the text quoted as an HTTP quoted-string. */
-export const warningHeader = (text: string): string => `299 - "${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+const warningHeader = (text: string): string => `299 - "${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 
 export function markDeprecated(ctx: RequestContext, resolved: ResolvedResource, subresource: string, domain: string, metrics: ServerMetrics): void {
   const deprecated = resolved.definition.deprecated;

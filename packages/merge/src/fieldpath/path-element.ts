@@ -74,7 +74,7 @@ function goString(value: string): string {
 }
 
 /** Go's strings.Compare (byte order of UTF-8) for the strings our objects hold. */
-export function compareStrings(a: string, b: string): number {
+function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 

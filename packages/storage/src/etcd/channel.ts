@@ -96,7 +96,7 @@ const WINDOW_BYTES = 32 << 20;
 const STREAM_WINDOW_BYTES = 1 << 20;
 const DEFAULT_CONNECT_TIMEOUT_MS = 2000;
 /** See KeepaliveOptions. minIntervalMs is etcd's default --grpc-keepalive-min-time. */
-export const DEFAULT_KEEPALIVE: KeepaliveOptions = { stallMs: 1000, idleMs: 6000, timeoutMs: 1500, minIntervalMs: 5000 };
+const DEFAULT_KEEPALIVE: KeepaliveOptions = { stallMs: 1000, idleMs: 6000, timeoutMs: 1500, minIntervalMs: 5000 };
 /** How long a member that failed is passed over while another may serve. */
 const DOWN_MS = 1000;
 /** How long a health probe waits for the member in use before asking the others too. */

@@ -6,7 +6,7 @@ const COMPACTED = 'required revision has been compacted';
 const FUTURE = 'required revision is a future revision';
 
 export const isCompactedError = (error: unknown): boolean => error instanceof Error && error.message.includes(COMPACTED);
-export const isFutureRevisionError = (error: unknown): boolean =>
+const isFutureRevisionError = (error: unknown): boolean =>
   error instanceof Error && error.message.includes(FUTURE);
 
 /**

@@ -2,8 +2,6 @@
 // a "trailers-only" answer, in the headers), and the errors a call ends with.
 import type { HeaderField } from './h2/hpack.js';
 
-/** gRPC's status codes that the client acts on. */
-export const GRPC_DEADLINE_EXCEEDED = 4;
 export const GRPC_UNAVAILABLE = 14;
 
 /** A gRPC status other than OK: etcd's message (e.g. "etcdserver: mvcc: required revision has been compacted"). */

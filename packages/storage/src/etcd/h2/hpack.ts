@@ -87,7 +87,7 @@ STATIC_TABLE.forEach(([name, value], i) => {
 const entrySize = ([name, value]: HeaderField): number => name.length + value.length + 32;
 
 /** The default SETTINGS_HEADER_TABLE_SIZE, which this client never changes. */
-export const DEFAULT_TABLE_SIZE = 4096;
+const DEFAULT_TABLE_SIZE = 4096;
 
 export class HpackDecoder {
   /** Newest first: dynamic index 1 is the static table's length + 1. */

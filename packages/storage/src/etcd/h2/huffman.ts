@@ -21,7 +21,7 @@ export class HuffmanError extends Error {
 }
 
 /** Each symbol's code, canonically assigned. */
-export function huffmanCodes(): { code: number; length: number }[] {
+function huffmanCodes(): { code: number; length: number }[] {
   const symbols = CODE_LENGTHS.map((length, symbol) => ({ symbol, length })).sort((a, b) => a.length - b.length || a.symbol - b.symbol);
   const codes = new Array<{ code: number; length: number }>(CODE_LENGTHS.length);
   let code = 0;

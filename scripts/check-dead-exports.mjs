@@ -1,0 +1,35 @@
+// Dead exports: a declaration exported from a workspace's source that no file of the tree names
+// (not another file, not its own file beyond the declaration, not a test). Such code is either
+// dead or waiting for a caller; either way it is removed until one comes. Run by `make test`.
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+const roots = ['packages', 'apps', 'test', 'bench', 'scripts'];
+
+async function* sources(dir) {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* sources(path);
+    else if (/\.(ts|mjs)$/.test(entry.name)) yield path;
+  }
+}
+
+const texts = new Map();
+for (const root of roots) for await (const file of sources(root)) texts.set(file, await readFile(file, 'utf8'));
+
+// Every identifier-like word of the tree, counted, so that a name is looked up once.
+const counts = new Map();
+for (const text of texts.values()) for (const [word] of text.matchAll(/[A-Za-z_$][A-Za-z0-9_$]*/g)) counts.set(word, (counts.get(word) ?? 0) + 1);
+
+const declaration = /^export (?:async )?(?:const|let|function\*?|class|abstract class|interface|type|enum) ([A-Za-z_$][A-Za-z0-9_$]*)/gm;
+const dead = [];
+for (const [file, text] of texts) {
+  if (!/^(packages|apps)\//.test(file) || file.endsWith('.test.ts') || !file.endsWith('.ts')) continue;
+  for (const [, name] of text.matchAll(declaration)) if (counts.get(name) === 1) dead.push(`${file}: ${name}`);
+}
+if (dead.length) {
+  console.error(`exported and named nowhere else (remove them, or use them):\n  ${dead.join('\n  ')}`);
+  process.exit(1);
+}
+console.log('dead exports: none');
