@@ -452,7 +452,12 @@ export class ResourceStore<T extends KubeObject = KubeObject> {
     }
     let stored: T;
     try {
-      stored = await this.storage.guaranteedUpdate<T>(key, compute, { ignoreNotFound: mayCreate });
+      stored = await this.storage.guaranteedUpdate<T>(key, compute, { ignoreNotFound: mayCreate }).catch((error: unknown) => {
+        // Too large to store: as upstream's patch handler, once more without managedFields, which
+        // can be large and are safe to drop; not for apply, whose result is its managedFields.
+        if (request.type === 'apply' || !isStorageError(error, 'RequestTooLarge')) throw error;
+        return this.storage.guaranteedUpdate<T>(key, async (current) => withoutManagedFields(await compute(current)), { ignoreNotFound: mayCreate });
+      });
     } catch (error) {
       this.fail(error, name);
     }
@@ -601,4 +606,9 @@ function checkPreconditions<T extends KubeObject>(
       `Precondition failed: ResourceVersion in precondition: ${preconditions.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`,
     );
   }
+}
+
+function withoutManagedFields<T extends KubeObject>(object: T): T {
+  delete object.metadata.managedFields;
+  return object;
 }
