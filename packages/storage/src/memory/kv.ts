@@ -24,11 +24,6 @@ const toKeyValue = (key: string, version: Version): KeyValue | null =>
     ? null
     : { key, value: version.value, modRevision: version.modRevision, createRevision: version.createRevision };
 
-export interface MemoryKVOptions {
-  /** The largest write, counted as etcd counts its --max-request-bytes (request-size.ts). */
-  maxRequestBytes?: number;
-}
-
 export class MemoryKV implements KV {
   private revision = 1;
   private compacted = 0;
@@ -37,20 +32,14 @@ export class MemoryKV implements KV {
   private log: KVEvent[] = [];
   private readonly watchers = new Set<Watcher>();
   private closed = false;
-  private readonly maxRequestBytes: number;
 
-  constructor(options: MemoryKVOptions = {}) {
-    this.maxRequestBytes = options.maxRequestBytes ?? ETCD_DEFAULT_MAX_REQUEST_BYTES;
-  }
-
-  /** Refuses a write a default etcd would refuse for its size. */
+  /** Refuses a write a default etcd would refuse for its size (request-size.ts). */
   private checkRequestSize(key: string, value: string, expectedModRevision: number): void {
+    const limit = ETCD_DEFAULT_MAX_REQUEST_BYTES;
     // UTF-8 takes at most 3 bytes per UTF-16 unit: most writes are sized without being scanned.
-    if (compareAndPutRequestBytes(3 * key.length, 3 * value.length, expectedModRevision) <= this.maxRequestBytes) return;
+    if (compareAndPutRequestBytes(3 * key.length, 3 * value.length, expectedModRevision) <= limit) return;
     const bytes = compareAndPutRequestBytes(Buffer.byteLength(key), Buffer.byteLength(value), expectedModRevision);
-    if (bytes > this.maxRequestBytes) {
-      throw requestTooLarge(key, `request is too large: the write takes ${bytes} bytes as etcd counts them, over its limit of ${this.maxRequestBytes}`);
-    }
+    if (bytes > limit) throw requestTooLarge(key, `request is too large: the write takes ${bytes} bytes as etcd counts them, over its limit of ${limit}`);
   }
 
   private checkReadRevision(revision: number): number {
