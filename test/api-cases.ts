@@ -619,6 +619,28 @@ export function runApiCases(title: string, start: () => Promise<ApiTarget>, stop
         expectStatus(await call(roles(ns), { method: 'POST', body: huge }), 413, 'RequestEntityTooLarge');
       });
 
+      it('413 for an object under 3 MiB but over the 1.5 MiB etcd stores; a patch over it only with its managedFields is stored without them', async () => {
+        const ns = await namespace();
+        // Over etcd's --max-request-bytes (etcd answers InvalidArgument), and over it by more than
+        // 512 KiB (its gRPC server refuses the message unread).
+        for (const count of [170_000, 260_000]) {
+          const resources = Array.from({ length: count }, (_, i) => `r${i}`);
+          const big = role('big', { rules: [{ apiGroups: [''], resources, verbs: ['get'] }] });
+          const created = await call(roles(ns), { method: 'POST', body: big });
+          assert.equal(created.status, 413, created.body.slice(0, 300));
+          assert.equal(created.json.reason, 'RequestEntityTooLarge');
+        }
+        expectStatus(await call(`${roles(ns)}/big`), 404, 'NotFound');
+        // 70,000 labels: about 0.9 MB, and as much again in managedFields, which list each key.
+        assert.equal((await call(roles(ns), { method: 'POST', body: role('labelled') })).status, 201);
+        const labels = Object.fromEntries(Array.from({ length: 70_000 }, (_, i) => [`k${i}`, '']));
+        const merge = { 'content-type': 'application/merge-patch+json' };
+        const patched = await call(`${roles(ns)}/labelled`, { method: 'PATCH', headers: merge, body: { metadata: { labels } } });
+        assert.equal(patched.status, 200, patched.body.slice(0, 500));
+        assert.equal(Object.keys(patched.json.metadata.labels).length, 70_000);
+        assert.equal(patched.json.metadata.managedFields, undefined);
+      });
+
       it('400 for JSON that does not parse, or a wrongly typed field', async () => {
         const ns = await namespace();
         for (const rawBody of ['', '{"metadata": ']) {

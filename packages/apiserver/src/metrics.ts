@@ -30,6 +30,8 @@ export class ServerMetrics {
   readonly rateLimitRedisAvailable: Gauge;
   /** Per-user rate decisions made locally because Redis was unreachable. */
   readonly rateLimitFallbacks: Counter;
+  /** Watchers closed for falling too far behind, by <resource>.<group> (upstream's watch cache counts its own). */
+  readonly terminatedWatchers: Counter<'resource'>;
   /** Watch events sent, and their sizes in bytes, by the group, version and kind watched. */
   readonly watchEvents: CheapCounter<'group' | 'version' | 'kind'>;
   readonly watchEventSizes: CheapHistogram<'group' | 'version' | 'kind'>;
@@ -91,6 +93,12 @@ export class ServerMetrics {
     this.rateLimitFallbacks = new Counter({
       name: 'plat_ratelimit_local_fallback_total',
       help: 'Per-user rate-limit decisions made by this replica alone because Redis was unreachable.',
+      registers,
+    });
+    this.terminatedWatchers = new Counter({
+      name: 'apiserver_terminated_watchers_total',
+      help: 'Counter of watchers closed due to unresponsiveness broken by resource type.',
+      labelNames: ['resource'],
       registers,
     });
     // Counted once per run per watcher, observed once per event per watcher: see cheap-metrics.ts.

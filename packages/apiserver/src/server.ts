@@ -18,6 +18,7 @@ import { registerProtobufKinds } from '@plat/protobuf';
 import { Discovery, type ForeignSubresource } from './resources/discovery.js';
 import { OpenAPI } from './openapi/handlers.js';
 import { resourceHandler, virtualSubresourceKey } from './resources/dispatch.js';
+import { DEFAULT_WATCH_BACKLOG_BYTES } from './resources/verbs/watch-backlog.js';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import type { AuthenticationOptions } from './authentication.js';
@@ -86,6 +87,8 @@ export interface ApiOptions {
   immortalNamespaces?: readonly string[];
   /** How often a watch that asked for bookmarks gets one; default 60 s. */
   bookmarkIntervalMs?: number;
+  /** How far behind, in bytes, a watcher may fall before it is closed; default 4 MiB (resources/verbs/watch-backlog.ts). */
+  watchBacklogBytes?: number;
   /** APIResponseCompression (default true): gzip large get and list responses. */
   responseCompression?: boolean;
   /** WatchList (default off) and APIListChunking (default on), honoured by every store. */
@@ -334,6 +337,7 @@ function serveApi(
         domain: api.domain,
         registerLongRunning,
         bookmarkIntervalMs: api.bookmarkIntervalMs ?? 60_000,
+        watchBacklogBytes: api.watchBacklogBytes ?? DEFAULT_WATCH_BACKLOG_BYTES,
         responseCompression: api.responseCompression ?? true,
         metrics,
       },

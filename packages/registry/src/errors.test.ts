@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { StatusError } from '@plat/apimachinery';
-import { StorageError, conflict, gone, goneContinuing } from '@plat/storage';
+import { StorageError, conflict, gone, goneContinuing, requestTooLarge } from '@plat/storage';
 import { EXPIRED_CONTINUE_MESSAGE, EXPIRED_LIST_MESSAGE, INCONSISTENT_CONTINUE_MESSAGE, toStatusError, type ErrorContext } from './errors.js';
 
 const groupResource = { group: '', resource: 'serviceaccounts' };
@@ -34,6 +34,21 @@ const cases: { name: string; error: StorageError; context: Partial<ErrorContext>
     error: gone(33, 40),
     context: { continuing: true },
     want: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: EXPIRED_CONTINUE_MESSAGE, reason: 'Expired', code: 410 },
+  },
+  {
+    // A client's error, not storage being down: 413 rather than 503, so that no client retries it.
+    name: 'a write larger than etcd takes',
+    error: requestTooLarge('/registry/core/configmaps/default/big', 'etcdserver: request is too large'),
+    context: {},
+    want: {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'Request entity too large: the object is too large to store: etcdserver: request is too large',
+      reason: 'RequestEntityTooLarge',
+      code: 413,
+    },
   },
 ];
 

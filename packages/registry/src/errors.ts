@@ -6,6 +6,7 @@ import {
   newConflict,
   newInternalError,
   newNotFound,
+  newRequestEntityTooLarge,
   newResourceExpired,
   newServiceUnavailable,
   newTimeout,
@@ -50,6 +51,10 @@ export function toStatusError(error: unknown, { groupResource, name = '', contin
       return tooLargeResourceVersion(error.message);
     case 'InvalidArgument':
       return newBadRequest(error.message);
+    case 'RequestTooLarge':
+      // Not the client's body (that is refused over 3 MiB before decoding) but the object as
+      // stored, which etcd takes up to --max-request-bytes (1.5 MiB by default).
+      return newRequestEntityTooLarge(`the object is too large to store: ${error.message}`);
     case 'Unavailable':
       return newServiceUnavailable(`storage is unavailable: ${error.message}`);
     default:

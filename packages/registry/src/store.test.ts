@@ -254,3 +254,25 @@ test('watch: a client too far behind is closed rather than buffered without boun
   for await (const event of watch) events.push(event);
   assert.equal(events.length, 5, 'the stream ended after the buffered events');
 });
+
+test('store: a patch too large to store with its managedFields is stored without them; apply is refused (413)', async () => {
+  const store = newStore();
+  const created = await store.create('', { metadata: { name: 'a' } }, { manager: 'creator' });
+  assert.ok(created.metadata.managedFields?.length);
+  // 70,000 labels: about 0.9 MB of object, and as much again in managedFields, which list every
+  // key; together over the 1.5 MiB etcd (and the embedded backend) takes in one write.
+  const labels = Object.fromEntries(Array.from({ length: 70_000 }, (_, i) => [`k${i}`, '']));
+  for (const type of ['merge', 'strategic'] as const) {
+    const { object } = await store.patch('', 'a', { type, patch: { metadata: { labels } }, manager: 'labeller' });
+    assert.equal(Object.keys(object.metadata.labels ?? {}).length, 70_000, type);
+    assert.equal(object.metadata.managedFields, undefined, type);
+    const stored = await store.get('', 'a');
+    assert.equal(stored.metadata.managedFields, undefined, type);
+    await store.update('', 'a', { ...stored, metadata: { ...stored.metadata, labels: {} } }, { manager: 'clearer' });
+  }
+  await assert.rejects(
+    store.patch('', 'a', { type: 'apply', patch: { apiVersion: 'things.example.com/v1', kind: 'Widget', metadata: { name: 'a', labels } }, manager: 'applier', force: true }),
+    (error: unknown) => isStatusError(error) && error.code === 413 && error.status.reason === 'RequestEntityTooLarge',
+  );
+  assert.deepEqual((await store.get('', 'a')).metadata.labels ?? {}, {});
+});

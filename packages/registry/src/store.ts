@@ -242,7 +242,12 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
     };
     let stored: T;
     try {
-      stored = await storage.guaranteedUpdate<T>(key, compute, { ignoreNotFound: mayCreate });
+      stored = await storage.guaranteedUpdate<T>(key, compute, { ignoreNotFound: mayCreate }).catch((error: unknown) => {
+        // Too large to store: as upstream's patch handler, once more without managedFields, which
+        // can be large and are safe to drop; not for apply, whose result is its managedFields.
+        if (request.type === 'apply' || !isStorageError(error, 'RequestTooLarge')) throw error;
+        return storage.guaranteedUpdate<T>(key, async (current) => withoutManagedFields(await compute(current)), { ignoreNotFound: mayCreate });
+      });
     } catch (error) {
       this.fail(error, name);
     }
@@ -348,4 +353,9 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
       throw mergeErrorToStatus(error);
     }
   }
+}
+
+function withoutManagedFields<T extends KubeObject>(object: T): T {
+  delete object.metadata.managedFields;
+  return object;
 }

@@ -8,6 +8,8 @@ export type StorageErrorCode =
   | 'TooLargeResourceVersion'
   | 'InvalidObject'
   | 'InvalidArgument'
+  /** The write is larger than the store takes in one request (etcd's --max-request-bytes). */
+  | 'RequestTooLarge'
   | 'Unavailable';
 
 export class StorageError extends Error {
@@ -59,6 +61,10 @@ export const tooLargeResourceVersion = (requested: number, current: number): Sto
     '',
     current,
   );
+
+/** `message`: the backend's own words (etcd's "etcdserver: request is too large"). */
+export const requestTooLarge = (key: string, message: string, cause?: unknown): StorageError =>
+  new StorageError('RequestTooLarge', message, key, 0, { cause });
 
 export const unavailable = (message: string, cause?: unknown): StorageError =>
   new StorageError('Unavailable', message, '', 0, { cause });

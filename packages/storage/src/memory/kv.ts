@@ -1,8 +1,9 @@
 // The embedded backend's KV: etcd's data model in process memory. One global revision counter,
 // every key's history of versions, an event log for watches from past revisions, and compaction.
 import type { CompareResult, KV, KVEvent, KeyValue, RangeRequest, RangeResult, WatchHandle, WatchSink } from '../kv.js';
-import { gone, tooLargeResourceVersion } from '../errors.js';
+import { gone, requestTooLarge, tooLargeResourceVersion } from '../errors.js';
 import { firstIndex } from '../sorted.js';
+import { ETCD_DEFAULT_MAX_REQUEST_BYTES, compareAndPutRequestBytes } from '../request-size.js';
 
 interface Version {
   modRevision: number;
@@ -31,6 +32,15 @@ export class MemoryKV implements KV {
   private log: KVEvent[] = [];
   private readonly watchers = new Set<Watcher>();
   private closed = false;
+
+  /** Refuses a write a default etcd would refuse for its size (request-size.ts). */
+  private checkRequestSize(key: string, value: string, expectedModRevision: number): void {
+    const limit = ETCD_DEFAULT_MAX_REQUEST_BYTES;
+    // UTF-8 takes at most 3 bytes per UTF-16 unit: most writes are sized without being scanned.
+    if (compareAndPutRequestBytes(3 * key.length, 3 * value.length, expectedModRevision) <= limit) return;
+    const bytes = compareAndPutRequestBytes(Buffer.byteLength(key), Buffer.byteLength(value), expectedModRevision);
+    if (bytes > limit) throw requestTooLarge(key, `request is too large: the write takes ${bytes} bytes as etcd counts them, over its limit of ${limit}`);
+  }
 
   private checkReadRevision(revision: number): number {
     if (revision === 0) return this.revision;
@@ -68,6 +78,7 @@ export class MemoryKV implements KV {
 
   async compareAndPut(key: string, expectedModRevision: number, value: string): Promise<CompareResult> {
     const current = this.at(key, this.revision);
+    this.checkRequestSize(key, value, expectedModRevision);
     if ((current?.modRevision ?? 0) !== expectedModRevision) return { succeeded: false, current };
     const revision = ++this.revision;
     const version = { modRevision: revision, createRevision: current?.createRevision ?? revision, value };

@@ -1,12 +1,11 @@
 // GET with watch: a chunked stream of JSON watch events (conventions 4.7 and 6), ended by
 // timeoutSeconds, by the client going away, or by graceful shutdown.
-import type { ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
 import { startWatch, type ApiWatchEvent, type KubeObject } from '@plat/registry';
 import { parseIncludeObject, toTable } from '../table.js';
 import { encodeWatchEvent } from '@plat/protobuf';
 import { listQuery } from './list.js';
-import { JoinedRuns } from './joined-runs.js';
+import { JoinedRuns, type JoinedRun } from './joined-runs.js';
+import { WatchBacklog } from './watch-backlog.js';
 import type { VerbScope } from './scope.js';
 
 /** Upstream's default for watches without timeoutSeconds: 30 to 60 minutes, spread at random. */
@@ -39,6 +38,8 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
   // Children bound once: with a thousand watchers every event is counted a thousand times.
   const eventsSent = services.metrics.watchEvents.labels(watcherLabels);
   const eventSizes = services.metrics.watchEventSizes.labels(watcherLabels);
+  const { group, resource } = served.resolved;
+  const groupResource = group ? `${resource}.${group}` : resource;
   const timer = setTimeout(stop, Math.max(0, timeoutSeconds) * 1000);
   res.on('close', stop);
   // Over HTTP/1.1 a run goes to the socket as one chunk, framed once for all the watchers that
@@ -47,28 +48,65 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
   const socket = res.chunkedEncoding ? res.socket : null;
   const out = socket ?? res;
   const runs = socket ? encode.chunked : encode.plain;
-  /** Writes a run of events in one go; false when the stream wants a drain before the next. */
-  const write = (run: readonly ApiWatchEvent[]): boolean => {
-    const { bytes, sizes } = runs.join(run);
+  const backlog = new WatchBacklog(services.watchBacklogBytes);
+  /**
+   * Runs that came while the stream had no room, joined, in order, for the next drain. Kept as
+   * joined bytes rather than written: node would hand everything written to TLS at its next chance,
+   * which copies and encrypts it for this one socket; these are shared with the watchers in step.
+   */
+  let pending: JoinedRun[] = [];
+  let pendingBytes = 0;
+  let first = true;
+  const send = ({ bytes, sizes }: JoinedRun): void => {
     for (const size of sizes) eventSizes.observe(size);
     eventsSent.inc(sizes.length);
-    return out.write(bytes);
+    out.write(bytes);
+  };
+  const flush = (): void => {
+    if (res.destroyed || pending.length === 0) return;
+    const waiting = pending;
+    pending = [];
+    pendingBytes = 0;
+    for (const joined of waiting) send(joined);
+  };
+  out.on('drain', flush);
+  /**
+   * Writes a run of events in one go when the stream has room, else keeps it for the next drain; a
+   * watcher too far behind when a run comes is closed instead (watch-backlog.ts).
+   */
+  const deliver = (run: readonly ApiWatchEvent[]): void => {
+    if (res.destroyed) return;
+    if (!first && backlog.over(out.writableLength + pendingBytes)) {
+      // What it holds is dropped with the connection; the client watches again from its last
+      // resourceVersion, as after any broken watch.
+      services.metrics.terminatedWatchers.inc({ resource: groupResource });
+      res.destroy();
+      return;
+    }
+    first = false;
+    const joined = runs.join(run);
+    if (pending.length === 0 && !out.writableNeedDrain) send(joined);
+    else {
+      pending.push(joined);
+      pendingBytes += joined.bytes.byteLength;
+    }
   };
   try {
     // A run of events is written in one go (the watch cache hands a busy resource's events on in
     // runs; upstream likewise flushes only when its channel is empty). Each event is encoded once
-    // for all watchers, and each run joined once. A run that comes while the stream has room is
-    // written where it is handed over; one that finds the stream full waits for a drain, in order.
+    // for all watchers, and each run joined once. A run is taken where it is handed over; the
+    // watch's queue holds only what comes while the writer is busy (see EventQueue.batches).
     const direct = (run: readonly ApiWatchEvent[]): boolean => {
-      if (res.destroyed || out.writableNeedDrain) return false;
-      write(run);
+      deliver(run);
       return true;
     };
     for await (const run of watch.batches(direct)) {
-      if (!write(run)) await drainedOrClosed(out);
+      deliver(run);
       if (res.destroyed) break;
     }
+    flush();
   } finally {
+    out.off('drain', flush);
     clearTimeout(timer);
     stop();
     unregister();
@@ -117,19 +155,6 @@ function eventEncoder(scope: VerbScope): EventEncoder {
       return Buffer.from(`${JSON.stringify({ type: event.type, object: table })}\n`);
     }),
   };
-}
-
-/** Waits for the client to take what was written, or to go away; leaves no listener behind. */
-function drainedOrClosed(res: ServerResponse | Duplex): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
 }
 
 /**
