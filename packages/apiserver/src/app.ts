@@ -1,17 +1,22 @@
-// The koa application: the filter chain every request passes, in upstream's order, ending in the
-// handler mux.
+// The koa application: the filter chain every request passes (filters/, one file each), in
+// upstream's order, ending in the handler mux.
 import Koa from 'koa';
 import type { Logger } from 'pino';
-import { authenticationFilter, type AuthenticationOptions } from './authentication.js';
-import { impersonationFilter } from './auth/impersonation.js';
-import { authorizationFilter, type Authorizer } from './authorization.js';
+import type { AuthenticationOptions } from './authentication.js';
+import type { Authorizer } from './authorization.js';
 import type { Middleware, RequestState } from './context.js';
-import { errorHandler } from './error-handler.js';
-import { inflightFilter, userRateFilter, type LimitOptions, type UserRateLimiter } from './limits.js';
-import { metricsFilter, type ServerMetrics } from './metrics.js';
+import { authenticationFilter } from './filters/authentication.js';
+import { authorizationFilter } from './filters/authorization.js';
+import { errorHandler } from './filters/error-handler.js';
+import { impersonationFilter } from './filters/impersonation.js';
+import { inflightFilter, userRateFilter } from './filters/limits.js';
+import { metricsFilter } from './filters/metrics.js';
+import { requestInfoFilter } from './filters/request-info.js';
+import { requestLogFilter } from './filters/request-log.js';
+import type { LimitOptions, UserRateLimiter } from './limits.js';
+import type { ServerMetrics } from './metrics.js';
 import type { PathMux } from './mux.js';
-import { newRequestInfo, type RequestInfo } from './request-info.js';
-import { requestLogFilter } from './request-log.js';
+import type { RequestInfo } from './request-info.js';
 
 export interface AppDependencies {
   logger: Logger;
@@ -31,10 +36,6 @@ export interface AppDependencies {
   outerFilters?: readonly Middleware[];
 }
 
-const requestInfoFilter: Middleware = (ctx, next) => {
-  ctx.state.requestInfo = newRequestInfo(ctx.method, ctx.path, new URLSearchParams(ctx.querystring));
-  return next();
-};
 
 /** Client disconnects during a stream reach koa's error event; they are not server errors. */
 const ignoredErrorCodes = new Set(['ERR_STREAM_PREMATURE_CLOSE']);

@@ -4,7 +4,6 @@
 // wants them checked, not ignored. Runs for every path, health checks included.
 import type { PeerCertificate } from 'node:tls';
 import { goQuote, newUnauthorized } from '@plat/apimachinery';
-import type { Middleware } from './context.js';
 import { ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, anonymousUser, type UserInfo } from './user.js';
 
 export interface TokenAuthentication {
@@ -137,15 +136,6 @@ export async function authenticate(credentials: Credentials, options: Authentica
   }
   if (failed) throw newUnauthorized('Unauthorized');
   return options.anonymous === false ? undefined : anonymousUser();
-}
-
-export function authenticationFilter(options: AuthenticationOptions): Middleware {
-  return async (ctx, next) => {
-    const user = await authenticate({ authorization: ctx.get('Authorization') || undefined, connection: ctx.req.socket as TlsPeer }, options);
-    if (!user) throw newUnauthorized('Unauthorized');
-    ctx.state.user = user;
-    await next();
-  };
 }
 
 /** `["a" "b"]`: a Go string slice printed with %q, as upstream's messages show audiences. */

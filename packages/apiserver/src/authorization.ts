@@ -2,8 +2,6 @@
 // upstream's privileged-group authorizer; a refusal is a 403 Status in upstream's words.
 import { StatusError, newForbidden, type AccessAttributes, type AccessDecision, type AccessRules, type UserInfo } from '@plat/apimachinery';
 import { forbiddenMessage } from '@plat/auth';
-import type { Middleware } from './context.js';
-import type { RequestInfo } from './request-info.js';
 import { SYSTEM_PRIVILEGED_GROUP } from './user.js';
 
 export type AuthorizationMode = 'AlwaysAllow' | 'AlwaysDeny' | 'RBAC';
@@ -92,24 +90,3 @@ export function forbiddenError(attributes: AccessAttributes, reason: string): St
   return new StatusError({ ...status, message: forbiddenMessage(attributes, reason) });
 }
 
-/** What a request asks to do, for the authorizer. */
-function requestAttributes(info: RequestInfo, user: UserInfo): AccessAttributes {
-  const { isResourceRequest, path, verb, apiGroup, apiVersion, namespace, resource, subresource, name } = info;
-  return { isResourceRequest, path, verb, apiGroup, apiVersion, namespace, resource, subresource, name, user };
-}
-
-export function authorizationFilter(authorizer: Authorizer, domain = 'plat.io'): Middleware {
-  return async (ctx, next) => {
-    const attributes = requestAttributes(ctx.state.requestInfo, ctx.state.user);
-    // An authorizer that fails is a bug or an outage: the error handler answers 500 and logs it.
-    const result = await authorizer.authorize(attributes);
-    // Upstream's audit annotations of the decision.
-    const annotations = ctx.state.auditAnnotations;
-    if (annotations) {
-      annotations[`authorization.${domain}/decision`] = result.decision === 'Allow' ? 'allow' : 'forbid';
-      if (result.reason) annotations[`authorization.${domain}/reason`] = result.reason;
-    }
-    if (result.decision !== 'Allow') throw forbiddenError(attributes, result.reason);
-    await next();
-  };
-}

@@ -3,10 +3,8 @@
 // replica through Redis, falling back to this replica's own buckets while Redis is unreachable.
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { newTooManyRequests } from '@plat/apimachinery';
-import type { Middleware, RequestContext } from './context.js';
+import type { RequestContext } from './context.js';
 import type { ServerMetrics } from './metrics.js';
-import { SYSTEM_PRIVILEGED_GROUP } from './user.js';
 
 export interface LimitOptions {
   /** Non-mutating requests in flight at once on this replica; 0: no limit. Upstream's default 400. */
@@ -32,8 +30,6 @@ export interface UserRateOptions {
 export const TOO_MANY_REQUESTS_MESSAGE = 'Too many requests, please try again later.';
 
 const nonMutatingVerbs = new Set(['get', 'list', 'watch']);
-/** Probes and scrapes are never rate-limited per user: load balancers and Prometheus must get through. */
-const exemptPaths = /^\/(healthz|livez|readyz|metrics|version)(\/|$)/;
 
 export type RequestKind = 'readOnly' | 'mutating';
 
@@ -46,37 +42,6 @@ export function requestKind(ctx: RequestContext): RequestKind {
 
 /** Watches (and other streams) are long-running: they hold no in-flight slot. */
 export const isLongRunning = (ctx: RequestContext): boolean => ctx.state.requestInfo.isResourceRequest && ctx.state.requestInfo.verb === 'watch';
-
-/**
- * The in-flight limits: a request over its kind's limit gets 429 with Retry-After: 1 at once
- * (upstream's max-in-flight filter does not queue). Needs the user: runs after authentication.
- */
-export function inflightFilter(options: LimitOptions, metrics: ServerMetrics): Middleware {
-  const limits: Record<RequestKind, number> = { readOnly: options.maxRequestsInflight, mutating: options.maxMutatingRequestsInflight };
-  // Shared with the metrics, which read it at scrape time.
-  const current: Record<RequestKind, number> = metrics.inflightNow;
-  return async (ctx, next) => {
-    if (isLongRunning(ctx)) {
-      metrics.longRunning.inc();
-      ctx.res.once('close', () => metrics.longRunning.dec());
-      return next();
-    }
-    const kind = requestKind(ctx);
-    const limit = limits[kind];
-    // As upstream: system:masters always gets an answer (super-admins, loopback clients).
-    if (limit > 0 && current[kind] >= limit && !ctx.state.user.groups.includes(SYSTEM_PRIVILEGED_GROUP)) {
-      metrics.rejected.inc({ priority_level: kind, flow_schema: 'max-inflight', reason: 'concurrency-limit' });
-      throw newTooManyRequests(TOO_MANY_REQUESTS_MESSAGE, 1);
-    }
-    current[kind]++;
-    // Released when the response closes (finished or aborted), not when next() returns: a body
-    // may still be streaming.
-    ctx.res.once('close', () => {
-      current[kind]--;
-    });
-    await next();
-  };
-}
 
 /** Answers whether one more request of `user` fits its rate; when not, after how many seconds to retry. */
 export interface RateDecision {
@@ -226,19 +191,3 @@ export function newUserRateLimiter(options: UserRateOptions, logger: Logger, met
   return new LocalRateLimiter(options.qps, options.burst);
 }
 
-/**
- * Per-user rates: 429 with Retry-After (whole seconds, at least 1) when the user's bucket is empty.
- * Members of system:masters and probe or scrape paths are exempt, as upstream's exempt priority level.
- */
-export function userRateFilter(limiter: UserRateLimiter, metrics: ServerMetrics): Middleware {
-  return async (ctx, next) => {
-    const user = ctx.state.user;
-    if (exemptPaths.test(ctx.path) || user.groups.includes(SYSTEM_PRIVILEGED_GROUP)) return next();
-    const decision = await limiter.take(user.name);
-    if (!decision.allowed) {
-      metrics.rejected.inc({ priority_level: 'per-user', flow_schema: 'per-user-rate', reason: 'rate-limit' });
-      throw newTooManyRequests(TOO_MANY_REQUESTS_MESSAGE, Math.max(1, Math.ceil(decision.retryAfterSeconds)));
-    }
-    return next();
-  };
-}

@@ -1,6 +1,6 @@
 // One debug log line per request, written when the response closes (so streams log their end).
 import type { Logger } from 'pino';
-import type { Middleware, RequestState } from './context.js';
+import type { Middleware, RequestState } from '../context.js';
 
 export function requestLogFilter(logger: Logger): Middleware {
   return async (ctx, next) => {

@@ -2,8 +2,8 @@
 // as a 500 (always a bug, so logged with its stack).
 import { isStatusError, newInternalError } from '@plat/apimachinery';
 import type { Logger } from 'pino';
-import type { Middleware } from './context.js';
-import { writeStatus } from './status-response.js';
+import type { Middleware } from '../context.js';
+import { writeStatus } from '../status-response.js';
 
 export function errorHandler(logger: Logger): Middleware {
   return async (ctx, next) => {
