@@ -329,8 +329,11 @@ function serveApi(
     foreign.push({ parent: { ...parent, group: resolveGroup(parent.group, api.domain) }, subresource: parent.subresource, resolved: served.resolved, verbs: ['create'] });
   }
 
-  for (const [path, handler] of new Discovery(catalog, api.domain, foreign).handlers()) mux.handle(path, handler);
-  for (const [path, handler] of new OpenAPI(catalog, api.domain).handlers()) mux.handle(path, handler);
+  const discovery = new Discovery(catalog, api.domain, foreign);
+  mux.handleDynamic((path) => discovery.handlerFor(path));
+  const openapi = new OpenAPI(catalog, api.domain);
+  for (const [path, handler] of openapi.handlers()) mux.handle(path, handler);
+  mux.handleDynamic((path) => openapi.handlerFor(path));
   mux.handleResources(
     resourceHandler(
       catalog,
@@ -346,7 +349,7 @@ function serveApi(
     ),
   );
   const bootstrapper = new Bootstrapper(catalog, [...(api.bootstrap ?? []), ...(policy?.objects ?? [])], logger);
-  const stored = [...catalog.groups.values()].flatMap((versions) => [...versions.values()].flat()).filter((served) => !served.resolved.definition.virtual);
+  const stored = catalog.all().filter((served) => !served.resolved.definition.virtual);
   // One count per resource, not per version: versions of a group share their objects.
   const counted = new Map(stored.map(({ resolved }) => [resolved.prefix(''), resolved.group ? `${resolved.resource}.${resolved.group}` : resolved.resource]));
   const objectCounter = new ObjectCounter(

@@ -1,10 +1,10 @@
 // /openapi/v2 (JSON and Protobuf) and /openapi/v3 (the index and one JSON document per group
-// version), built once at start-up and served as kube-openapi's handlers serve them: the ETag is
+// version), built from the catalog as it is when asked for, and served as kube-openapi's handlers serve them: the ETag is
 // the JSON's SHA-512, If-None-Match answers 304, and a /openapi/v3 URL with ?hash= is immutable (a
 // stale hash is redirected to the current one with 301).
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { newNotAcceptable } from '@plat/apimachinery';
+import { newGenericServerResponse, newNotAcceptable } from '@plat/apimachinery';
 import type { ResolvedResource } from '@plat/registry';
 import type { Handler, RequestContext } from '../context.js';
 import type { ResourceCatalog } from '../resources/catalog.js';
@@ -92,29 +92,54 @@ function inOneYear(): string {
   return date.toUTCString();
 }
 
-export class OpenAPI {
-  private readonly v2: Published;
-  private readonly v2Protobuf: Published;
-  private readonly v3: Map<string, Published>;
-  private readonly v3Index: Published;
+/** The documents of one state of the catalog. */
+interface Documents {
+  generation: number;
+  v2: Published;
+  v2Protobuf: Published;
+  v3: Map<string, Published>;
+  v3Index: Published;
+}
 
-  constructor(catalog: ResourceCatalog, domain: string, now: Date = new Date()) {
+const hashedUrl = (key: string, published: Published): string => `/openapi/v3/${key}?hash=${published.hash}`;
+
+/**
+ * The handlers of the OpenAPI documents. They are built when first asked for after the catalog
+ * changed (custom resources come and go), not at every change: installing many definitions at
+ * once builds them once.
+ */
+export class OpenAPI {
+  private documents: Documents | undefined;
+
+  constructor(
+    private readonly catalog: ResourceCatalog,
+    private readonly domain: string,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  private current(): Documents {
+    const generation = this.catalog.generation;
+    if (this.documents?.generation === generation) return this.documents;
+    const builtAt = this.now();
     const resources: ResolvedResource[] = [];
-    for (const versions of catalog.groups.values()) {
+    for (const [, versions] of this.catalog.groups()) {
       for (const served of versions.values()) resources.push(...served.map(({ resolved }) => resolved));
     }
-    const documents = buildOpenAPIDocuments(resources, { domain, version: versionInfo().gitVersion });
-    this.v2 = publish(documents.v2, now, true);
+    const documents = buildOpenAPIDocuments(resources, { domain: this.domain, version: versionInfo().gitVersion });
+    const v2 = publish(documents.v2, builtAt, true);
     const protobuf = swaggerToProtobuf(documents.v2);
-    this.v2Protobuf = { body: protobuf, contentType: V2_PROTOBUF_CONTENT_TYPE, gzipped: gzipSync(protobuf), hash: this.v2.hash, lastModified: now };
-    this.v3 = new Map([...documents.v3].map(([key, document]) => [key, publish(document, now)]));
-    const keys = [...this.v3.keys()].sort();
-    const paths = Object.fromEntries(keys.map((key) => [key, { serverRelativeURL: this.hashedUrl(key, this.v3.get(key)!) }]));
-    this.v3Index = publish({ paths }, now);
-  }
-
-  private hashedUrl(key: string, published: Published): string {
-    return `/openapi/v3/${key}?hash=${published.hash}`;
+    const v2Protobuf = { body: protobuf, contentType: V2_PROTOBUF_CONTENT_TYPE, gzipped: gzipSync(protobuf), hash: v2.hash, lastModified: builtAt };
+    const v3 = new Map<string, Published>();
+    for (const [key, document] of documents.v3) {
+      // A group version whose document did not change keeps its hash and its time.
+      const body = Buffer.from(JSON.stringify(document));
+      const before = this.documents?.v3.get(key);
+      v3.set(key, before?.body.equals(body) ? before : { body, contentType: 'application/json', hash: hashOf(body), lastModified: builtAt });
+    }
+    const keys = [...v3.keys()].sort();
+    const paths = Object.fromEntries(keys.map((key) => [key, { serverRelativeURL: hashedUrl(key, v3.get(key)!) }]));
+    this.documents = { generation, v2, v2Protobuf, v3, v3Index: publish({ paths }, builtAt) };
+    return this.documents;
   }
 
   /** Handlers by exact path. */
@@ -122,33 +147,42 @@ export class OpenAPI {
     const handlers = new Map<string, Handler>();
     handlers.set('/openapi/v2', (ctx) => {
       ctx.append('Vary', 'Accept');
-      const published = negotiate(ctx, this.v2, this.v2Protobuf);
+      const { v2, v2Protobuf } = this.current();
+      const published = negotiate(ctx, v2, v2Protobuf);
       if (!published) throw newNotAcceptable(['application/json', V2_PROTOBUF_TYPES[0]!]);
       serve(ctx, published);
     });
-    handlers.set('/openapi/v3', (ctx) => serve(ctx, this.v3Index));
-    for (const [key, published] of this.v3) {
-      handlers.set(`/openapi/v3/${key}`, (ctx) => {
-        ctx.set('Vary', 'Accept');
-        // The Protobuf form of the v3 documents is not served: kubectl reads the JSON form.
-        if (!negotiate(ctx, published)) throw newNotAcceptable(['application/json']);
-        const hash = new URLSearchParams(ctx.querystring).get('hash');
-        if (hash) {
-          if (hash !== published.hash) {
-            // As Go's http.Redirect after the Content-Type is set: a Location and no body.
-            ctx.status = 301;
-            ctx.body = '';
-            ctx.set('Location', this.hashedUrl(key, published));
-            ctx.set('ETag', `"${published.hash}"`);
-            ctx.set('Content-Type', 'application/json');
-            return;
-          }
-          ctx.set('Cache-Control', 'public, immutable');
-          ctx.set('Expires', inOneYear());
-        }
-        serve(ctx, published);
-      });
-    }
+    handlers.set('/openapi/v3', (ctx) => serve(ctx, this.current().v3Index));
     return handlers;
+  }
+
+  /** The handler of one group version's document (/openapi/v3/apis/{group}/{version}), if it is served. */
+  handlerFor(path: string): Handler | undefined {
+    if (!path.startsWith('/openapi/v3/')) return undefined;
+    const key = path.slice('/openapi/v3/'.length);
+    if (!this.current().v3.has(key)) return undefined;
+    return (ctx) => {
+      // Looked up again: the catalog may have changed since the path was resolved.
+      const published = this.current().v3.get(key);
+      if (!published) throw newGenericServerResponse(404);
+      ctx.set('Vary', 'Accept');
+      // The Protobuf form of the v3 documents is not served: kubectl reads the JSON form.
+      if (!negotiate(ctx, published)) throw newNotAcceptable(['application/json']);
+      const hash = new URLSearchParams(ctx.querystring).get('hash');
+      if (hash) {
+        if (hash !== published.hash) {
+          // As Go's http.Redirect after the Content-Type is set: a Location and no body.
+          ctx.status = 301;
+          ctx.body = '';
+          ctx.set('Location', hashedUrl(key, published));
+          ctx.set('ETag', `"${published.hash}"`);
+          ctx.set('Content-Type', 'application/json');
+          return;
+        }
+        ctx.set('Cache-Control', 'public, immutable');
+        ctx.set('Expires', inOneYear());
+      }
+      serve(ctx, published);
+    };
   }
 }

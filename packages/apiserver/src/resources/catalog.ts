@@ -1,5 +1,7 @@
 // The resources this server serves: each definition bound to the API domain and to one generic
-// store, found by group, version and resource.
+// store, found by group, version and resource. The built-in kinds are there from the start; custom
+// resources come and go while the server runs (their definitions' controller adds and removes
+// them), and whatever is derived from the catalog (discovery, OpenAPI) follows its changes.
 import type { Storage } from '@plat/storage';
 import {
   ResourceStore,
@@ -11,6 +13,7 @@ import {
   type StoreFeatures,
   type VirtualServices,
 } from '@plat/registry';
+import { compareKubeVersions } from './version-priority.js';
 
 export interface ServedResource {
   readonly resolved: ResolvedResource;
@@ -29,25 +32,23 @@ export interface CatalogOptions {
   virtualServices?: () => VirtualServices | undefined;
 }
 
+/** A group's versions, in preference order, each with its resources. */
+export type GroupVersions = ReadonlyMap<string, readonly ServedResource[]>;
+
+const pathOf = (group: string, version: string, resource: string): string => `${group}/${version}/${resource}`;
+
 export class ResourceCatalog {
   private readonly byPath = new Map<string, ServedResource>();
-  /** group -> versions in preference order -> resources. */
-  readonly groups = new Map<string, Map<string, ServedResource[]>>();
-
+  private readonly byGroup = new Map<string, Map<string, ServedResource[]>>();
+  /** Groups of the kinds added after start-up, which discovery lists after the built-in ones. */
+  private readonly addedGroups = new Set<string>();
+  private readonly listeners = new Set<() => void>();
   private readonly admission: readonly AdmissionCheck[];
+  private changes = 0;
 
   constructor(definitions: readonly ResourceDefinition[], readonly options: CatalogOptions) {
     this.admission = options.admission?.(this) ?? [];
-    for (const definition of definitions) {
-      const served = this.serve(definition as ResourceDefinition<KubeObject>);
-      const { resolved } = served;
-      const path = `${resolved.group}/${resolved.version}/${resolved.resource}`;
-      if (this.byPath.has(path)) throw new Error(`two definitions serve ${path}`);
-      this.byPath.set(path, served);
-      const versions = this.groups.get(resolved.group) ?? new Map<string, ServedResource[]>();
-      this.groups.set(resolved.group, versions);
-      versions.set(resolved.version, [...(versions.get(resolved.version) ?? []), served]);
-    }
+    for (const definition of definitions) this.insert(this.serve(definition as ResourceDefinition<KubeObject>), false);
   }
 
   /** A definition bound to the domain and a store of its own, as the catalog's are (not added to it). */
@@ -65,8 +66,94 @@ export class ResourceCatalog {
     return { resolved, store };
   }
 
+  /**
+   * Serves a definition from now on (a custom resource's version). Throws when its group, version
+   * and resource are served already.
+   */
+  add(definition: ResourceDefinition<KubeObject>): ServedResource {
+    const served = this.serve(definition);
+    this.insert(served, true);
+    this.changed();
+    return served;
+  }
+
+  /** Stops serving a resource; the served resource it was, if any. */
+  remove(group: string, version: string, resource: string): ServedResource | undefined {
+    const served = this.byPath.get(pathOf(group, version, resource));
+    if (!served) return undefined;
+    this.byPath.delete(pathOf(group, version, resource));
+    const versions = this.byGroup.get(group)!;
+    const left = versions.get(version)!.filter((s) => s !== served);
+    if (left.length) versions.set(version, left);
+    else versions.delete(version);
+    if (!versions.size) {
+      this.byGroup.delete(group);
+      this.addedGroups.delete(group);
+    }
+    this.changed();
+    return served;
+  }
+
+  private insert(served: ServedResource, added: boolean): void {
+    const { group, version, resource } = served.resolved;
+    const path = pathOf(group, version, resource);
+    if (this.byPath.has(path)) throw new Error(`two definitions serve ${path}`);
+    this.byPath.set(path, served);
+    let versions = this.byGroup.get(group);
+    if (!versions) {
+      versions = new Map();
+      this.byGroup.set(group, versions);
+      if (added) this.addedGroups.add(group);
+    }
+    if (versions.has(version)) versions.get(version)!.push(served);
+    else if (!added) versions.set(version, [served]);
+    else {
+      // A new version takes its place by Kubernetes' version priority (v2 before v1 before v1beta1).
+      const ordered = [...versions.entries(), [version, [served]] as [string, ServedResource[]]];
+      ordered.sort(([a], [b]) => compareKubeVersions(a, b));
+      versions.clear();
+      for (const [v, list] of ordered) versions.set(v, list);
+    }
+  }
+
+  private changed(): void {
+    this.changes++;
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Calls `listener` after every change; returns the function that stops it. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** A number that changes whenever what is served changes (for caches of derived documents). */
+  get generation(): number {
+    return this.changes;
+  }
+
+  /**
+   * Every group with its versions: the built-in groups in their order, then the groups added since,
+   * by name (upstream lists custom groups, all of one priority, after the built-in ones).
+   */
+  groups(): [string, GroupVersions][] {
+    const builtIn = [...this.byGroup].filter(([group]) => !this.addedGroups.has(group));
+    const added = [...this.byGroup].filter(([group]) => this.addedGroups.has(group)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return [...builtIn, ...added];
+  }
+
+  /** A group's versions, if it is served. */
+  group(name: string): GroupVersions | undefined {
+    return this.byGroup.get(name);
+  }
+
+  /** Every served resource, of every group and version. */
+  all(): ServedResource[] {
+    return [...this.byPath.values()];
+  }
+
   find(group: string, version: string, resource: string): ServedResource | undefined {
-    return this.byPath.get(`${group}/${version}/${resource}`);
+    return this.byPath.get(pathOf(group, version, resource));
   }
 
   /** The store of a resource this server is known to serve (for admission and bootstrapping). */

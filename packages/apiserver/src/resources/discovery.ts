@@ -2,7 +2,7 @@
 // aggregated discovery document kubectl 1.28 asks for first, with the plain documents as fallback.
 import type { KubeObject, ResolvedResource, SubresourceDefinition, Verb } from '@plat/registry';
 import type { Handler, RequestContext } from '../context.js';
-import type { ResourceCatalog, ServedResource } from './catalog.js';
+import type { GroupVersions, ResourceCatalog, ServedResource } from './catalog.js';
 import { parseAccept } from './negotiation.js';
 import { writeObject } from './respond.js';
 
@@ -101,11 +101,11 @@ export class Discovery {
     this.aggregatedGroup = `apidiscovery.${domain}`;
   }
 
-  private namedGroups(): [string, Map<string, ServedResource[]>][] {
-    return [...this.catalog.groups].filter(([group]) => group !== '');
+  private namedGroups(): [string, GroupVersions][] {
+    return this.catalog.groups().filter(([group]) => group !== '');
   }
 
-  private groupDocument(group: string, versions: Map<string, ServedResource[]>): unknown {
+  private groupDocument(group: string, versions: GroupVersions): unknown {
     const list = [...versions.keys()].map((version) => ({ groupVersion: groupVersion(group, version), version }));
     return { name: group, versions: list, preferredVersion: list[0] };
   }
@@ -122,7 +122,7 @@ export class Discovery {
     return undefined;
   }
 
-  private async writeAggregated(ctx: RequestContext, version: string, groups: [string, Map<string, ServedResource[]>][]): Promise<void> {
+  private async writeAggregated(ctx: RequestContext, version: string, groups: [string, GroupVersions][]): Promise<void> {
     await writeObject(ctx, 200, {
       kind: 'APIGroupDiscoveryList',
       apiVersion: `${this.aggregatedGroup}/${version}`,
@@ -136,11 +136,9 @@ export class Discovery {
     ctx.set('Vary', 'Accept');
   }
 
-  /** Handlers by exact path. */
-  handlers(): Map<string, Handler> {
-    const handlers = new Map<string, Handler>();
-    const core = this.catalog.groups.get('');
-    handlers.set('/api', async (ctx) => {
+  private readonly root: Record<string, Handler> = {
+    '/api': async (ctx) => {
+      const core = this.catalog.group('');
       const aggregated = this.aggregatedVersion(ctx);
       if (aggregated) return this.writeAggregated(ctx, aggregated, core ? [['', core]] : []);
       await writeObject(ctx, 200, {
@@ -148,8 +146,8 @@ export class Discovery {
         versions: core ? [...core.keys()] : [],
         serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: ctx.host }],
       });
-    });
-    handlers.set('/apis', async (ctx) => {
+    },
+    '/apis': async (ctx) => {
       const aggregated = this.aggregatedVersion(ctx);
       if (aggregated) return this.writeAggregated(ctx, aggregated, this.namedGroups());
       await writeObject(ctx, 200, {
@@ -157,25 +155,41 @@ export class Discovery {
         apiVersion: 'v1',
         groups: this.namedGroups().map(([group, versions]) => this.groupDocument(group, versions)),
       });
-    });
-    for (const [group, versions] of this.catalog.groups) {
-      if (group) {
-        handlers.set(`/apis/${group}`, (ctx) =>
-          writeObject(ctx, 200, { kind: 'APIGroup', apiVersion: 'v1', ...(this.groupDocument(group, versions) as object) }),
-        );
-      }
-      for (const [version, served] of versions) {
-        const path = group ? `/apis/${group}/${version}` : `/api/${version}`;
-        handlers.set(path, (ctx) =>
-          writeObject(ctx, 200, {
-            kind: 'APIResourceList',
-            apiVersion: 'v1',
-            groupVersion: groupVersion(group, version),
-            resources: apiResources(served, this.foreign),
-          }),
-        );
-      }
+    },
+  };
+
+  /**
+   * The handler of a discovery path (/api, /apis, /apis/{group}, /api/v1, /apis/{group}/{version}),
+   * looked up in the catalog as it is when the request comes: resources added or removed since
+   * start-up are found or not found.
+   */
+  handlerFor(path: string): Handler | undefined {
+    const root = this.root[path];
+    if (root) return root;
+    const parts = path.split('/');
+    // ['', 'api', version] or ['', 'apis', group] or ['', 'apis', group, version]
+    if (parts[0] !== '' || parts.some((part, i) => i > 0 && part === '')) return undefined;
+    const [, prefix, first, second] = parts;
+    if (prefix === 'api' && parts.length === 3) return this.versionHandler('', first!);
+    if (prefix !== 'apis' || !first) return undefined;
+    if (parts.length === 3) {
+      const versions = this.catalog.group(first);
+      if (!versions || first === '') return undefined;
+      return (ctx) => writeObject(ctx, 200, { kind: 'APIGroup', apiVersion: 'v1', ...(this.groupDocument(first, versions) as object) });
     }
-    return handlers;
+    if (parts.length === 4) return this.versionHandler(first, second!);
+    return undefined;
+  }
+
+  private versionHandler(group: string, version: string): Handler | undefined {
+    const served = this.catalog.group(group)?.get(version);
+    if (!served) return undefined;
+    return (ctx) =>
+      writeObject(ctx, 200, {
+        kind: 'APIResourceList',
+        apiVersion: 'v1',
+        groupVersion: groupVersion(group, version),
+        resources: apiResources(served, this.foreign),
+      });
   }
 }
