@@ -116,10 +116,33 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
    */
   protobuf?: { message: string; pointers?: readonly string[] };
   /**
+   * The objects are unstructured, as a custom resource's (upstream's custom resource handler): the
+   * schema's `metadata` is checked while decoding, everything else by these rules and the
+   * strategy's validation. Absent: a typed kind, checked against its schema while decoding.
+   */
+  unstructured?: UnstructuredRules;
+  /**
    * This version of the resource is deprecated: requests get a `Warning: 299` header (`warning`,
    * or one naming `removedRelease`), an audit annotation and apiserver_requested_deprecated_apis.
    */
   deprecated?: { removedRelease?: string; warning?: string };
+}
+
+/**
+ * How the objects of an unstructured kind are read. Pruning and defaults apply to a request's
+ * object as it is decoded, and to objects read from storage (written before the schema changed,
+ * or by another version): a client sees no field the schema does not have, and every default.
+ */
+export interface UnstructuredRules {
+  /**
+   * The version objects are stored in, whichever version they were written through; each version
+   * serves them with its own apiVersion (conversion None).
+   */
+  storageVersion: string;
+  /** Removes the fields the schema does not declare, in place; their paths (`spec.foo`), in document order. */
+  prune(object: KubeObject): string[];
+  /** Fills the schema's defaults in place; idempotent. Returns whether anything changed. */
+  default(object: KubeObject): boolean;
 }
 
 /** What the server's token authenticators say of a bearer token (a TokenReview's status). */

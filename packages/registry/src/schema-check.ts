@@ -128,12 +128,35 @@ function typeErrorMessage(error: ErrorObject, object: unknown): string {
  * as a typed decoder would (in place); with `prune`, undeclared fields are removed from it.
  */
 export function checkFields<T extends KubeObject>(definition: ResourceDefinition<T>, object: unknown, prune: boolean): FieldCheck {
+  const schema = decodingSchema(definition);
   const decodeErrors: string[] = [];
-  normalizeDecoded(object, definition.schema, '', decodeErrors);
-  const validate = validatorFor(definition.schema);
+  normalizeDecoded(object, schema, '', decodeErrors);
+  const validate = validatorFor(schema);
   validate(object);
   const typeErrors = [...decodeErrors, ...(validate.errors ?? []).filter(isTypeError).map((error) => typeErrorMessage(error, object))];
   const unknownFields: string[] = [];
-  walkUnknown(definition.schema, object, '', unknownFields, prune);
+  walkUnknown(schema, object, '', unknownFields, prune);
   return { typeErrors: [...new Set(typeErrors)], unknownFields };
+}
+
+const metadataSchemas = new WeakMap<JSONSchema, JSONSchema>();
+
+/**
+ * The schema a body is decoded with: a typed kind's whole schema; of an unstructured kind's only
+ * apiVersion, kind and metadata (upstream decodes a custom object's metadata as ObjectMeta, and
+ * leaves the rest to pruning and validation).
+ */
+function decodingSchema<T extends KubeObject>(definition: ResourceDefinition<T>): JSONSchema {
+  if (!definition.unstructured) return definition.schema;
+  let schema = metadataSchemas.get(definition.schema);
+  if (!schema) {
+    const properties = (definition.schema.properties ?? {}) as Record<string, JSONSchema>;
+    schema = {
+      type: 'object',
+      properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, ...(properties.metadata && { metadata: properties.metadata }) },
+      additionalProperties: {},
+    };
+    metadataSchemas.set(definition.schema, schema);
+  }
+  return schema;
 }

@@ -7,6 +7,7 @@ import type { ResolvedResource } from './resolved.js';
 import { toStatusError, tooLargeResourceVersion } from './errors.js';
 import { buildPredicate } from './predicate.js';
 import { listItem } from './list-item.js';
+import { storedFormOf, type StoredForm } from './stored-form.js';
 import { getSemantic, listSemantic, validateListQuery } from './resource-version.js';
 
 /** The feature gates the store honours; absent ones take their Kubernetes 1.28 defaults. */
@@ -38,7 +39,9 @@ export class ResourceReader<T extends KubeObject = KubeObject> {
   constructor(
     readonly resource: ResolvedResource<T>,
     protected readonly options: StoreOptions,
-  ) {}
+  ) {
+    this.form = storedFormOf(resource);
+  }
 
   get storage(): Storage {
     return this.options.storage;
@@ -54,6 +57,21 @@ export class ResourceReader<T extends KubeObject = KubeObject> {
 
   protected fail(error: unknown, name = '', continuing = false): never {
     throw toStatusError(error, { groupResource: this.resource.groupResource, name, continuing });
+  }
+
+  /** An unstructured kind's stored form (typed kinds: undefined, their objects are served as stored). */
+  readonly form: StoredForm<T> | undefined;
+
+  /** An object read from storage as this version serves it (a stored one need not be copied). */
+  protected served(stored: T): T {
+    return this.form ? this.form.served(stored) : this.withType(stored);
+  }
+
+  /** An object read from storage as the store's writes work on it: pruned and defaulted. */
+  protected current(stored: T): T;
+  protected current(stored: T | null): T | null;
+  protected current(stored: T | null): T | null {
+    return stored && this.form ? this.form.served(stored) : stored;
   }
 
   protected withType(object: T): T {
@@ -78,7 +96,7 @@ export class ResourceReader<T extends KubeObject = KubeObject> {
     if (semantic.kind === 'notOlderThan') await this.waitForRevision(semantic.revision);
     const notOlderThan = semantic.kind === 'any' ? 0 : semantic.kind === 'notOlderThan' ? semantic.revision : undefined;
     try {
-      return this.withType(await this.storage.get<T>(this.resource.key(namespace, name), notOlderThan === undefined ? {} : { notOlderThan }));
+      return this.served(await this.storage.get<T>(this.resource.key(namespace, name), notOlderThan === undefined ? {} : { notOlderThan }));
     } catch (error) {
       this.fail(error, name);
     }
@@ -90,7 +108,7 @@ export class ResourceReader<T extends KubeObject = KubeObject> {
    */
   async peek(namespace: string, name: string): Promise<Readonly<T>> {
     try {
-      return await this.storage.get<T>(this.resource.key(namespace, name), { notOlderThan: 0, readOnly: true });
+      return this.current(await this.storage.get<T>(this.resource.key(namespace, name), { notOlderThan: 0, readOnly: true }));
     } catch (error) {
       this.fail(error, name);
     }
@@ -128,7 +146,8 @@ export class ResourceReader<T extends KubeObject = KubeObject> {
         ...(result.continue && { continue: result.continue }),
         ...(result.remainingItemCount !== undefined && { remainingItemCount: result.remainingItemCount }),
       },
-      items: result.items.map(listItem),
+      // An unstructured kind's items say their apiVersion and kind, as upstream's unstructured lists.
+      items: this.form ? result.items.map((item) => this.form!.served(item)) : result.items.map(listItem),
     };
   }
 }

@@ -77,6 +77,11 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
     return newInvalid(this.resource.groupKind, name, errors);
   }
 
+  /** Gives an object about to be written its stored form (an unstructured kind's storage version). */
+  private toStorage(object: T): T {
+    return this.form ? this.form.toStorage(object) : object;
+  }
+
   private pendingFinalizers(object: T): boolean {
     return this.strategy.hasPendingFinalizers?.(object) ?? (object.metadata.finalizers?.length ?? 0) > 0;
   }
@@ -147,7 +152,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
       const object = await this.prepareCreate(namespace, input, request, { generateName: generated });
       const name = object.metadata.name ?? '';
       try {
-        return this.withType(await storage.create(this.resource.key(namespace, name), object));
+        return this.served(await storage.create(this.resource.key(namespace, name), this.toStorage(object)));
       } catch (error) {
         if (generated && isStorageError(error, 'AlreadyExists') && attempt < GENERATE_NAME_ATTEMPTS) continue;
         this.fail(error, name);
@@ -205,17 +210,17 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
         key,
         async (current) => {
           created = !current;
-          if (current) return this.prepareUpdate(namespace, name, input, current, request);
+          if (current) return this.toStorage(await this.prepareUpdate(namespace, name, input, this.current(current), request));
           // A version of an object that does not exist cannot be current.
           if (input.metadata.resourceVersion) throw newNotFound(this.resource.groupResource, name);
-          return this.prepareCreate(namespace, input, request);
+          return this.toStorage(await this.prepareCreate(namespace, input, request));
         },
         { ignoreNotFound: mayCreate },
       );
     } catch (error) {
       this.fail(error, name);
     }
-    return { object: await this.settled(storage, key, this.withType(updated)), created };
+    return { object: await this.settled(storage, key, this.served(updated)), created };
   }
 
   /**
@@ -228,14 +233,15 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
     const mayCreate = request.type === 'apply' && !request.subresource;
     let created = false;
     let warnings: string[] = [];
-    const compute = async (current: T | null): Promise<T> => {
-      created = !current;
+    const compute = async (stored: T | null): Promise<T> => {
+      created = !stored;
+      const current = this.current(stored);
       try {
         const patched = applyPatch(this.resource, current, request, { namespace, name }, formatTimestamp(this.now()));
         warnings = patched.warnings;
         const write = patched.ownershipDone ? { ...request, ownershipDone: true } : request;
-        if (!current) return await this.prepareCreate(namespace, patched.object, write);
-        return await this.prepareUpdate(namespace, name, patched.object, current, write);
+        if (!current) return this.toStorage(await this.prepareCreate(namespace, patched.object, write));
+        return this.toStorage(await this.prepareUpdate(namespace, name, patched.object, current, write));
       } catch (error) {
         throw mergeErrorToStatus(error);
       }
@@ -251,7 +257,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
     } catch (error) {
       this.fail(error, name);
     }
-    return { object: await this.settled(storage, key, this.withType(stored)), created, warnings };
+    return { object: await this.settled(storage, key, this.served(stored)), created, warnings };
   }
 
   /** An object whose deletion was only waiting on finalizers that a write has just removed is gone now. */
@@ -279,7 +285,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
     const storage = this.storageFor(request);
     const preconditions = request.preconditions;
     try {
-      const current = await storage.get<T>(key);
+      const current = this.current(await storage.get<T>(key));
       await this.admit({ operation: 'DELETE', namespace, name, oldObject: current, dryRun: !!request.dryRun, ...(request.user && { user: request.user }) });
       const collecting = propagationFinalizers(current, request.propagationPolicy) !== undefined;
       if (!collecting && !this.pendingFinalizers(current) && !current.metadata.deletionTimestamp) {
@@ -290,7 +296,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
               if (this.pendingFinalizers(object) || propagationFinalizers(object, request.propagationPolicy)) throw new PendingFinalizers();
             },
           });
-          return { object: this.withType(deleted), deleted: true };
+          return { object: this.served(deleted), deleted: true };
         } catch (error) {
           if (!(error instanceof PendingFinalizers)) throw error;
         }
@@ -319,7 +325,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
       return marked;
     };
     const preconditions = request.preconditions;
-    const marked = this.withType(await storage.guaranteedUpdate<T>(key, (current) => mark(current!), { ...(preconditions && { preconditions }) }));
+    const marked = this.served(await storage.guaranteedUpdate<T>(key, (current) => mark(current!), { ...(preconditions && { preconditions }) }));
     if (this.pendingFinalizers(marked)) return { object: marked, deleted: false };
     await this.removeFinalized(storage, key, marked);
     return { object: marked, deleted: true };

@@ -10,6 +10,7 @@ import type { ListQueryWithSelectors } from './requests.js';
 import { buildPredicate, type Predicate } from './predicate.js';
 import { parseResourceVersion, validateListQuery } from './resource-version.js';
 import { toStatusError } from './errors.js';
+import type { StoredForm } from './stored-form.js';
 
 export type ApiWatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
@@ -62,6 +63,7 @@ export async function startWatch<T extends KubeObject>(
   settings: WatchSettings,
 ): Promise<ApiWatch> {
   const resource = store.resource;
+  const form = store.form;
   validateListQuery({ ...query, watch: true }, store.context.domain, store.features.watchList);
   const predicate: Predicate<T> = buildPredicate(resource, query.labelSelector, query.fieldSelector);
   const rv = query.resourceVersion ?? '';
@@ -155,7 +157,7 @@ export async function startWatch<T extends KubeObject>(
   /** Queues a storage run as API events; false when the reader is too far behind (the watch is then stopped). */
   const take = (run: readonly StorageWatchEvent<T>[]): boolean => {
     if (run.length === 0) return true;
-    const outs = apiEvents(run, predicate);
+    const outs = apiEvents(form ? servedRun(form, run) : run, predicate);
     lastRevision = run[run.length - 1]!.revision;
     if (queue.length + outs.length > maxBuffered) {
       // Too far behind: what fits goes, then the stream ends; the client watches again from what
@@ -207,6 +209,28 @@ function eventRuns<T extends KubeObject>(source: Watch<T>): AsyncIterable<Storag
 
 async function* oneByOne<T extends KubeObject>(source: Watch<T>): AsyncGenerator<StorageWatchEvent<T>[]> {
   for await (const event of source) yield [event];
+}
+
+/**
+ * An unstructured kind's storage run as one of its versions serves it: made once per version, so
+ * that the watchers of that version are handed one array (and the same events) in turn.
+ */
+const servedRuns = new WeakMap<StoredForm<KubeObject>, WeakMap<object, StorageWatchEvent<KubeObject>[]>>();
+
+function servedRun<T extends KubeObject>(form: StoredForm<T>, run: readonly StorageWatchEvent<T>[]): StorageWatchEvent<T>[] {
+  const generic = form as unknown as StoredForm<KubeObject>;
+  let runs = servedRuns.get(generic);
+  if (!runs) servedRuns.set(generic, (runs = new WeakMap()));
+  let served = runs.get(run) as StorageWatchEvent<T>[] | undefined;
+  if (!served) {
+    served = run.map((event) => ({
+      ...event,
+      object: form.served(event.object),
+      ...(event.previous && { previous: form.served(event.previous) }),
+    }));
+    runs.set(run, served as unknown as StorageWatchEvent<KubeObject>[]);
+  }
+  return served;
 }
 
 /**
