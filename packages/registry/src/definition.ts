@@ -53,6 +53,12 @@ export interface ResourceStrategy<T extends KubeObject> {
    * metadata.finalizers. (A Namespace also waits for spec.finalizers.)
    */
   hasPendingFinalizers?(object: T): boolean;
+  /**
+   * Finalizers the first delete adds, so that the object stays until something has cleaned up
+   * after it (a CustomResourceDefinition's `customresourcecleanup.apiextensions.<domain>`: its
+   * custom objects are deleted first).
+   */
+  deletionFinalizers?(context: StrategyContext): readonly string[];
   /** Marks an object whose deletion has begun (deletionTimestamp is the store's; e.g. status.phase). */
   prepareForDeletion?(object: T, context: StrategyContext): void;
 }

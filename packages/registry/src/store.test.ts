@@ -276,3 +276,30 @@ test('store: a patch too large to store with its managedFields is stored without
   );
   assert.deepEqual((await store.get('', 'a')).metadata.labels ?? {}, {});
 });
+
+test("store: a kind's deletion finalizers are added by the first delete, which then only marks the object", async () => {
+  const cleaned: ResourceDefinition<Widget> = {
+    ...widgets,
+    strategy: {
+      ...widgets.strategy,
+      deletionFinalizers: (context) => [`cleanup.${context.domain}`],
+      prepareForDeletion: (object) => {
+        object.size = -1;
+      },
+    },
+  };
+  const store = newStore(undefined, cleaned);
+  await store.create('', { metadata: { name: 'a', finalizers: ['other'] } });
+  const first = await store.delete('', 'a');
+  assert.equal(first.deleted, false);
+  assert.deepEqual(first.object.metadata.finalizers, ['other', 'cleanup.example.com']);
+  assert.ok(first.object.metadata.deletionTimestamp);
+  assert.equal(first.object.size, -1);
+  // Once whoever cleans up has removed its finalizer, it is not added again.
+  await store.update('', 'a', { ...first.object, metadata: { ...first.object.metadata, finalizers: ['other'] } });
+  const second = await store.delete('', 'a');
+  assert.deepEqual(second.object.metadata.finalizers, ['other']);
+  const done = await store.update('', 'a', { ...second.object, metadata: { ...second.object.metadata, finalizers: [] } });
+  assert.equal(done.object.metadata.finalizers, undefined);
+  await assert.rejects(store.get('', 'a'), (error: unknown) => isStatusError(error) && error.code === 404);
+});

@@ -82,6 +82,12 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
     return this.form ? this.form.toStorage(object) : object;
   }
 
+  private missingDeletionFinalizers(object: T): string[] {
+    const wanted = this.strategy.deletionFinalizers?.(this.context) ?? [];
+    if (!wanted.length || object.metadata.deletionTimestamp) return [];
+    return wanted.filter((f) => !object.metadata.finalizers?.includes(f));
+  }
+
   private pendingFinalizers(object: T): boolean {
     return this.strategy.hasPendingFinalizers?.(object) ?? (object.metadata.finalizers?.length ?? 0) > 0;
   }
@@ -287,7 +293,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
     try {
       const current = this.current(await storage.get<T>(key));
       await this.admit({ operation: 'DELETE', namespace, name, oldObject: current, dryRun: !!request.dryRun, ...(request.user && { user: request.user }) });
-      const collecting = propagationFinalizers(current, request.propagationPolicy) !== undefined;
+      const collecting = propagationFinalizers(current, request.propagationPolicy) !== undefined || this.missingDeletionFinalizers(current).length > 0;
       if (!collecting && !this.pendingFinalizers(current) && !current.metadata.deletionTimestamp) {
         try {
           const deleted = await storage.delete<T>(key, {
@@ -316,6 +322,11 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
       const marked = deepCopy(object);
       if (finalizers?.length) marked.metadata.finalizers = finalizers;
       else if (finalizers) delete marked.metadata.finalizers;
+      // The kind's own, on the first delete only, as upstream's CustomResourceDefinition storage.
+      if (!marked.metadata.deletionTimestamp) {
+        const missing = this.missingDeletionFinalizers(marked);
+        if (missing.length) marked.metadata.finalizers = [...(marked.metadata.finalizers ?? []), ...missing];
+      }
       if (marked.metadata.deletionTimestamp || !this.pendingFinalizers(marked)) return marked;
       marked.metadata.deletionTimestamp = formatTimestamp(this.now());
       marked.metadata.deletionGracePeriodSeconds = 0;
