@@ -17,6 +17,7 @@ import { ResourceCatalog, type ServedResource } from './resources/catalog.js';
 import { registerProtobufKinds } from '@plat/protobuf';
 import { Discovery, type ForeignSubresource } from './resources/discovery.js';
 import { OpenAPI } from './openapi/handlers.js';
+import { CustomResourceDefinitionController, type CustomResourceBuilder } from './apiextensions/crd-controller.js';
 import { resourceHandler, virtualSubresourceKey } from './resources/dispatch.js';
 import { DEFAULT_WATCH_BACKLOG_BYTES } from './resources/verbs/watch-backlog.js';
 import type { Logger } from 'pino';
@@ -98,6 +99,11 @@ export interface ApiOptions {
   objectCountIntervalMs?: number;
   /** --runtime-config, parsed: the versions and resources served. Default: all but alpha versions. */
   runtimeConfig?: readonly RuntimeConfigEntry[];
+  /**
+   * How a CustomResourceDefinition's served versions become resources: with it, and with the
+   * CustomResourceDefinition kind among `definitions`, the server serves custom resources.
+   */
+  customResources?: CustomResourceBuilder;
 }
 
 export interface Server {
@@ -303,14 +309,29 @@ function serveApi(
   // Admission is fixed when the catalog is built; the escalation check needs the catalog's RBAC
   // stores, and the never-stored kinds' services need the authorizer built on them: both come later.
   let escalation: AdmissionCheck | undefined;
+  let customResources: CustomResourceDefinitionController | undefined;
   let services: VirtualServices | undefined;
   const catalog = new ResourceCatalog(definitions, {
     storage,
     domain: api.domain,
     ...(api.features && { features: api.features }),
-    admission: (self) => [namespaceLifecycle(self, api.immortalNamespaces ?? []), async (attributes) => escalation?.(attributes)],
+    admission: (self) => [
+      namespaceLifecycle(self, api.immortalNamespaces ?? []),
+      async (attributes) => escalation?.(attributes),
+      (attributes) => customResources?.admission(attributes),
+    ],
     virtualServices: () => services,
   });
+  const crdGroup = `apiextensions.${api.domain}`;
+  if (api.customResources && catalog.find(crdGroup, 'v1', 'customresourcedefinitions')) {
+    customResources = new CustomResourceDefinitionController({
+      catalog,
+      domain: api.domain,
+      build: api.customResources,
+      logger,
+      manager: api.domain === 'k8s.io' ? 'kube-apiserver' : 'plat-apiserver',
+    });
+  }
   const policy = security.modes.includes('RBAC') ? rbacBootstrap(api.domain) : undefined;
   const rbac = policy && new RbacAuthorizer(catalog, api.domain, logger, policy.seed);
   const authorizer = newAuthorizer(security.modes, { ...(rbac && { rbac }) });
@@ -363,7 +384,7 @@ function serveApi(
     catalog,
     authorizer,
     tokens,
-    checks: [bootstrapper, ...(rbac ? [rbac] : [])],
+    checks: [bootstrapper, ...(rbac ? [rbac] : []), ...(customResources ? [customResources] : [])],
     start() {
       bootstrapper.start();
       // The RBAC index holds the bootstrap policy (its seed) until its first list replaces it: a
@@ -371,11 +392,13 @@ function serveApi(
       // refused until the watch brings the policy in. Listing after bootstrap closes that window.
       if (rbac) void bootstrapper.whenDone.then(() => rbac.start());
       objectCounter.start();
+      customResources?.start();
     },
     stop() {
       objectCounter.stop();
       bootstrapper.stop();
       rbac?.stop();
+      customResources?.stop();
     },
   };
 }

@@ -42,6 +42,8 @@ export class ResourceCatalog {
   private readonly byGroup = new Map<string, Map<string, ServedResource[]>>();
   /** Groups of the kinds added after start-up, which discovery lists after the built-in ones. */
   private readonly addedGroups = new Set<string>();
+  /** The resources added after start-up: only these may be replaced or removed. */
+  private readonly addedPaths = new Set<string>();
   private readonly listeners = new Set<() => void>();
   private readonly admission: readonly AdmissionCheck[];
   private changes = 0;
@@ -77,11 +79,35 @@ export class ResourceCatalog {
     return served;
   }
 
-  /** Stops serving a resource; the served resource it was, if any. */
+  /**
+   * Serves a definition in place of what serves its group, version and resource now (a custom
+   * resource whose definition changed), as one change.
+   */
+  replace(definition: ResourceDefinition<KubeObject>): ServedResource {
+    const served = this.serve(definition);
+    const { group, version, resource } = served.resolved;
+    if (this.byPath.has(pathOf(group, version, resource)) && !this.addedPaths.has(pathOf(group, version, resource))) {
+      throw new Error(`${pathOf(group, version, resource)} is served from start-up and cannot be replaced`);
+    }
+    this.detach(group, version, resource);
+    this.insert(served, true);
+    this.changed();
+    return served;
+  }
+
+  /** Stops serving a resource added after start-up; the served resource it was, if any. */
   remove(group: string, version: string, resource: string): ServedResource | undefined {
-    const served = this.byPath.get(pathOf(group, version, resource));
-    if (!served) return undefined;
-    this.byPath.delete(pathOf(group, version, resource));
+    const served = this.detach(group, version, resource);
+    if (served) this.changed();
+    return served;
+  }
+
+  private detach(group: string, version: string, resource: string): ServedResource | undefined {
+    const path = pathOf(group, version, resource);
+    const served = this.byPath.get(path);
+    if (!served || !this.addedPaths.has(path)) return undefined;
+    this.byPath.delete(path);
+    this.addedPaths.delete(path);
     const versions = this.byGroup.get(group)!;
     const left = versions.get(version)!.filter((s) => s !== served);
     if (left.length) versions.set(version, left);
@@ -90,7 +116,6 @@ export class ResourceCatalog {
       this.byGroup.delete(group);
       this.addedGroups.delete(group);
     }
-    this.changed();
     return served;
   }
 
@@ -99,6 +124,7 @@ export class ResourceCatalog {
     const path = pathOf(group, version, resource);
     if (this.byPath.has(path)) throw new Error(`two definitions serve ${path}`);
     this.byPath.set(path, served);
+    if (added) this.addedPaths.add(path);
     let versions = this.byGroup.get(group);
     if (!versions) {
       versions = new Map();
