@@ -149,6 +149,13 @@ export interface UnstructuredRules {
   prune(object: KubeObject): string[];
   /** Fills the schema's defaults in place; idempotent. Returns whether anything changed. */
   default(object: KubeObject): boolean;
+  /**
+   * The schema OpenAPI publishes for the kind, in OpenAPI 3.0's dialect as a CustomResourceDefinition
+   * gives it (`nullable`, boolean `exclusiveMinimum`, x-kubernetes-* markers); `schema` above is
+   * only what decoding checks (apiVersion, kind and metadata). Absent: published as an object that
+   * keeps unknown fields.
+   */
+  openAPIV3Schema?: JSONSchema;
 }
 
 /** What the server's token authenticators say of a bearer token (a TokenReview's status). */
