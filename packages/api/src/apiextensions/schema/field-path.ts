@@ -10,5 +10,3 @@ export const keyOf = (path: OptionalPath, key: string): FieldPath => (path ? pat
 
 export const indexOf = (path: OptionalPath, index: number): FieldPath => (path ? path.index(index) : newPath(`[${index}]`));
 
-/** A nil path prints as `<nil>`, as upstream's does. */
-export const pathText = (path: OptionalPath): string => (path ? path.toString() : '<nil>');
