@@ -70,3 +70,4 @@ export const builtinDefinitions: readonly ResourceDefinition[] = [
 /** Kinds served as a subresource of another kind (virtual.subresourceOf says where): serviceaccounts/token. */
 export const builtinSubresourceDefinitions: readonly ResourceDefinition[] = [register(tokenRequestDefinition)];
 export { systemNamespaces, systemNamespaceObjects, immortalNamespaces, systemNamespacePrefix } from './system-namespaces.js';
+export * from './apiextensions/schema/index.js';

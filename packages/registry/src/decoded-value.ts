@@ -1,7 +1,9 @@
 // What a typed decoder does with values that JSON allows and a field's type does not, done to a
 // decoded body before its schema check:
 // - a null is an unset field; as the element of a map or a list of scalars it is the element type's
-//   zero value (upstream stores `labels: {"a": null}` as "", and a null quantity as "0");
+//   zero value (upstream stores `labels: {"a": null}` as "", and a null quantity as "0"); a null
+//   the schema allows (`nullable: true`) or has a default for is kept, as upstream keeps it for a
+//   custom resource (its defaulting then fills in the default);
 // - a number literal too long for a double arrives as a tagged literal (@plat/apimachinery
 //   exact-number): a quantity keeps its text, as upstream parses the literal; an integer field
 //   refuses it, since it cannot be held exactly; any other number is rounded, as a float64 is.
@@ -19,6 +21,9 @@ const untyped = (schema: JSONSchema | undefined): boolean =>
 function hasType(schema: JSONSchema, type: string): boolean {
   return schema.type === type || (Array.isArray(schema.type) && schema.type.includes(type));
 }
+
+/** Whether a null is a value of its own here: allowed (nullable), or to be replaced by a default. */
+const keepsNull = (schema: JSONSchema | undefined): boolean => schema !== undefined && (schema.nullable === true || Object.hasOwn(schema, 'default'));
 
 /** The zero value Go decodes a null into, for scalar element types; undefined for the rest. */
 function zeroValue(schema: JSONSchema | undefined): unknown {
@@ -47,6 +52,7 @@ export function normalizeDecoded(value: unknown, schema: JSONSchema | undefined,
     for (let index = 0; index < value.length; index++) {
       const item = value[index];
       if (item === null) {
+        if (keepsNull(items)) continue;
         const zero = zeroValue(items);
         if (zero !== undefined) value[index] = zero;
       } else {
@@ -64,6 +70,7 @@ export function normalizeDecoded(value: unknown, schema: JSONSchema | undefined,
     // Undeclared in a typed object: pruned after the check, whatever it holds.
     if (typed && !fieldSchema) continue;
     if (object[key] === null) {
+      if (keepsNull(fieldSchema)) continue;
       const zero = declared ? undefined : zeroValue(fieldSchema);
       if (zero === undefined) delete object[key];
       else object[key] = zero;

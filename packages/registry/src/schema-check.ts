@@ -88,14 +88,19 @@ const isTypeError = (error: ErrorObject): boolean => error.keyword !== 'addition
 const asObject = (value: unknown): Record<string, unknown> | undefined =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 
-function walkUnknown(schema: JSONSchema, value: unknown, path: string, unknown: string[], prune: boolean): void {
-  if (schema['x-kubernetes-preserve-unknown-fields'] === true) return;
-  const object = asObject(value);
+/**
+ * Reports (and with `prune`, removes) the fields of `value` its schema does not declare. Below
+ * `x-kubernetes-preserve-unknown-fields` undeclared fields are kept but declared ones are still
+ * walked, and a preserving list's items keep their undeclared fields too (upstream's pruning).
+ */
+function walkUnknown(schema: JSONSchema, value: unknown, path: string, unknown: string[], prune: boolean, preserving = false): void {
+  const preserve = preserving || schema['x-kubernetes-preserve-unknown-fields'] === true;
   if (Array.isArray(value)) {
     const items = asObject(schema.items);
-    if (items) value.forEach((item, index) => walkUnknown(items, item, `${path}[${index}]`, unknown, prune));
+    if (items) value.forEach((item, index) => walkUnknown(items, item, `${path}[${index}]`, unknown, prune, preserve));
     return;
   }
+  const object = asObject(value);
   if (!object) return;
   const properties = asObject(schema.properties) as Record<string, JSONSchema> | undefined;
   const additional = schema.additionalProperties;
@@ -106,11 +111,21 @@ function walkUnknown(schema: JSONSchema, value: unknown, path: string, unknown: 
       walkUnknown(declared, object[field], child, unknown, prune);
     } else if (asObject(additional)) {
       walkUnknown(additional as JSONSchema, object[field], child, unknown, prune);
-    } else if (properties || additional === false) {
+    } else if (!preserve && (properties || additional === false)) {
       unknown.push(child);
       if (prune) delete object[field];
     }
   }
+}
+
+/**
+ * Removes from `value` (in place) the fields `schema` does not declare, as decoding does, and
+ * returns their paths: for values that are not decoded, such as a schema's defaults.
+ */
+export function pruneUnknownFields(schema: JSONSchema, value: unknown): string[] {
+  const unknown: string[] = [];
+  walkUnknown(schema, value, '', unknown, true);
+  return unknown;
 }
 
 function typeErrorMessage(error: ErrorObject, object: unknown): string {
