@@ -38,6 +38,7 @@ export * from './authentication/token-request.js';
 export type * from './apiextensions/types.js';
 export * from './apiextensions/names.js';
 export * from './apiextensions/conditions.js';
+export { customResourceDefinitions, defaultDeprecationWarning } from './apiextensions/custom-resource.js';
 export type { Subject } from './common/subject.js';
 export type { RoleRef } from './common/role-ref.js';
 export type { LabelSelector, LabelSelectorRequirement } from './common/label-selector.js';

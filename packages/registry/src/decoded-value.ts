@@ -115,3 +115,32 @@ export function integerRangeMessage(literal: string, format: string): string {
   }
   return `${literal} cannot be held exactly: integers here must lie within ±${Number.MAX_SAFE_INTEGER}`;
 }
+
+/**
+ * Untyped JSON (an unstructured object's fields): every tagged literal read as a number, the rest
+ * as it is. An integer literal an int64 holds but a double does not is refused (upstream keeps it
+ * exactly); any other literal is rounded, as a float64 is.
+ */
+export function resolveNumberLiterals(value: unknown, path: string, errors: string[]): unknown {
+  const literal = taggedNumberLiteral(value);
+  if (literal !== undefined) {
+    const number = Number(literal);
+    if (/^-?\d+$/.test(literal) && Math.abs(number) < 2 ** 63) {
+      errors.push(`${path}: ${integerRangeMessage(literal, 'int64')}`);
+      return 0;
+    }
+    if (!Number.isFinite(number)) {
+      errors.push(`${path}: cannot unmarshal number ${literal}: value out of range`);
+      return 0;
+    }
+    return number;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) value[index] = resolveNumberLiterals(value[index], `${path}[${index}]`, errors);
+    return value;
+  }
+  const object = value as Record<string, unknown>;
+  for (const key of Object.keys(object)) object[key] = resolveNumberLiterals(object[key], child(path, key), errors);
+  return object;
+}

@@ -18,8 +18,8 @@ export type JSONSchema = Record<string, unknown>;
 
 export interface TableColumn<T extends KubeObject> {
   name: string;
-  /** OpenAPI type: string, integer, number, boolean, date (a date is given as type string, format date-time). */
-  type: 'string' | 'integer' | 'number' | 'boolean';
+  /** OpenAPI type: string, integer, number, boolean; `date` for a custom resource's date column. */
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
   format?: string;
   description: string;
   /** 0: shown by default; above 0: only with -o wide. */

@@ -4,7 +4,7 @@
 // decoder would drop them.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { parseQuantity } from '@plat/apimachinery';
-import { fitsIntegerFormat, integerRangeMessage, normalizeDecoded } from './decoded-value.js';
+import { fitsIntegerFormat, integerRangeMessage, normalizeDecoded, resolveNumberLiterals } from './decoded-value.js';
 import type { JSONSchema, ResourceDefinition, KubeObject } from './definition.js';
 
 export interface FieldCheck {
@@ -143,35 +143,51 @@ function typeErrorMessage(error: ErrorObject, object: unknown): string {
  * as a typed decoder would (in place); with `prune`, undeclared fields are removed from it.
  */
 export function checkFields<T extends KubeObject>(definition: ResourceDefinition<T>, object: unknown, prune: boolean): FieldCheck {
-  const schema = decodingSchema(definition);
+  if (definition.unstructured) return checkUnstructured(definition, object, prune);
   const decodeErrors: string[] = [];
-  normalizeDecoded(object, schema, '', decodeErrors);
+  normalizeDecoded(object, definition.schema, '', decodeErrors);
+  const validate = validatorFor(definition.schema);
+  validate(object);
+  const typeErrors = [...decodeErrors, ...(validate.errors ?? []).filter(isTypeError).map((error) => typeErrorMessage(error, object))];
+  const unknownFields: string[] = [];
+  walkUnknown(definition.schema, object, '', unknownFields, prune);
+  return { typeErrors: [...new Set(typeErrors)], unknownFields };
+}
+
+const typeMetaSchemas = new WeakMap<JSONSchema, JSONSchema>();
+
+/**
+ * An unstructured kind's object (a custom resource): as upstream decodes one, only apiVersion, kind
+ * and metadata (ObjectMeta) are typed; everything else is kept as JSON gives it, nulls included,
+ * for the kind's pruning and validation. Number literals a double cannot hold are read as
+ * upstream's decoder reads them into an interface{}: a float64, or refused when an int64 would
+ * hold them exactly and a double cannot.
+ */
+function checkUnstructured<T extends KubeObject>(definition: ResourceDefinition<T>, object: unknown, prune: boolean): FieldCheck {
+  let schema = typeMetaSchemas.get(definition.schema);
+  if (!schema) {
+    const properties = (definition.schema.properties ?? {}) as Record<string, JSONSchema>;
+    schema = {
+      type: 'object',
+      properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, ...(properties.metadata && { metadata: properties.metadata }) },
+      // Anything else is the kind's to prune.
+      additionalProperties: {},
+    };
+    typeMetaSchemas.set(definition.schema, schema);
+  }
+  const decodeErrors: string[] = [];
+  const fields = asObject(object);
+  if (fields) {
+    const metadataSchema = asObject((schema.properties as Record<string, unknown>).metadata) as JSONSchema | undefined;
+    for (const key of Object.keys(fields)) {
+      if (key === 'metadata' && metadataSchema && fields.metadata !== null) fields.metadata = normalizeDecoded(fields.metadata, metadataSchema, 'metadata', decodeErrors);
+      else fields[key] = resolveNumberLiterals(fields[key], key, decodeErrors);
+    }
+  }
   const validate = validatorFor(schema);
   validate(object);
   const typeErrors = [...decodeErrors, ...(validate.errors ?? []).filter(isTypeError).map((error) => typeErrorMessage(error, object))];
   const unknownFields: string[] = [];
   walkUnknown(schema, object, '', unknownFields, prune);
   return { typeErrors: [...new Set(typeErrors)], unknownFields };
-}
-
-const metadataSchemas = new WeakMap<JSONSchema, JSONSchema>();
-
-/**
- * The schema a body is decoded with: a typed kind's whole schema; of an unstructured kind's only
- * apiVersion, kind and metadata (upstream decodes a custom object's metadata as ObjectMeta, and
- * leaves the rest to pruning and validation).
- */
-function decodingSchema<T extends KubeObject>(definition: ResourceDefinition<T>): JSONSchema {
-  if (!definition.unstructured) return definition.schema;
-  let schema = metadataSchemas.get(definition.schema);
-  if (!schema) {
-    const properties = (definition.schema.properties ?? {}) as Record<string, JSONSchema>;
-    schema = {
-      type: 'object',
-      properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, ...(properties.metadata && { metadata: properties.metadata }) },
-      additionalProperties: {},
-    };
-    metadataSchemas.set(definition.schema, schema);
-  }
-  return schema;
 }

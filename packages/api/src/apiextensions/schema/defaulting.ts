@@ -30,55 +30,70 @@ function fieldSchema(schema: Schema, field: string): Schema {
 /** A copy of a default, so that no two objects (or an object and the schema) share one. */
 const copyOf = <T>(value: T): T => structuredClone(value);
 
-/** Fills in `schema`'s defaults in `value`, in place. */
-export function applyDefaults(schema: JSONSchema, value: unknown): void {
-  defaultValue(value, schema);
+/** Fills in `schema`'s defaults in `value`, in place; whether anything was filled in. */
+export function applyDefaults(schema: JSONSchema, value: unknown): boolean {
+  return defaultValue(value, schema);
 }
 
-function defaultValue(value: unknown, schema: Schema): void {
-  if (!schema) return;
+function defaultValue(value: unknown, schema: Schema): boolean {
+  if (!schema) return false;
+  let changed = false;
   if (Array.isArray(value)) {
     const items = asSchema(schema.items);
     for (let index = 0; index < value.length; index++) {
-      if (isNonNullableNull(value[index], items) && hasDefault(items)) value[index] = copyOf(items!.default);
-      defaultValue(value[index], items);
+      if (isNonNullableNull(value[index], items) && hasDefault(items)) {
+        value[index] = copyOf(items!.default);
+        changed = true;
+      }
+      if (defaultValue(value[index], items)) changed = true;
     }
-    return;
+    return changed;
   }
   const object = asObject(value);
-  if (!object) return;
+  if (!object) return false;
   const properties = propertiesOf(schema);
   for (const [field, property] of Object.entries(properties ?? {})) {
     if (!hasDefault(property)) continue;
-    if (!Object.hasOwn(object, field) || isNonNullableNull(object[field], property)) object[field] = copyOf(property.default);
+    if (!Object.hasOwn(object, field) || isNonNullableNull(object[field], property)) {
+      object[field] = copyOf(property.default);
+      changed = true;
+    }
   }
   const additional = asSchema(schema.additionalProperties);
   for (const field of Object.keys(object)) {
     if (properties && Object.hasOwn(properties, field)) {
-      defaultValue(object[field], properties[field]);
+      if (defaultValue(object[field], properties[field])) changed = true;
     } else if (additional) {
-      if (isNonNullableNull(object[field], additional) && hasDefault(additional)) object[field] = copyOf(additional.default);
-      defaultValue(object[field], additional);
+      if (isNonNullableNull(object[field], additional) && hasDefault(additional)) {
+        object[field] = copyOf(additional.default);
+        changed = true;
+      }
+      if (defaultValue(object[field], additional)) changed = true;
     }
   }
+  return changed;
 }
 
-/** Drops, in place, the nulls of object fields whose schema neither allows nor defaults them. */
-export function pruneNulls(schema: JSONSchema, value: unknown): void {
-  pruneNullsIn(value, schema);
+/** Drops, in place, the nulls of object fields whose schema neither allows nor defaults them; whether any was dropped. */
+export function pruneNulls(schema: JSONSchema, value: unknown): boolean {
+  return pruneNullsIn(value, schema);
 }
 
-function pruneNullsIn(value: unknown, schema: Schema): void {
+function pruneNullsIn(value: unknown, schema: Schema): boolean {
+  let changed = false;
   if (Array.isArray(value)) {
     const items = asSchema(schema?.items);
-    for (const item of value) pruneNullsIn(item, items);
-    return;
+    for (const item of value) if (pruneNullsIn(item, items)) changed = true;
+    return changed;
   }
   const object = asObject(value);
-  if (!object) return;
+  if (!object) return false;
   for (const field of Object.keys(object)) {
     const child = fieldSchema(schema, field);
-    if (isNonNullableNull(object[field], child) && !hasDefault(child)) delete object[field];
-    else pruneNullsIn(object[field], child);
+    if (isNonNullableNull(object[field], child) && !hasDefault(child)) {
+      delete object[field];
+      changed = true;
+    } else if (pruneNullsIn(object[field], child)) changed = true;
   }
+  return changed;
 }
