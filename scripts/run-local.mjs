@@ -274,7 +274,6 @@ const apiserver = await launch('apiserver', 'plat-apiserver', [
   `--service-account-key-file=${publicKey}`,
   `--service-account-signing-key-file=${signingKey}`,
 ]);
-await follow(apiserver);
 await until(apiserver, async () => (await httpsStatus(`${server}/readyz`, ca)) === 200);
 process.stdout.write(`plat-apiserver            ready at ${server} (PID ${apiserver.pid}; log ${shown(apiserver.logFile)})\n`);
 
@@ -287,7 +286,6 @@ const manager = await launch('controller-manager', 'plat-controller-manager', [
   `--bind-address=${HOST}`,
   `--secure-port=${managerPort}`,
 ]);
-await follow(manager);
 await until(manager, async () => (await httpsStatus(`https://${HOST}:${managerPort}/readyz`)) === 200);
 process.stdout.write(
   `plat-controller-manager   ready, leader-elected; health and metrics at https://${HOST}:${managerPort} (PID ${manager.pid}; log ${shown(manager.logFile)})\n`,
@@ -326,3 +324,6 @@ Try:
   kubectl --kubeconfig ${shown(kubeconfig)} get namespaces
 Stop with Ctrl-C.
 `);
+// From here on, not before: the start-up's own warnings (readiness not yet reached) are no news.
+await follow(apiserver);
+await follow(manager);
