@@ -7,7 +7,7 @@
 // Writes are committed in groups: those that arrive while the event loop is busy wait for the next
 // turn, are applied in one transaction (each compare checked against the writes before it) and
 // acknowledged once that transaction's commit has reached the disk, so one fsync serves them all.
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { CompareResult, KV, KVEvent, KeyValue, RangeRequest, RangeResult, WatchHandle, WatchSink } from '../kv.js';
 import { gone, tooLargeResourceVersion, unavailable } from '../errors.js';
 import { LocalWatchers } from '../local-watchers.js';

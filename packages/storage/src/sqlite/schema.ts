@@ -1,5 +1,6 @@
 // The database file of the persistent embedded backend: how it is opened, locked and laid out.
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3';
 
 /** Bumped when the tables change; a server refuses a file of another version rather than guess. */
 export const SCHEMA_VERSION = 1;
@@ -22,6 +23,21 @@ const TABLES = `
 `;
 
 /**
+ * better-sqlite3, loaded when a database is opened: it is an optional dependency (a native addon,
+ * built at install), so that a server on etcd never needs it to load.
+ */
+function loadSqlite(): typeof Database {
+  try {
+    return createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+  } catch (error) {
+    throw new Error(
+      `the sqlite storage backend needs the better-sqlite3 package, which did not install or does not load (its native addon is built at npm install, with python3, make and g++): ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+}
+
+/**
  * Opens (creating when absent) the database in `file` for this process alone: a second server on the
  * same file would not see the first one's writes in its watches, so it is refused at once.
  */
@@ -29,7 +45,7 @@ export function openDatabase(file: string): Database.Database {
   let db: Database.Database;
   try {
     // timeout 0: a database another process holds is an error now, not after a wait.
-    db = new Database(file, { timeout: 0 });
+    db = new (loadSqlite())(file, { timeout: 0 });
   } catch (error) {
     throw new Error(`cannot open the database ${file}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
