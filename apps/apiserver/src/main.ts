@@ -88,6 +88,7 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
       else logger.info({ endpoint }, 'etcd member answers again');
     },
   });
+  if (config.storage.backend === 'sqlite') logger.info({ dir: config.storage.dir }, 'storage: the embedded SQLite database');
   const server = createServer({
     storage,
     watchCache: config.watchCache,
