@@ -97,7 +97,14 @@ const schemaFieldOrder = [
 ] as const;
 
 const stringFields = new Set(['id', '$schema', 'description', 'type', 'format', 'title', 'pattern']);
-const boolFields = new Set(['exclusiveMaximum', 'exclusiveMinimum', 'uniqueItems', 'nullable', 'x-kubernetes-embedded-resource', 'x-kubernetes-int-or-string']);
+const boolFields = new Set([
+  'exclusiveMaximum',
+  'exclusiveMinimum',
+  'uniqueItems',
+  'nullable',
+  'x-kubernetes-embedded-resource',
+  'x-kubernetes-int-or-string',
+]);
 
 /** Whether Go holds the field at other than its zero value: a string non-empty, a bool true, a pointer, slice or map present. */
 function isNonZero(field: string, value: unknown): boolean {
@@ -112,13 +119,18 @@ function rootFieldsWithStatus(schema: JSONSchemaProps, path: FieldPath): FieldEr
     if (!isNonZero(field, schema[field])) continue;
     if (field === 'type') {
       if (schema.type !== 'object') {
-        return [invalid(path.child('openAPIV3Schema.type'), schema.type, 'only "object" is allowed as the type at the root of the schema if the status subresource is enabled')];
+        const detail = 'only "object" is allowed as the type at the root of the schema if the status subresource is enabled';
+        return [invalid(path.child('openAPIV3Schema.type'), schema.type, detail)];
       }
       continue;
     }
     if (!allowedAtRootWithStatus.has(field)) {
-      const allowed = '[Description Type Format Title Maximum ExclusiveMaximum Minimum ExclusiveMinimum MaxLength MinLength Pattern MaxItems MinItems UniqueItems MultipleOf Required Items Properties ExternalDocs Example XPreserveUnknownFields XValidations]';
-      return [invalid(path.child('openAPIV3Schema'), schema, `only ${allowed} fields are allowed at the root of the schema if the status subresource is enabled`)];
+      // Upstream names the fields by their Go names.
+      const allowed =
+        '[Description Type Format Title Maximum ExclusiveMaximum Minimum ExclusiveMinimum MaxLength MinLength Pattern MaxItems MinItems ' +
+        'UniqueItems MultipleOf Required Items Properties ExternalDocs Example XPreserveUnknownFields XValidations]';
+      const detail = `only ${allowed} fields are allowed at the root of the schema if the status subresource is enabled`;
+      return [invalid(path.child('openAPIV3Schema'), schema, detail)];
     }
   }
   return [];
@@ -302,7 +314,8 @@ function listAndMapTypeRules(s: JSONSchemaProps, path: FieldPath, options: Schem
         if (property) {
           if (property.type === 'array' || property.type === 'object') {
             // Upstream reports the item's type ("object"), not the key's.
-            errors.push(invalid(path.child('items').child('properties').key(key).child('type'), items.type, "must be a scalar type if parent array's x-kubernetes-list-type is map"));
+            const typePath = path.child('items').child('properties').key(key).child('type');
+            errors.push(invalid(typePath, items.type, "must be a scalar type if parent array's x-kubernetes-list-type is map"));
           }
         } else {
           errors.push(invalid(path.child('x-kubernetes-list-map-keys'), keysValue, 'entries must all be names of item properties'));
@@ -329,7 +342,8 @@ export function validateMapListKeysMapSet(s: JSONSchemaProps, path: FieldPath): 
       if (!property) continue;
       const keyPath = path.child('items').child('properties').key(key);
       if (!requiredKeys.has(key) && !isSet(property.default)) {
-        errors.push(required(keyPath.child('default'), 'this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property'));
+        const detail = 'this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property';
+        errors.push(required(keyPath.child('default'), detail));
       }
       if (property.nullable) errors.push(forbidden(keyPath.child('nullable'), 'this property is in x-kubernetes-list-map-keys, so it cannot be nullable'));
     }

@@ -174,7 +174,9 @@ function validateSpec(spec: InternalSpec, options: SpecOptions, path: FieldPath)
   const schemas = specSchemas(spec);
   if (schemas.some((s) => schemaHas(s, (x) => isSet(x.default)))) {
     schemaOptions.requireStructuralSchema = true;
-    if (spec.preserveUnknownFields) errors.push(invalid(path.child('preserveUnknownFields'), true, 'must be false in order to use defaults in the schema'));
+    if (spec.preserveUnknownFields) {
+      errors.push(invalid(path.child('preserveUnknownFields'), true, 'must be false in order to use defaults in the schema'));
+    }
   }
   if (schemas.some((s) => schemaHas(s, hasKubernetesExtension))) schemaOptions.requireStructuralSchema = true;
 
@@ -393,7 +395,8 @@ function validateAPIApproval(crd: CustomResourceDefinition, old: CustomResourceD
 function validatePreserveUnknownFields(crd: CustomResourceDefinition, old: CustomResourceDefinition | undefined): FieldError[] {
   if (old?.spec?.preserveUnknownFields === true) return [];
   if (crd.spec?.preserveUnknownFields !== true) return [];
-  return [invalid(newPath('spec', 'preserveUnknownFields'), true, 'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead')];
+  const detail = 'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead';
+  return [invalid(newPath('spec', 'preserveUnknownFields'), true, detail)];
 }
 
 function allVersionsSpecifyOpenAPISchema(spec: InternalSpec): boolean {

@@ -55,7 +55,7 @@ interface Node {
   subs: Node[];
 }
 
-type StackEntry = { kind: 'expr'; node: Node } | { kind: 'paren' } | { kind: 'bar' };
+type StackEntry = { kind: 'expr'; node: Node } | { kind: 'paren'; capturing: boolean } | { kind: 'bar' };
 
 // Go's repeatIsValid: nested counted repetitions may not multiply past 1000.
 function repeatIsValid(node: Node, n: number): boolean {
@@ -134,9 +134,10 @@ class Parser {
     if (this.stack.some((e) => e.kind === 'paren')) throw new RegexpSyntaxError('missingParen', this.whole);
   }
 
-  private openGroup(): void {
-    if (++this.depth > maxNesting) throw new RegexpSyntaxError('nestingDepth', this.whole);
-    this.stack.push({ kind: 'paren' });
+  /** A group; a capturing one nests the expression a level deeper, and Go stops at 1000 levels. */
+  private openGroup(capturing = true): void {
+    if (capturing && ++this.depth >= maxNesting) throw new RegexpSyntaxError('nestingDepth', this.whole);
+    this.stack.push({ kind: 'paren', capturing });
   }
 
   private closeGroup(): void {
@@ -144,10 +145,12 @@ class Parser {
     for (;;) {
       const top = this.stack.pop();
       if (!top) throw new RegexpSyntaxError('unexpectedParen', this.whole);
-      if (top.kind === 'paren') break;
+      if (top.kind === 'paren') {
+        if (top.capturing) this.depth--;
+        break;
+      }
       if (top.kind === 'expr') subs.unshift(top.node);
     }
-    this.depth--;
     this.pushExpr({ subs });
   }
 
@@ -195,7 +198,7 @@ class Parser {
         sawFlag = false;
       } else if (c === ':' || c === ')') {
         if (negated && !sawFlag) break;
-        if (c === ':') this.openGroup();
+        if (c === ':') this.openGroup(false);
         return t;
       } else break;
     }
