@@ -8,26 +8,41 @@ import type { CustomResourceDefinition, CustomResourceDefinitionStatus } from '.
  * a conversion webhook's service port 443, and storedVersions (when empty) the storage version.
  */
 export function setCustomResourceDefinitionDefaults(crd: CustomResourceDefinition): void {
+  // Defaulting runs before validation: what is not shaped as it should be is left to validation.
   const spec = crd.spec;
-  if (spec.names) {
-    if (!spec.names.singular) spec.names.singular = (spec.names.kind ?? '').toLowerCase();
-    if (!spec.names.listKind && spec.names.kind) spec.names.listKind = `${spec.names.kind}List`;
+  if (!isObject(spec)) return;
+  const names = spec.names;
+  if (isObject(names) && (names.kind === undefined || typeof names.kind === 'string')) {
+    const kind = names.kind ?? '';
+    if (!names.singular) names.singular = kind.toLowerCase();
+    if (!names.listKind && kind) names.listKind = `${kind}List`;
   }
-  if (!spec.conversion) spec.conversion = { strategy: 'None' };
-  const service = spec.conversion.webhook?.clientConfig?.service;
-  if (service && (service.port === undefined || service.port === null)) service.port = 443;
-  if (crd.status && !crd.status.storedVersions?.length) {
-    const storage = (spec.versions ?? []).find((v) => v.storage);
-    if (storage) crd.status.storedVersions = [storage.name];
+  if (spec.conversion === undefined || spec.conversion === null) spec.conversion = { strategy: 'None' };
+  const service = isObject(spec.conversion) ? spec.conversion.webhook?.clientConfig?.service : undefined;
+  if (isObject(service) && (service.port === undefined || service.port === null)) service.port = 443;
+  const status = crd.status;
+  if (isObject(status) && !(Array.isArray(status.storedVersions) && status.storedVersions.length > 0)) {
+    const storage = storageVersion(crd);
+    if (storage) status.storedVersions = [storage];
   }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The name of the version marked as storage, if the versions are a list. */
+function storageVersion(crd: CustomResourceDefinition): string | undefined {
+  const versions: unknown = crd.spec?.versions;
+  if (!Array.isArray(versions)) return undefined;
+  const storage: unknown = versions.find((v: unknown) => isObject(v) && v.storage === true);
+  return isObject(storage) && typeof storage.name === 'string' ? storage.name : undefined;
 }
 
 // Records the storage version among the stored ones (the storage version migration's input).
 function recordStorageVersion(crd: CustomResourceDefinition, status: CustomResourceDefinitionStatus): void {
-  const storage = (crd.spec.versions ?? []).find((v) => v.storage);
-  if (!storage) return;
-  const stored = status.storedVersions ?? [];
-  if (!stored.includes(storage.name)) status.storedVersions = [...stored, storage.name];
+  const storage = storageVersion(crd);
+  if (storage === undefined) return;
+  const stored = Array.isArray(status.storedVersions) ? status.storedVersions : [];
+  if (!stored.includes(storage)) status.storedVersions = [...stored, storage];
 }
 
 /** Create: the status is the server's (cleared, then the storage version stored), generation 1. */
@@ -35,7 +50,7 @@ export function prepareCustomResourceDefinitionForCreate(crd: CustomResourceDefi
   const status: CustomResourceDefinitionStatus = { acceptedNames: { plural: '', kind: '' } };
   recordStorageVersion(crd, status);
   crd.status = status;
-  crd.metadata.generation = 1;
+  if (isObject(crd.metadata)) crd.metadata.generation = 1;
 }
 
 /**
@@ -43,9 +58,9 @@ export function prepareCustomResourceDefinitionForCreate(crd: CustomResourceDefi
  * changes of the spec.
  */
 export function prepareCustomResourceDefinitionForUpdate(crd: CustomResourceDefinition, old: CustomResourceDefinition): void {
-  const status: CustomResourceDefinitionStatus = structuredClone(old.status ?? { acceptedNames: { plural: '', kind: '' } });
+  const status: CustomResourceDefinitionStatus = isObject(old.status) ? structuredClone(old.status) : { acceptedNames: { plural: '', kind: '' } };
   const generation = old.metadata.generation ?? 0;
-  crd.metadata.generation = semanticEqual(old.spec, crd.spec) ? generation : generation + 1;
+  if (isObject(crd.metadata)) crd.metadata.generation = semanticEqual(old.spec, crd.spec) ? generation : generation + 1;
   recordStorageVersion(crd, status);
   crd.status = status;
 }

@@ -27,6 +27,7 @@ import {
   type InternalVersion,
 } from './crd-internal-view.js';
 import { validateCustomResourceValidation, validateMapListKeysMapSet, type SchemaRuleOptions } from './crd-schema-validation.js';
+import { crdShapeErrors, withNullItemsAsZero } from './crd-shape.js';
 import { parseGoRequestURI } from './go-url.js';
 import { hasUnprunedDefaults } from './schema-defaults-check.js';
 import { isSet, itemsSchema, schemaHas } from './schema-props.js';
@@ -73,7 +74,10 @@ export function validateCustomResourceDefinitionName(name: string, prefix: boole
 }
 
 /** A new CRD's problems (after defaulting and the strategy's preparation). */
-export function validateCustomResourceDefinition(crd: CustomResourceDefinition, options: CustomResourceDefinitionValidationOptions): FieldError[] {
+export function validateCustomResourceDefinition(given: CustomResourceDefinition, options: CustomResourceDefinitionValidationOptions): FieldError[] {
+  const shapeErrors = crdShapeErrors(given);
+  if (shapeErrors.length) return shapeErrors;
+  const crd = withNullItemsAsZero(given);
   const spec = internalSpec(crd.spec ?? ({} as CustomResourceDefinition['spec']));
   const specOptions: SpecOptions = {
     requireRecognizedConversionReviewVersion: true,
@@ -100,10 +104,16 @@ export function validateCustomResourceDefinition(crd: CustomResourceDefinition, 
  * had (invalid types, non-structural schemas, unpruned defaults, ...), as upstream ratchets them.
  */
 export function validateCustomResourceDefinitionUpdate(
-  crd: CustomResourceDefinition,
-  old: CustomResourceDefinition,
+  given: CustomResourceDefinition,
+  givenOld: CustomResourceDefinition,
   options: CustomResourceDefinitionValidationOptions,
 ): FieldError[] {
+  const shapeErrors = crdShapeErrors(given);
+  if (shapeErrors.length) return shapeErrors;
+  // A stored object of the wrong shape (never written by this server) earns no leniency.
+  if (crdShapeErrors(givenOld).length) return validateCustomResourceDefinition(given, options);
+  const crd = withNullItemsAsZero(given);
+  const old = withNullItemsAsZero(givenOld);
   const spec = internalSpec(crd.spec ?? ({} as CustomResourceDefinition['spec']));
   const oldSpec = internalSpec(old.spec ?? ({} as CustomResourceDefinition['spec']));
   const oldSchemas = specSchemas(oldSpec);
@@ -139,7 +149,10 @@ export function validateCustomResourceDefinitionUpdate(
 }
 
 /** The status's own rules (the status subresource's update): the accepted names are valid names. */
-export function validateCustomResourceDefinitionStatus(crd: CustomResourceDefinition): FieldError[] {
+export function validateCustomResourceDefinitionStatus(given: CustomResourceDefinition): FieldError[] {
+  const shapeErrors = crdShapeErrors(given);
+  if (shapeErrors.length) return shapeErrors;
+  const crd = withNullItemsAsZero(given);
   return validateNames(crd.status?.acceptedNames ?? { plural: '', kind: '' }, newPath('status', 'acceptedNames'));
 }
 
@@ -378,14 +391,14 @@ function approvalState(annotations: Record<string, string> | undefined, key: str
 function validateAPIApproval(crd: CustomResourceDefinition, old: CustomResourceDefinition | undefined, domain: string): FieldError[] {
   if (!isProtectedGroup(crd.spec?.group ?? '', domain)) return [];
   const key = `api-approved.${wellKnownPrefix(domain)}`;
-  const now = approvalState(crd.metadata.annotations, key);
-  if (old && approvalState(old.metadata.annotations, key).state === now.state) return [];
+  const now = approvalState(crd.metadata?.annotations, key);
+  if (old && approvalState(old.metadata?.annotations, key).state === now.state) return [];
   const path = newPath('metadata', 'annotations').key(key);
   switch (now.state) {
     case 'missing':
       return [required(path, now.reason)];
     case 'invalid':
-      return [invalid(path, crd.metadata.annotations?.[key] ?? '', now.reason)];
+      return [invalid(path, crd.metadata?.annotations?.[key] ?? '', now.reason)];
     default:
       return [];
   }

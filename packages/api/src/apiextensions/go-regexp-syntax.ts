@@ -42,6 +42,9 @@ function isUnicodeScript(name: string): boolean {
   }
 }
 
+/** The first code point of the text as a string (undefined when empty), without splitting all of it. */
+const firstChar = (t: string): string | undefined => (t === '' ? undefined : String.fromCodePoint(t.codePointAt(0)!));
+
 const isOctal = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '7';
 const isHex = (c: string | undefined): boolean => c !== undefined && /^[0-9A-Fa-f]$/.test(c);
 const isAsciiAlnum = (c: string): boolean => /^[A-Za-z0-9]$/.test(c);
@@ -127,7 +130,7 @@ class Parser {
         t = this.escape(t);
       } else {
         this.pushExpr();
-        t = t.slice([...t][0]!.length);
+        t = t.slice(firstChar(t)!.length);
       }
       lastRepeat = repeat;
     }
@@ -188,7 +191,7 @@ class Parser {
     let negated = false;
     let sawFlag = false;
     while (t !== '') {
-      const c = [...t][0]!;
+      const c = firstChar(t)!;
       t = t.slice(c.length);
       if (c === 'i' || c === 'm' || c === 's' || c === 'U') {
         sawFlag = true;
@@ -317,7 +320,7 @@ function parseRepeat(s: string): { min: number; max: number; rest: string } | un
 function unicodeClass(t: string): string | undefined {
   if (t.length < 2 || t[0] !== '\\' || (t[1] !== 'p' && t[1] !== 'P')) return undefined;
   const after = t.slice(2);
-  const c = [...after][0];
+  const c = firstChar(after);
   let name: string;
   let seq: string;
   let rest: string;
@@ -346,7 +349,7 @@ function classChar(s: string, wholeClass: string): { rune: number; rest: string 
     const rest = parseEscape(s);
     return { rune: escapedRune(s.slice(0, s.length - rest.length)), rest };
   }
-  const c = [...s][0]!;
+  const c = firstChar(s)!;
   return { rune: c.codePointAt(0)!, rest: s.slice(c.length) };
 }
 
@@ -366,7 +369,7 @@ function escapedRune(escape: string): number {
 function parseEscape(s: string): string {
   let t = s.slice(1);
   if (t === '') throw new RegexpSyntaxError('trailingBackslash', '');
-  const c = [...t][0]!;
+  const c = firstChar(t)!;
   t = t.slice(c.length);
   const fail = (): never => {
     throw new RegexpSyntaxError('invalidEscape', s.slice(0, s.length - t.length));
@@ -378,14 +381,14 @@ function parseEscape(s: string): string {
   }
   if (c === 'x') {
     if (t === '') return fail();
-    const next = [...t][0]!;
+    const next = firstChar(t)!;
     t = t.slice(next.length);
     if (next === '{') {
       let digits = 0;
       let value = 0;
       for (;;) {
         if (t === '') return fail();
-        const d = [...t][0]!;
+        const d = firstChar(t)!;
         t = t.slice(d.length);
         if (d === '}') break;
         if (!isHex(d)) return fail();
@@ -395,7 +398,7 @@ function parseEscape(s: string): string {
       }
       return digits === 0 ? fail() : t;
     }
-    const second = [...t][0];
+    const second = firstChar(t);
     if (second !== undefined) t = t.slice(second.length);
     if (!isHex(next) || !isHex(second)) return fail();
     return t;

@@ -204,7 +204,7 @@ class Checker {
       const max = s.maxItems;
       this.add(name, (path) => tooMany(path, value.length, max));
     }
-    if (s.uniqueItems && value.some((v, i) => value.findIndex((w) => jsonEqual(v, w)) !== i)) {
+    if (s.uniqueItems && new Set(value.map(canonicalJSON)).size !== value.length) {
       this.invalid(name, value, `${subject(name)} shouldn't contain duplicates`);
     }
   }
@@ -239,6 +239,18 @@ class Checker {
       if (!Object.hasOwn(value, key)) this.add(`${name}.${key}`, (path) => required(path, ''));
     }
   }
+}
+
+/** JSON with object keys sorted: equal values, equal text. */
+function canonicalJSON(value: JsonValue): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJSON).join(',')}]`;
+  if (isJsonObject(value)) {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJSON(value[k]!)}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
 }
 
 /**
