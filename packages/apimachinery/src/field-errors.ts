@@ -119,18 +119,6 @@ export const duplicate = (path: FieldPath, value: unknown): FieldError =>
 export const tooLong = (path: FieldPath, value: unknown, maxLength: number): FieldError =>
   new FieldError('FieldValueTooLong', path.toString(), value, `must have at most ${maxLength} bytes`);
 
-/** Upstream's TooLongMaxLength: a value over a schema's maxLength (counted in characters, not bytes). */
-export const tooLongMaxLength = (path: FieldPath, value: unknown, maxLength: number): FieldError =>
-  new FieldError('FieldValueTooLong', path.toString(), value, maxLength >= 0 ? `may not be longer than ${maxLength}` : 'value is too long');
-
-/** A list or map with more entries than allowed: `Too many: 3: must have at most 2 items`. */
-export const tooMany = (path: FieldPath, actual: number, max: number): FieldError =>
-  new FieldError('FieldValueTooMany', path.toString(), actual, max >= 0 ? `must have at most ${max} items` : 'has too many items');
-
-/** A value of the wrong JSON type; it prints as an invalid value, its reason says which. */
-export const typeInvalid = (path: FieldPath, value: unknown, detail: string): FieldError =>
-  new FieldError('FieldValueTypeInvalid', path.toString(), value, detail);
-
 /**
  * The errors as one message, as upstream's ErrorList.ToAggregate().Error(): duplicates dropped, one
  * error alone, several as `[a, b]`, none as ''.

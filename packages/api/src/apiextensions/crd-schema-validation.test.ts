@@ -529,7 +529,7 @@ const cases: Case[] = [
       `${P}.properties[a].default: Invalid value: "string":  in body must be of type number: "string"`,
       `${P}.properties[c].default.foo: Invalid value: "integer": foo in body must be of type string: "integer"`,
       `${P}.properties[d].default.bad: Invalid value: "number": bad in body must be of type string: "number"`,
-      `${P}.properties[e].properties[nestedProperties].default: Invalid value: {"foo":"bar","unknown":"x"}: must not have unknown fields`,
+      `${P}.properties[e].properties[nestedProperties].default: Invalid value: map[string]interface {}{"foo":"bar", "unknown":"x"}: must not have unknown fields`,
     ],
   },
   {
@@ -591,7 +591,7 @@ const cases: Case[] = [
       `${P}.properties[embedded].properties[apiVersion].default: Invalid value: 42: must result in valid metadata: apiVersion: Invalid value: 42: must be a string`,
       `${P}.properties[embedded].properties[kind].default: Invalid value: "%": must result in valid metadata: kind: Invalid value: "%": may have mixed case, but should otherwise match: a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`,
       `${P}.properties[embedded].properties[metadata].properties[name].default: Invalid value: "a/b": must result in valid metadata: metadata.name: Invalid value: "a/b": may not contain '/'`,
-      `${P}.properties[embedded].properties[metadata].properties[labels].default: Invalid value: {"foo":"x y"}: must result in valid metadata: metadata.labels: Invalid value: "x y": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
+      `${P}.properties[embedded].properties[metadata].properties[labels].default: Invalid value: map[string]interface {}{"foo":"x y"}: must result in valid metadata: metadata.labels: Invalid value: "x y": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')`,
     ],
   },
   {
@@ -612,7 +612,7 @@ const cases: Case[] = [
     want: [
       `${P}.properties[missingTypeMeta].default.apiVersion: Required value: must not be empty`,
       `${P}.properties[missingTypeMeta].default.kind: Required value: must not be empty`,
-      `${P}.properties[wronglyTyped].default.metadata: Invalid value: {"labels":{"foo":42}}: json: cannot unmarshal number into Go struct field ObjectMeta.labels of type string`,
+      `${P}.properties[wronglyTyped].default.metadata: Invalid value: map[string]interface {}{"labels":map[string]interface {}{"foo":42}}: json: cannot unmarshal number into Go struct field ObjectMeta.labels of type string`,
       `${P}.properties[metadataNotAnObject].default.metadata: Invalid value: 42: json: cannot unmarshal number into Go value of type v1.ObjectMeta`,
       `${P}.properties[badGroupVersion].default.apiVersion: Invalid value: "a/b/c": unexpected GroupVersion string: a/b/c`,
     ],
@@ -640,8 +640,8 @@ const cases: Case[] = [
       },
     }),
     want: [
-      `${P}.properties[unknown-field-object-defaults].default: Invalid value: {"apiVersion":"v1","kind":"Pod","metadata":{"name":"foo","unknown":42},"unknown":42}: must not have unknown fields`,
-      `${P}.properties[x-preserve-unknown-fields-unknown-field-outside].default: Invalid value: {"embedded":{"apiVersion":"v1","kind":"Pod","metadata":{"name":"foo","unknown":42},"unknown":42},"unknown":42}: must not have unknown fields`,
+      `${P}.properties[unknown-field-object-defaults].default: Invalid value: map[string]interface {}{"apiVersion":"v1", "kind":"Pod", "metadata":map[string]interface {}{"name":"foo", "unknown":42}, "unknown":42}: must not have unknown fields`,
+      `${P}.properties[x-preserve-unknown-fields-unknown-field-outside].default: Invalid value: map[string]interface {}{"embedded":map[string]interface {}{"apiVersion":"v1", "kind":"Pod", "metadata":map[string]interface {}{"name":"foo", "unknown":42}, "unknown":42}, "unknown":42}: must not have unknown fields`,
     ],
   },
   // x-kubernetes-validations: the rules' shape, then the refusal.

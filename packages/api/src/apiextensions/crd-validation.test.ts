@@ -708,7 +708,7 @@ const updateCases: UpdateCase[] = [
     mutate: (crd) => {
       crd.spec.versions[0]!.schema!.openAPIV3Schema!.properties!.spec!.default = { size: 2, unknown: true };
     },
-    want: ['spec.validation.openAPIV3Schema.properties[spec].default: Invalid value: {"size":2,"unknown":true}: must not have unknown fields'],
+    want: ['spec.validation.openAPIV3Schema.properties[spec].default: Invalid value: map[string]interface {}{"size":2, "unknown":true}: must not have unknown fields'],
   },
   {
     name: 'unrecognized conversion review versions may stay where they were (upstream)',

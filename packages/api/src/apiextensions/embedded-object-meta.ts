@@ -1,27 +1,12 @@
-// The type and object metadata of embedded resources (and of the resource root): what upstream's
-// schema/objectmeta package checks. A custom resource's metadata is the server's ObjectMeta, so a
-// value there must decode as ObjectMeta would (Go's encoding/json and its messages), and an
-// embedded object needs apiVersion and kind.
-import {
-  goQuote,
-  invalid,
-  nameIsPathSegment,
-  newPath,
-  required,
-  validateObjectMeta,
-  isDNS1035Label,
-  type FieldError,
-  type FieldPath,
-  type ObjectMetaFields,
-} from '@plat/apimachinery';
+// The type and object metadata of embedded resources (and of the resource root) as upstream's
+// schema/objectmeta Coerce checks them: a custom resource's metadata is the server's ObjectMeta, so
+// a value there must decode as ObjectMeta would (Go's encoding/json and its messages). The checks of
+// their content (apiVersion, kind, ObjectMeta's rules) are schema/embedded.ts's.
+import { goQuote, invalid, type FieldError } from '@plat/apimachinery';
+import { childOf, indexOf, keyOf, type OptionalPath } from './schema/field-path.js';
+import { badValue } from './schema/go-format.js';
 import { additionalPropertiesSchema, isJsonObject } from './schema-props.js';
 import type { JSONSchemaProps, JsonValue } from './types.js';
-
-/** A path that may not have begun yet (Go's nil *field.Path): the first step starts it. */
-export type OptionalPath = FieldPath | undefined;
-export const childOf = (p: OptionalPath, name: string): FieldPath => (p ? p.child(name) : newPath(name));
-const keyOf = (p: OptionalPath, key: string): FieldPath => (p ? p.key(key) : newPath(`[${key}]`));
-const indexOf = (p: OptionalPath, i: number): FieldPath => (p ? p.index(i) : newPath(`[${i}]`));
 
 type JsonObject = { [key: string]: JsonValue };
 
@@ -180,10 +165,10 @@ export function coerceEmbeddedMeta(path: OptionalPath, x: JsonValue, s: JSONSche
   for (const key of Object.keys(x)) {
     const value = x[key]!;
     if (embedded) {
-      if ((key === 'apiVersion' || key === 'kind') && typeof value !== 'string') return invalid(childOf(path, key), value, 'must be a string');
+      if ((key === 'apiVersion' || key === 'kind') && typeof value !== 'string') return invalid(childOf(path, key), badValue(value), 'must be a string');
       if (key === 'metadata') {
         const problem = objectMetaDecodeError(value);
-        if (problem) return invalid(childOf(path, 'metadata'), value, problem);
+        if (problem) return invalid(childOf(path, 'metadata'), badValue(value), problem);
         if (isJsonObject(value)) x.metadata = normalizedObjectMeta(value);
         else delete x.metadata;
       }
@@ -200,64 +185,4 @@ export function coerceEmbeddedMeta(path: OptionalPath, x: JsonValue, s: JSONSche
     if (error) return error;
   }
   return undefined;
-}
-
-/** Upstream's ParseGroupVersion: at most one slash. */
-const groupVersionError = (gv: string): string | undefined =>
-  gv === '' || gv === '/' || gv.split('/').length <= 2 ? undefined : `unexpected GroupVersion string: ${gv}`;
-
-/** Upstream's objectmeta.Validate: the type and object metadata of every embedded resource in `x`. */
-export function validateEmbeddedMeta(path: OptionalPath, x: JsonValue, s: JSONSchemaProps | undefined, isResourceRoot: boolean): FieldError[] {
-  if (!s) return [];
-  const errors: FieldError[] = [];
-  if (Array.isArray(x)) {
-    const items = s.items && !Array.isArray(s.items) ? s.items : undefined;
-    x.forEach((item, i) => errors.push(...validateEmbeddedMeta(indexOf(path, i), item, items, false)));
-    return errors;
-  }
-  if (!isJsonObject(x)) return errors;
-  if (isEmbedded(s, isResourceRoot)) errors.push(...validateEmbeddedResource(path, x));
-  const additional = additionalPropertiesSchema(s);
-  for (const [key, value] of Object.entries(x)) {
-    const property = s.properties?.[key];
-    if (property) errors.push(...validateEmbeddedMeta(childOf(path, key), value, property, false));
-    else if (additional) errors.push(...validateEmbeddedMeta(keyOf(path, key), value, additional, false));
-  }
-  return errors;
-}
-
-function validateEmbeddedResource(path: OptionalPath, x: JsonObject): FieldError[] {
-  const errors: FieldError[] = [];
-  if (!Object.hasOwn(x, 'apiVersion')) errors.push(required(childOf(path, 'apiVersion'), 'must not be empty'));
-  if (!Object.hasOwn(x, 'kind')) errors.push(required(childOf(path, 'kind'), 'must not be empty'));
-  for (const [key, value] of Object.entries(x)) {
-    if (key === 'apiVersion') {
-      const p = childOf(path, 'apiVersion');
-      if (typeof value !== 'string') errors.push(invalid(p, value, 'must be a string'));
-      else if (!value) errors.push(invalid(p, value, 'must not be empty'));
-      else {
-        const problem = groupVersionError(value);
-        if (problem) errors.push(invalid(p, value, problem));
-      }
-    } else if (key === 'kind') {
-      const p = childOf(path, 'kind');
-      if (typeof value !== 'string') errors.push(invalid(p, value, 'must be a string'));
-      else if (!value) errors.push(invalid(p, value, 'must not be empty'));
-      else {
-        const problems = isDNS1035Label(value.toLowerCase());
-        if (problems.length) errors.push(invalid(p, value, `may have mixed case, but should otherwise match: ${problems.join(',')}`));
-      }
-    } else if (key === 'metadata') {
-      const p = childOf(path, 'metadata');
-      const problem = objectMetaDecodeError(value);
-      if (problem) {
-        errors.push(invalid(p, value, problem));
-        continue;
-      }
-      const meta = (isJsonObject(value) ? { ...value } : {}) as ObjectMetaFields;
-      if (!meta.name) meta.name = 'fakename';
-      errors.push(...validateObjectMeta(meta, { namespaced: Boolean(meta.namespace), validateName: nameIsPathSegment }, p));
-    }
-  }
-  return errors;
 }

@@ -1,7 +1,9 @@
 // The defaults of a CRD schema must be values the schema accepts, already pruned (upstream's
 // defaulting.ValidateDefaults), so that defaulting never produces an object that fails validation.
 import { aggregateMessage, invalid, type FieldError, type FieldPath } from '@plat/apimachinery';
-import { coerceEmbeddedMeta, validateEmbeddedMeta } from './embedded-object-meta.js';
+import { coerceEmbeddedMeta } from './embedded-object-meta.js';
+import { validateEmbeddedResourcesAt } from './schema/embedded.js';
+import { badValue } from './schema/go-format.js';
 import { deepCopy, additionalPropertiesSchema, isJsonObject, isSet, itemsSchema, jsonEqual, metaFields, schemaEntries } from './schema-props.js';
 import type { SchemaValueValidator } from './schema-value-check.js';
 import type { JSONSchemaProps, JsonValue } from './types.js';
@@ -119,21 +121,21 @@ export function validateSchemaDefaults(
         object.apiVersion ??= 'validation/v1';
       }
       const coerceError = coerceEmbeddedMeta(undefined, object, resourceRoot, true);
-      if (coerceError) return [invalid(p, value, `must result in valid metadata: ${coerceError.toString()}`)];
-      const metaErrors = validateEmbeddedMeta(undefined, object, resourceRoot, true);
-      if (metaErrors.length) return [invalid(p, value, `must result in valid metadata: ${aggregateMessage(metaErrors)}`)];
+      if (coerceError) return [invalid(p, badValue(value), `must result in valid metadata: ${coerceError.toString()}`)];
+      const metaErrors = validateEmbeddedResourcesAt(undefined, object, resourceRoot, true);
+      if (metaErrors.length) return [invalid(p, badValue(value), `must result in valid metadata: ${aggregateMessage(metaErrors)}`)];
       return checkValue(p, value, s);
     }
     const found: FieldError[] = [];
     if (requirePruned) {
       const pruned = deepCopy(value);
       prune(pruned, s, embedded);
-      if (!jsonEqual(pruned, value)) found.push(invalid(p, value, 'must not have unknown fields'));
+      if (!jsonEqual(pruned, value)) found.push(invalid(p, badValue(value), 'must not have unknown fields'));
     }
     const coerced = deepCopy(value);
     const coerceError = coerceEmbeddedMeta(p, coerced, s, embedded);
     if (coerceError) return [...found, coerceError];
-    const metaErrors = validateEmbeddedMeta(p, coerced, s, embedded);
+    const metaErrors = validateEmbeddedResourcesAt(p, coerced, s, embedded);
     if (metaErrors.length) return [...found, ...metaErrors];
     return [...found, ...checkValue(p, coerced, s)];
   };
