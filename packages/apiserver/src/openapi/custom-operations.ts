@@ -11,12 +11,25 @@ import { nameParameterOf, NAMESPACE_PARAMETER, params, QUERY_PARAMETERS, type Me
 const MEDIA_TYPES = ['application/json', 'application/yaml'];
 const PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml'];
 
+const LIST_OPTIONS = params(
+  'allowWatchBookmarks',
+  'continue',
+  'fieldSelector',
+  'labelSelector',
+  'limit',
+  'resourceVersion',
+  'resourceVersionMatch',
+  'sendInitialEvents',
+  'timeoutSeconds',
+  'watch',
+);
+
 /** Each action's query parameters: the fields of its options type (GetOptions, ListOptions...). */
 const OPTIONS: Record<Operation['action'], Parameter[]> = {
   get: params('resourceVersion'),
-  list: params('allowWatchBookmarks', 'continue', 'fieldSelector', 'labelSelector', 'limit', 'resourceVersion', 'resourceVersionMatch', 'sendInitialEvents', 'timeoutSeconds', 'watch'),
+  list: LIST_OPTIONS,
   // Upstream's builder gives deletecollection ListOptions' parameters and no body.
-  deletecollection: params('allowWatchBookmarks', 'continue', 'fieldSelector', 'labelSelector', 'limit', 'resourceVersion', 'resourceVersionMatch', 'sendInitialEvents', 'timeoutSeconds', 'watch'),
+  deletecollection: LIST_OPTIONS,
   post: params('dryRun', 'fieldManager', 'fieldValidation'),
   put: params('dryRun', 'fieldManager', 'fieldValidation'),
   patch: params('dryRun', 'fieldManager', 'fieldValidation', 'force'),
@@ -88,6 +101,7 @@ function subresourceRoutes(name: string, definition: SubresourceDefinition<KubeO
   return all.filter((route) => verbs.has(route.verb));
 }
 
+/** The subresources a CustomResourceDefinition can give its versions, the only ones upstream's builder routes. */
 const CUSTOM_SUBRESOURCES = ['status', 'scale'];
 
 /** The path items of a custom resource's version, as upstream's CRD OpenAPI builder publishes them. */
