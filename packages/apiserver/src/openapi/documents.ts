@@ -1,7 +1,11 @@
 // The OpenAPI documents of the served resources: one Swagger 2.0 document of everything
 // (/openapi/v2) and one OpenAPI 3.0 document per group version (/openapi/v3/apis/<g>/<v>), built
-// from the kinds' validation schemas so that what is published is what is validated.
+// from the kinds' validation schemas so that what is published is what is validated; a custom
+// resource's from its CRD schema and with its own operations, as upstream's CRD builder makes them.
+import { objectMetaSchema } from '@plat/api';
 import type { JSONSchema, ResolvedResource } from '@plat/registry';
+import { customResourcePathItems } from './custom-operations.js';
+import { customResourceListSchema, customResourceSchema } from './custom-schema.js';
 import {
   deleteOptionsSchema,
   listMetaSchema,
@@ -13,8 +17,9 @@ import {
   statusDetailsSchema,
   statusSchema,
 } from './meta.js';
-import { groupVersionPath, kindDefinitionName, metaDefinitionName } from './names.js';
+import { customKindDefinitionName, groupVersionPath, kindDefinitionName, metaDefinitionName } from './names.js';
 import { resourcePathItems, type Operation, type Parameter, type PathItem, type SchemaName } from './operations.js';
+import { scaleSchema, scaleSpecSchema, scaleStatusSchema } from './scale.js';
 import { SchemaSet, type Dialect } from './schema.js';
 
 export interface DocumentOptions {
@@ -77,12 +82,50 @@ class DocumentBuilder {
       const schema = schemaAt(resolved.definition.schema, part.path);
       if (schema) this.schemas.name(schema, metaDefinitionName(part.kind, domain));
     }
+    if (resolved.definition.unstructured) {
+      this.addCustom(resolved);
+      return;
+    }
     const objectName = kindDefinitionName(resolved.group, resolved.version, resolved.kind, domain);
     const listName = kindDefinitionName(resolved.group, resolved.version, resolved.listKind, domain);
     this.schemas.define(objectName, resolved.definition.schema, { 'x-kubernetes-group-version-kind': [gvkOf(resolved)] });
     this.schemas.definePublished(listName, this.listSchema(resolved, objectName));
     const names = { object: objectName, list: listName };
     for (const item of resourcePathItems(resolved, domain)) this.paths.set(item.path, this.pathItem(item, resolved, names));
+  }
+
+  /**
+   * A custom resource: its schema is the CRD's (unstructured.openAPIV3Schema), published in the
+   * document's dialect as upstream's CRD builder does, and its operations are that builder's.
+   */
+  private addCustom(resolved: ResolvedResource): void {
+    const { group, version } = resolved;
+    const objectName = customKindDefinitionName(group, version, resolved.kind);
+    const listName = customKindDefinitionName(group, version, resolved.listKind);
+    const objectMeta = this.objectMetaRef(resolved);
+    const listMeta = this.schemas.convert(listMetaSchema);
+    const { openAPIV3Schema } = resolved.definition.unstructured!;
+    this.schemas.definePublished(objectName, customResourceSchema(openAPIV3Schema, this.dialect, { objectMeta }, gvkOf(resolved)));
+    const listGvk = gvkOf(resolved, resolved.listKind);
+    const refs = { listMeta, object: this.schemas.ref(objectName) };
+    this.schemas.definePublished(listName, customResourceListSchema(this.dialect, refs, listGvk, resolved.kind, resolved.resource));
+    const names = { object: objectName, list: listName };
+    for (const item of customResourcePathItems(resolved, this.options.domain)) this.paths.set(item.path, this.pathItem(item, resolved, names));
+  }
+
+  /**
+   * The reference to ObjectMeta: the kind's metadata schema where it is the published one, else the
+   * common ObjectMeta (a custom resource's metadata is always ObjectMeta, whatever its schema checks).
+   */
+  private objectMetaRef(resolved: ResolvedResource): JSONSchema {
+    const own = schemaAt(resolved.definition.schema, ['metadata']);
+    const converted = own && this.schemas.convert(own);
+    if (converted && typeof converted.$ref === 'string') return converted;
+    for (const part of SHARED_KIND_PARTS) {
+      const schema = schemaAt(objectMetaSchema, part.path.slice(1));
+      if (schema) this.schemas.name(schema, metaDefinitionName(part.kind, this.options.domain));
+    }
+    return this.schemas.convert(objectMetaSchema);
   }
 
   private listSchema(resolved: ResolvedResource, objectName: string): JSONSchema {
@@ -102,7 +145,8 @@ class DocumentBuilder {
   }
 
   /** The reference to a body's or response's schema, publishing the meta.v1 type on first use. */
-  private schemaRef(schema: SchemaName, names: { object: string; list: string }): JSONSchema {
+  private schemaRef(schema: SchemaName, names: { object: string; list: string }, resolved: ResolvedResource): JSONSchema {
+    if (schema.kind === 'scale') return this.scaleRef(resolved);
     if (schema.kind !== 'meta') return this.schemas.ref(names[schema.kind]);
     const name = metaDefinitionName(schema.name, this.options.domain);
     if (!this.schemas.has(name)) {
@@ -114,6 +158,19 @@ class DocumentBuilder {
       } else {
         this.schemas.define(name, patchSchema);
       }
+    }
+    return this.schemas.ref(name);
+  }
+
+  /** autoscaling/v1 Scale, published on first use under upstream's name. */
+  private scaleRef(resolved: ResolvedResource): JSONSchema {
+    const { domain } = this.options;
+    const name = kindDefinitionName('autoscaling', 'v1', 'Scale', domain);
+    if (!this.schemas.has(name)) {
+      this.schemas.name(scaleSpecSchema, kindDefinitionName('autoscaling', 'v1', 'ScaleSpec', domain));
+      this.schemas.name(scaleStatusSchema, kindDefinitionName('autoscaling', 'v1', 'ScaleStatus', domain));
+      const objectMeta = schemaAt(resolved.definition.schema, ['metadata']) ?? objectMetaSchema;
+      this.schemas.define(name, scaleSchema(objectMeta), { 'x-kubernetes-group-version-kind': [{ group: 'autoscaling', kind: 'Scale', version: 'v1' }] });
     }
     return this.schemas.ref(name);
   }
@@ -132,21 +189,21 @@ class DocumentBuilder {
   }
 
   private operation(operation: Operation, resolved: ResolvedResource, names: { object: string; list: string }): JSONSchema {
+    const produces = operation.produces ?? [...PRODUCES, ...(operation.watch ? WATCH_PRODUCES : [])];
     const responses: JSONSchema = {};
     for (const [code, schema] of Object.entries(operation.responses)) {
-      const ref = this.schemaRef(schema, names);
+      const ref = this.schemaRef(schema, names, resolved);
       const description = RESPONSE_DESCRIPTIONS[code];
       if (this.dialect === 'v2') {
         responses[code] = { description, schema: ref };
       } else {
-        const types = [...PRODUCES, ...(operation.watch ? WATCH_PRODUCES : [])];
-        responses[code] = { description, content: Object.fromEntries(types.map((type) => [type, { schema: ref }])) };
+        responses[code] = { description, content: Object.fromEntries(produces.map((type) => [type, { schema: ref }])) };
       }
     }
     responses['401'] = { description: 'Unauthorized' };
     const parameters = operation.parameters.map((parameter) => this.parameter(parameter));
-    const consumes = operation.method === 'patch' ? PATCH_CONSUMES : ['*/*'];
-    const body = operation.body && { ref: this.schemaRef(operation.body.schema, names), required: operation.body.required };
+    const consumes = operation.consumes ?? (operation.method === 'patch' ? PATCH_CONSUMES : ['*/*']);
+    const body = operation.body && { ref: this.schemaRef(operation.body.schema, names, resolved), required: operation.body.required };
     const common = {
       description: operation.description,
       operationId: operation.operationId,
@@ -158,7 +215,7 @@ class DocumentBuilder {
       return {
         ...common,
         consumes,
-        produces: [...PRODUCES, ...(operation.watch ? WATCH_PRODUCES : [])],
+        produces,
         schemes: ['https'],
         ...(all.length && { parameters: all }),
         responses,
@@ -201,6 +258,19 @@ function openapi3(builder: DocumentBuilder, options: DocumentOptions): JSONSchem
   };
 }
 
+/**
+ * The document of a group version of custom resources only: upstream serves the one its CRD
+ * builder made, which has its own info and no security schemes.
+ */
+function customOpenapi3(builder: DocumentBuilder): JSONSchema {
+  return {
+    openapi: '3.0.0',
+    info: { title: 'Kubernetes CRD Swagger', version: 'v0.1.0' },
+    paths: byKey(builder.paths),
+    components: { schemas: builder.schemas.all() },
+  };
+}
+
 /** Both documents of the given resources (the catalog's, in its order). */
 export function buildOpenAPIDocuments(resources: readonly ResolvedResource[], options: DocumentOptions): OpenAPIDocuments {
   const groupVersions = new Map<string, { group: string; version: string; resources: ResolvedResource[] }>();
@@ -218,7 +288,8 @@ export function buildOpenAPIDocuments(resources: readonly ResolvedResource[], op
   for (const [key, entry] of groupVersions) {
     const builder = new DocumentBuilder('v3', options, all);
     for (const resolved of entry.resources) builder.add(resolved);
-    v3.set(key, openapi3(builder, options));
+    const custom = entry.resources.every((resolved) => resolved.definition.unstructured);
+    v3.set(key, custom ? customOpenapi3(builder) : openapi3(builder, options));
   }
   return { v2: swagger(v2, options), v3 };
 }

@@ -14,8 +14,8 @@ export interface Parameter {
   required?: boolean;
 }
 
-/** What a body or a response is: one of the kind's own schemas, or a meta.v1 type. */
-export type SchemaName = { kind: 'object' } | { kind: 'list' } | { kind: 'meta'; name: 'Status' | 'DeleteOptions' | 'Patch' };
+/** What a body or a response is: one of the kind's own schemas, a meta.v1 type, or autoscaling/v1 Scale. */
+export type SchemaName = { kind: 'object' } | { kind: 'list' } | { kind: 'meta'; name: 'Status' | 'DeleteOptions' | 'Patch' } | { kind: 'scale' };
 
 export interface Operation {
   method: Method;
@@ -30,6 +30,9 @@ export interface Operation {
   /** A list that may be a watch: the watch media types are produced too. */
   watch?: boolean;
   tag: string;
+  /** The media types of the body and of the responses, where they are not the built-in kinds' (custom resources). */
+  consumes?: readonly string[];
+  produces?: readonly string[];
 }
 
 export interface PathItem {
@@ -42,7 +45,7 @@ export interface PathItem {
 const query = (name: string, type: Parameter['type'], description: string): Parameter => ({ name, in: 'query', type, description });
 
 /** The query parameters of the operations (conventions section 4.3), by name. */
-const QUERY_PARAMETERS = {
+export const QUERY_PARAMETERS = {
   allowWatchBookmarks: query('allowWatchBookmarks', 'boolean', 'With watch: also send BOOKMARK events, which carry only a resourceVersion.'),
   continue: query('continue', 'string', 'The token from the previous chunk of a list, to read the next chunk at the same resourceVersion.'),
   dryRun: query('dryRun', 'string', 'All: process the request without persisting anything. Any other value is refused.'),
@@ -58,6 +61,7 @@ const QUERY_PARAMETERS = {
   gracePeriodSeconds: query('gracePeriodSeconds', 'integer', 'Seconds before the object is deleted; 0 deletes at once.'),
   labelSelector: query('labelSelector', 'string', 'Only objects whose labels match, such as app=web,tier!=db.'),
   limit: query('limit', 'integer', 'At most this many objects; the list metadata then carries a continue token when more are left.'),
+  orphanDependents: query('orphanDependents', 'boolean', 'Deprecated: use propagationPolicy. true orphans the dependents, false deletes them in the background.'),
   pretty: query('pretty', 'string', "If 'true', the output is indented."),
   propagationPolicy: query('propagationPolicy', 'string', 'Whether and how dependents are garbage collected: Orphan, Background or Foreground.'),
   resourceVersion: query('resourceVersion', 'string', 'Which version to read from; with resourceVersionMatch, how to match it.'),
@@ -68,7 +72,17 @@ const QUERY_PARAMETERS = {
 } satisfies Record<string, Parameter>;
 
 type QueryName = keyof typeof QUERY_PARAMETERS;
-const params = (...names: QueryName[]): Parameter[] => names.map((name) => QUERY_PARAMETERS[name]);
+export const params = (...names: QueryName[]): Parameter[] => names.map((name) => QUERY_PARAMETERS[name]);
+
+/** The path parameters, in upstream's words. */
+export const NAMESPACE_PARAMETER: Parameter = {
+  name: 'namespace',
+  in: 'path',
+  type: 'string',
+  required: true,
+  description: 'object name and auth scope, such as for teams and projects',
+};
+export const nameParameterOf = (kind: string): Parameter => ({ name: 'name', in: 'path', type: 'string', required: true, description: `name of the ${kind}` });
 
 /** The query parameters of each operation beyond pretty (section 4's table). */
 const LIST_PARAMETERS = params(
@@ -121,14 +135,8 @@ export function resourcePathItems(resolved: ResolvedResource, domain: string): P
   const scoped = namespaced ? `Namespaced${kind}` : kind;
   const id = (verb: string, middle = ''): string => `${verb}${gv}${middle}${scoped}`;
   const pretty = QUERY_PARAMETERS.pretty;
-  const namespaceParameter: Parameter = {
-    name: 'namespace',
-    in: 'path',
-    type: 'string',
-    required: true,
-    description: 'object name and auth scope, such as for teams and projects',
-  };
-  const nameParameter: Parameter = { name: 'name', in: 'path', type: 'string', required: true, description: `name of the ${kind}` };
+  const namespaceParameter = NAMESPACE_PARAMETER;
+  const nameParameter = nameParameterOf(kind);
   const collectionPath = namespaced ? `${base}/namespaces/{namespace}/${resource}` : `${base}/${resource}`;
   const collectionParameters = namespaced ? [namespaceParameter, pretty] : [pretty];
   const itemParameters = namespaced ? [nameParameter, namespaceParameter, pretty] : [nameParameter, pretty];
