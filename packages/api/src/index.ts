@@ -16,6 +16,7 @@ import { subjectAccessReviewDefinition } from './authorization/subject-access-re
 import { selfSubjectReviewDefinition } from './authentication/self-subject-review.js';
 import { tokenRequestDefinition } from './authentication/token-request.js';
 import { tokenReviewDefinition } from './authentication/token-review.js';
+import { customResourceDefinitionDefinition } from './apiextensions/custom-resource-definition.js';
 
 export * from './core/namespace.js';
 export * from './core/service-account.js';
@@ -39,6 +40,7 @@ export type * from './apiextensions/types.js';
 export * from './apiextensions/names.js';
 export * from './apiextensions/conditions.js';
 export { customResourceDefinitions, defaultDeprecationWarning } from './apiextensions/custom-resource.js';
+export { customResourceDefinitionDefinition, customResourceCleanupFinalizer } from './apiextensions/custom-resource-definition.js';
 export type { Subject } from './common/subject.js';
 export type { RoleRef } from './common/role-ref.js';
 export type { LabelSelector, LabelSelectorRequirement } from './common/label-selector.js';
@@ -66,6 +68,7 @@ export const builtinDefinitions: readonly ResourceDefinition[] = [
   register(selfSubjectRulesReviewDefinition),
   register(tokenReviewDefinition),
   register(selfSubjectReviewDefinition),
+  register(customResourceDefinitionDefinition),
 ];
 
 /** Kinds served as a subresource of another kind (virtual.subresourceOf says where): serviceaccounts/token. */

@@ -92,7 +92,7 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
    * Problems with a name (or, with prefix true, a generateName prefix), as messages. Default:
    * a DNS-1123 subdomain.
    */
-  validateName?: (name: string, prefix: boolean) => string[];
+  validateName?: (name: string, prefix: boolean, object: T) => string[];
   /** Fields a fieldSelector may name beyond metadata.name and metadata.namespace, with their values. */
   selectableFields?: (object: T) => Record<string, string>;
   /** Columns of the Table representation; absent: Name and Created At. */

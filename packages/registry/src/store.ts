@@ -124,7 +124,9 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
   }
 
   private validateCreate(object: T): FieldError[] {
-    const validateName = this.resource.definition.validateName ?? nameIsDNSSubdomain;
+    const own = this.resource.definition.validateName;
+    // A kind's rule may depend on the object (a CRD's name is <plural>.<group>).
+    const validateName = own ? (name: string, prefix: boolean) => own(name, prefix, object) : nameIsDNSSubdomain;
     return [
       ...validateObjectMeta(object.metadata, { namespaced: this.resource.namespaced, validateName }),
       ...this.strategy.validate(object, this.context),

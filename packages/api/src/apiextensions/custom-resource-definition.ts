@@ -1,0 +1,72 @@
+// CustomResourceDefinition (apiextensions.{domain}/v1, cluster-scoped): a kind users add to the API.
+// Its strategy is upstream's: v1 defaults, the server's status (names accepted and conditions are
+// the definitions' controller's, apiserver/src/apiextensions), generation counting spec changes,
+// and on the first delete the cleanup finalizer the controller-manager removes once the custom
+// objects are gone.
+import { formatTimestamp, type ResourceDefinition } from '@plat/registry';
+import { allVerbs } from '../common/verbs.js';
+import { setCondition } from './conditions.js';
+import {
+  prepareCustomResourceDefinitionForCreate,
+  prepareCustomResourceDefinitionForUpdate,
+  prepareCustomResourceDefinitionStatusUpdate,
+  setCustomResourceDefinitionDefaults,
+} from './crd-defaults.js';
+import { customResourceDefinitionSchema } from './crd-schema.js';
+import {
+  validateCustomResourceDefinition,
+  validateCustomResourceDefinitionName,
+  validateCustomResourceDefinitionStatus,
+  validateCustomResourceDefinitionUpdate,
+} from './crd-validation.js';
+import type { CustomResourceDefinition } from './types.js';
+
+/** The finalizer a CRD's deletion waits on: its custom objects are deleted first. */
+export const customResourceCleanupFinalizer = (domain: string): string => `customresourcecleanup.apiextensions.${domain}`;
+
+export const customResourceDefinitionDefinition = {
+  group: 'apiextensions.{domain}',
+  version: 'v1',
+  kind: 'CustomResourceDefinition',
+  resource: 'customresourcedefinitions',
+  singularName: 'customresourcedefinition',
+  shortNames: ['crd', 'crds'],
+  categories: ['api-extensions'],
+  namespaced: false,
+  verbs: allVerbs,
+  schema: customResourceDefinitionSchema,
+  validateName: (name, prefix, crd) => validateCustomResourceDefinitionName(name, prefix, crd),
+  strategy: {
+    // The generation is the strategy's own: it counts changes of the spec by upstream's equality.
+    prepareForCreate: (crd) => prepareCustomResourceDefinitionForCreate(crd),
+    prepareForUpdate: (crd, old) => prepareCustomResourceDefinitionForUpdate(crd, old),
+    default: (crd) => setCustomResourceDefinitionDefaults(crd),
+    validate: (crd, { domain }) => validateCustomResourceDefinition(crd, { domain }),
+    validateUpdate: (crd, old, { domain }) => validateCustomResourceDefinitionUpdate(crd, old, { domain }),
+    deletionFinalizers: ({ domain }) => [customResourceCleanupFinalizer(domain)],
+    prepareForDeletion(crd) {
+      setCondition(
+        crd,
+        {
+          type: 'Terminating',
+          status: 'True',
+          reason: 'InstanceDeletionPending',
+          message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
+        },
+        formatTimestamp(new Date()),
+      );
+    },
+  },
+  subresources: {
+    status: {
+      // Upstream keeps only the spec: its reset of the metadata resets it from itself.
+      merge(crd, old) {
+        prepareCustomResourceDefinitionStatusUpdate(crd, old);
+        return crd;
+      },
+      validateUpdate: (crd) => validateCustomResourceDefinitionStatus(crd),
+    },
+  },
+  // No columns of its own: Name and Created At, as upstream.
+  allowCreateOnUpdate: false,
+} satisfies ResourceDefinition<CustomResourceDefinition>;
