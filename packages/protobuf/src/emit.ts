@@ -112,9 +112,14 @@ const asSchema = (value: unknown): Schema | undefined =>
 
 /**
  * Derives the rules of `root` and the messages within it from the kind's schema and pointer paths
- * (`spec.holderIdentity`). Messages shared by kinds must get the same rules from each.
+ * (`spec.holderIdentity`; a list's members by the list's path, `spec.versions.deprecationWarning`).
+ * The walk follows the schema's properties: a pointer path is met only where the schema spells out
+ * the objects on its way, and one never met is refused rather than silently read as omitempty.
+ * Messages shared by kinds must get the same rules from each.
  */
 export function deriveEmitRules(root: protobuf.Type, schema: Schema, pointers: readonly string[]): void {
+  const met = new Set<string>();
+  const found: [string, Rules][] = [];
   const walk = (type: protobuf.Type, at: Schema, path: string): void => {
     const name = fullName(type);
     if (isKnown(name)) return;
@@ -126,16 +131,22 @@ export function deriveEmitRules(root: protobuf.Type, schema: Schema, pointers: r
       const json = jsonName(name, field.name);
       const fieldPath = path ? `${path}.${json}` : json;
       if (required.includes(json)) always.add(field.name);
-      if (pointers.includes(fieldPath)) presence.add(field.name);
+      if (pointers.includes(fieldPath)) {
+        presence.add(field.name);
+        met.add(fieldPath);
+      }
       const resolved = field.resolvedType;
       const sub = asSchema(properties[json]);
       if (!(resolved instanceof protobuf.Type) || !sub) continue;
       const element = field.map ? asSchema(sub.additionalProperties) : field.repeated ? asSchema(sub.items) : sub;
       if (element) walk(resolved, element, fieldPath);
     }
-    settle(name, { always, presence });
+    found.push([name, { always, presence }]);
   };
   walk(root, schema, '');
+  const unmet = pointers.filter((path) => !met.has(path));
+  if (unmet.length) throw new Error(`${fullName(root)}: pointer paths that name no field the schema reaches: ${unmet.join(', ')}`);
+  for (const [name, rules] of found) settle(name, rules);
 }
 
 /** A list message: its items are always written. */
