@@ -230,18 +230,29 @@ function copyTree(tree: JsonObject): JsonObject {
 const isTree = (value: unknown): value is JsonObject =>
   isObject(value) && Object.keys(value).every((key) => isTree(value[key]));
 
-function readFieldsV1(r: protobuf.Reader, end: number): unknown {
-  let start = r.pos;
-  let length = 0;
+/**
+ * Where the bytes of field 1 lie in the message ending at `end` (FieldsV1's and JSON's raw, their
+ * only field), leaving the reader at `end`. One span, refilled by each call, that the caller reads
+ * at once: no object per call on this path, which every managedFields entry takes.
+ */
+const raw = { start: 0, length: 0 };
+function findRaw(r: protobuf.Reader, end: number): void {
+  raw.start = r.pos;
+  raw.length = 0;
   while (r.pos < end) {
     const t = r.tag();
     if (t === 10) {
-      length = r.uint32();
-      start = r.pos;
-      r.pos = bound(r, length);
+      raw.length = r.uint32();
+      raw.start = r.pos;
+      r.pos = bound(r, raw.length);
     } else skip(r, t);
   }
   if (r.pos !== end) throw overrun();
+}
+
+function readFieldsV1(r: protobuf.Reader, end: number): unknown {
+  findRaw(r, end);
+  const { start, length } = raw;
   if (length === 0) return undefined;
   const buf = r.buf as Buffer;
   for (const known of fieldSets) {
@@ -289,17 +300,8 @@ function writeStringList(v: unknown, w: protobuf.Writer, field: string): void {
 // apiextensions' JSON: raw bytes holding the JSON text of any value (a default, an example, an
 // enum member). Go writes no raw for a nil value, whose JSON is null (an enum's `null` member).
 function readJson(r: protobuf.Reader, end: number): unknown {
-  let start = r.pos;
-  let length = 0;
-  while (r.pos < end) {
-    const t = r.tag();
-    if (t === 10) {
-      length = r.uint32();
-      start = r.pos;
-      r.pos = bound(r, length);
-    } else skip(r, t);
-  }
-  if (r.pos !== end) throw overrun();
+  findRaw(r, end);
+  const { start, length } = raw;
   if (length === 0) return null;
   try {
     return JSON.parse((r.buf as unknown as Utf8Buffer).utf8Slice(start, start + length)) as unknown;
