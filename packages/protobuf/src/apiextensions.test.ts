@@ -266,3 +266,13 @@ for (const [name, schema] of malformed) {
     assert.throws(() => decodeObject(crdAround(schema)), (err: unknown) => err instanceof ProtobufError && err.reason === 'Malformed', name);
   });
 }
+
+test('Malformed: schemas nested past what the stack holds (200,000 levels of not) are refused, not a crash', () => {
+  const levels = 200_000;
+  // From the innermost out: each level is `not` (field 28, tag e2 01), its length, then the level within.
+  const lengths = [0];
+  for (let i = 1; i <= levels; i++) lengths.push(2 + varint(lengths[i - 1]!).length + lengths[i - 1]!);
+  const bytes: number[] = [];
+  for (let i = levels; i >= 1; i--) bytes.push(0xe2, 0x01, ...varint(lengths[i - 1]!));
+  assert.throws(() => decodeObject(crdAround(bytes)), (err: unknown) => err instanceof ProtobufError && err.reason === 'Malformed');
+});
