@@ -474,6 +474,7 @@ export const objectsByKind: Record<string, JsonObject> = {
   SelfSubjectReview: selfSubjectReview,
   Status: invalidStatus,
   DeleteOptions: deleteOptions,
+  CustomResourceDefinition: customResourceDefinition,
 };
 
 /**
