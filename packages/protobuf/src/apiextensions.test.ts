@@ -106,6 +106,7 @@ const schemas: [string, unknown, unknown?][] = [
     { dependencies: { a: ['b', 'c'], b: { required: ['a'] }, c: null, d: null } },
   ],
   ['definitions, patternProperties, allOf, oneOf, anyOf, not', { definitions: { a: { type: 'string' } }, patternProperties: { '^x-': { not: { type: 'integer' } } }, allOf: [{}], oneOf: [{ required: ['a'] }, { required: ['b'] }], anyOf: [{ type: 'integer' }, { type: 'string' }], not: {} }],
+  ['keys JSONSchemaProps does not have are dropped, an own __proto__ among them', JSON.parse('{"type":"string","x-kubernetes-unknown":true,"__proto__":{"type":"integer"},"Type":"x"}'), { type: 'string' }],
   ['externalDocs, empty or not', { allOf: [{ externalDocs: {} }, { externalDocs: { description: 'd', url: 'https://example.com' } }] }],
   [
     'validation rules: rule written even empty, reason kept empty (a pointer), the rest omitempty',

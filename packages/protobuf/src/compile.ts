@@ -36,6 +36,9 @@ const SPECIAL: Record<string, Special> = {
   [`${APIEXTENSIONS}.JSON`]: 'json',
 };
 
+/** From this many fields on, a message's encoder reads an object by its keys (see messageSource). */
+const SPARSE_FIELDS = 32;
+
 type Scalar = 'string' | 'bool' | 'int32' | 'int64' | 'double' | 'bytes';
 const SCALARS: readonly string[] = ['string', 'bool', 'int32', 'int64', 'double', 'bytes'];
 const WIRE_TYPE: Record<Scalar, number> = { string: 2, bool: 0, int32: 0, int64: 0, double: 1, bytes: 2 };
@@ -570,13 +573,17 @@ function d${i}(r, end) {
   return o;
 }`);
 
+  // A message of many fields whose objects set few of them (JSONSchemaProps: 44): one pass over the
+  // object's keys finds them, where a lookup per field would miss most of the time, each miss slow
+  // at a site that sees objects of every shape.
+  const sparse = fields.length >= SPARSE_FIELDS;
   // Written in field-number order, as upstream's generated code writes; map keys sorted, as upstream.
   const writes = [...fields]
     .sort((a, b) => a.id - b.id)
     .map((field) => {
       const json = jsonName(name, field.name);
       const value = valueType(c, name, field);
-      const read = `v = o[${q(json)}];`;
+      const read = sparse ? `v = x${fields.indexOf(field)};` : `v = o[${q(json)}];`;
       if (field.map) {
         const entryValue = writeStmts(value, (2 << 3) | wireTypeOf(value), 'x', `${q(json + '[')} + k + ']'`);
         // A union's null is its zero value, which Go writes as an entry with an empty value.
@@ -608,8 +615,17 @@ function d${i}(r, end) {
       return `${read}
   if (v != null) { ${writeStmts(value, tag, 'v', q(json))} }`;
     });
+  const gather = sparse
+    ? `let ${fields.map((_, k) => `x${k}`).join(', ')};
+  for (const key in o) {
+    switch (key) {
+      ${fields.map((field, k) => `case ${q(jsonName(name, field.name))}: x${k} = o[key]; break;`).join('\n      ')}
+    }
+  }`
+    : '';
   out.push(`function e${i}(o, w) {
   let v;
+  ${gather}
   ${writes.join('\n  ')}
 }`);
   return out.join('\n');
