@@ -19,8 +19,8 @@ export async function startApiServer(options: Partial<ServerOptions> = {}, api: 
   const { ca } = await testCert();
   const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> =>
     new Promise((resolve, reject) => {
-      // A string is sent as it is (raw JSON, YAML); anything else as JSON.
-      const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+      // A string or bytes are sent as they are (raw JSON, YAML, Protobuf); anything else as JSON.
+      const text = body === undefined ? undefined : typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body);
       const req = httpsRequest(
         {
           host: '127.0.0.1',

@@ -2,6 +2,7 @@
 // serving (patch growth, nesting, YAML aliases, numbers a field cannot hold, bad parameters).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { encodeObject } from '@plat/protobuf';
 import { startApiServer, type ApiTestServer } from './api-test-support.js';
 import type { Response } from './test-support.js';
 
@@ -16,6 +17,20 @@ interface Json {
 const json = (response: Response): Json => JSON.parse(response.body) as Json;
 const deepArray = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
 const deepObject = (depth: number): string => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+/** A field set nested `depth` levels deep (FieldsV1 holds every level as an object). */
+const deepFieldSet = (depth: number): Json => {
+  let set: Json = {};
+  for (let i = 0; i < depth; i++) set = { 'f:a': set };
+  return set;
+};
+/** A Role as Protobuf whose managedFields entry carries this field set (JSON text inside the bytes). */
+const protobufRole = (name: string, fieldsV1: Json): Uint8Array =>
+  encodeObject({
+    apiVersion: 'rbac.authorization.plat.io/v1',
+    kind: 'Role',
+    metadata: { name, managedFields: [{ manager: 'm', operation: 'Update', apiVersion: 'rbac.authorization.plat.io/v1', fieldsType: 'FieldsV1', fieldsV1 }] },
+  });
+const PROTOBUF = { 'Content-Type': 'application/vnd.plat.protobuf' };
 
 describe('hostile input', () => {
   let api: ApiTestServer;
@@ -86,6 +101,7 @@ describe('hostile input', () => {
     const cases: [string, () => Promise<Response>, RegExp][] = [
       ['POST JSON', () => api.send('POST', roles, `{"metadata":{"name":"deep"},"rules":[],"x":${deepArray(9000)}}`), /^couldn't get version\/kind; json parse error: exceeded max depth of 500$/],
       ['POST YAML', () => api.send('POST', roles, `metadata: {name: deep}\nrules: []\nx: ${deepArray(9000)}`, { 'Content-Type': 'application/yaml' }), /exceeded max depth of 500$/],
+      ['POST Protobuf (JSON text within it)', () => api.send('POST', roles, protobufRole('deep', deepFieldSet(600)), PROTOBUF), /^the Protobuf body could not be decoded: exceeded max depth of 500$/],
       ['merge patch', () => patch(`${roles}/target`, 'application/merge-patch+json', `{"x":${deepObject(9000)}}`), /^error decoding patch: exceeded max depth of 500$/],
       ['strategic merge patch', () => patch(`${roles}/target`, 'application/strategic-merge-patch+json', `{"x":${deepObject(9000)}}`), /^error decoding patch: exceeded max depth of 500$/],
       ['JSON patch', () => patch(`${roles}/target`, 'application/json-patch+json', `[{"op":"add","path":"/x","value":${deepArray(9000)}}]`), /^error decoding patch: exceeded max depth of 500$/],
@@ -102,6 +118,10 @@ describe('hostile input', () => {
         await unchanged('target', before);
       });
     }
+    it('a Protobuf body nested within the bound is decoded', async () => {
+      const response = await api.send('POST', roles, protobufRole('nested-ok-protobuf', deepFieldSet(450)), PROTOBUF);
+      assert.equal(response.status, 201, response.body);
+    });
     it('nesting within the bound is decoded (an unknown field, dropped with a warning)', async () => {
       const response = await api.send('POST', roles, `{"metadata":{"name":"nested-ok"},"rules":[],"x":${deepArray(450)}}`);
       assert.equal(response.status, 201, response.body);

@@ -6,9 +6,11 @@ import * as fixtures from './testing/fixtures.js';
 import type { JsonObject } from './compile.js';
 import { builtinDefinitions, builtinSubresourceDefinitions } from '@plat/api';
 import { protobufKinds, registerProtobufKinds } from './kinds.js';
+import { customResourceDefinitionSource } from './testing/crd-source.js';
 
-// The kinds' Protobuf forms come from their definitions, as the server registers them.
-registerProtobufKinds([...builtinDefinitions, ...builtinSubresourceDefinitions]);
+// The kinds' Protobuf forms come from their definitions, as the server registers them (the
+// CustomResourceDefinition's from its stand-in until its definition is a built-in kind).
+registerProtobufKinds([...builtinDefinitions, ...builtinSubresourceDefinitions, customResourceDefinitionSource]);
 
 const roundTrip = (object: JsonObject): JsonObject => decodeObject(encodeObject(object));
 

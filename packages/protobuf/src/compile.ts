@@ -3,12 +3,13 @@
 // from the JSON form to bytes, with no message objects in between, following upstream's JSON rules:
 // which fields Go's omitempty drops, which it always writes, which are pointers (present even when
 // zero), and the types whose JSON is not their message (Time, MicroTime, Quantity, FieldsV1,
-// ExtraValue).
+// ExtraValue, apiextensions' JSON, and the unions of unions.ts).
 import protobuf from 'protobufjs';
 import { ProtobufError } from './errors.js';
 import { fullName, emitOf, jsonName, markCompiled } from './emit.js';
-import { META } from './schema.js';
+import { APIEXTENSIONS, META } from './schema.js';
 import { formatMicroTime, formatTime, parseTime } from './time.js';
+import { UNIONS, unionSource } from './unions.js';
 
 export type JsonObject = { [key: string]: unknown };
 
@@ -22,7 +23,7 @@ export interface MessageCodec {
   encode(json: JsonObject, writer: protobuf.Writer): void;
 }
 
-type Special = 'time' | 'microTime' | 'quantity' | 'fieldsV1' | 'stringList';
+type Special = 'time' | 'microTime' | 'quantity' | 'fieldsV1' | 'stringList' | 'json';
 
 /** Messages whose JSON form is not an object of their fields. */
 const SPECIAL: Record<string, Special> = {
@@ -32,12 +33,17 @@ const SPECIAL: Record<string, Special> = {
   'k8s.io.apimachinery.pkg.api.resource.Quantity': 'quantity',
   'k8s.io.api.authorization.v1.ExtraValue': 'stringList',
   'k8s.io.api.authentication.v1.ExtraValue': 'stringList',
+  [`${APIEXTENSIONS}.JSON`]: 'json',
 };
 
-type Scalar = 'string' | 'bool' | 'int32' | 'int64' | 'bytes';
-const SCALARS: readonly string[] = ['string', 'bool', 'int32', 'int64', 'bytes'];
-const WIRE_TYPE: Record<Scalar, number> = { string: 2, bool: 0, int32: 0, int64: 0, bytes: 2 };
-const ZERO: Record<Scalar, string> = { string: "''", bool: 'false', int32: '0', int64: '0', bytes: 'new Uint8Array(0)' };
+/** From this many fields on, a message's encoder reads an object by its keys (see messageSource). */
+const SPARSE_FIELDS = 32;
+
+type Scalar = 'string' | 'bool' | 'int32' | 'int64' | 'double' | 'bytes';
+const SCALARS: readonly string[] = ['string', 'bool', 'int32', 'int64', 'double', 'bytes'];
+const WIRE_TYPE: Record<Scalar, number> = { string: 2, bool: 0, int32: 0, int64: 0, double: 1, bytes: 2 };
+// bytes are base64 text in the JSON form, as Go's encoding/json writes a []byte.
+const ZERO: Record<Scalar, string> = { string: "''", bool: 'false', int32: '0', int64: '0', double: '0', bytes: "''" };
 
 // ---- helpers the generated code calls ----
 
@@ -227,18 +233,29 @@ function copyTree(tree: JsonObject): JsonObject {
 const isTree = (value: unknown): value is JsonObject =>
   isObject(value) && Object.keys(value).every((key) => isTree(value[key]));
 
-function readFieldsV1(r: protobuf.Reader, end: number): unknown {
-  let start = r.pos;
-  let length = 0;
+/**
+ * Where the bytes of field 1 lie in the message ending at `end` (FieldsV1's and JSON's raw, their
+ * only field), leaving the reader at `end`. One span, refilled by each call, that the caller reads
+ * at once: no object per call on this path, which every managedFields entry takes.
+ */
+const raw = { start: 0, length: 0 };
+function findRaw(r: protobuf.Reader, end: number): void {
+  raw.start = r.pos;
+  raw.length = 0;
   while (r.pos < end) {
     const t = r.tag();
     if (t === 10) {
-      length = r.uint32();
-      start = r.pos;
-      r.pos = bound(r, length);
+      raw.length = r.uint32();
+      raw.start = r.pos;
+      r.pos = bound(r, raw.length);
     } else skip(r, t);
   }
   if (r.pos !== end) throw overrun();
+}
+
+function readFieldsV1(r: protobuf.Reader, end: number): unknown {
+  findRaw(r, end);
+  const { start, length } = raw;
   if (length === 0) return undefined;
   const buf = r.buf as Buffer;
   for (const known of fieldSets) {
@@ -283,6 +300,45 @@ function writeStringList(v: unknown, w: protobuf.Writer, field: string): void {
   }
 }
 
+// apiextensions' JSON: raw bytes holding the JSON text of any value (a default, an example, an
+// enum member). Go writes no raw for a nil value, whose JSON is null (an enum's `null` member).
+function readJson(r: protobuf.Reader, end: number): unknown {
+  findRaw(r, end);
+  const { start, length } = raw;
+  if (length === 0) return null;
+  try {
+    return JSON.parse((r.buf as unknown as Utf8Buffer).utf8Slice(start, start + length)) as unknown;
+  } catch {
+    throw malformed('JSON: raw is not JSON text');
+  }
+}
+
+function writeJson(v: unknown, w: protobuf.Writer, field: string): void {
+  if (v === null) return;
+  // Compact text, as Go's encoding/json compacts what a value marshals to.
+  const text = JSON.stringify(v) as string | undefined;
+  if (text === undefined) throw invalid(field, 'a JSON value', v);
+  w.uint32(10).string(text);
+}
+
+/** A length-delimited bytes field as base64 text (standard alphabet, padded), as Go writes []byte. */
+function readBase64(r: protobuf.Reader): string {
+  const length = r.uint32();
+  const start = r.pos;
+  r.pos = bound(r, length);
+  return (r.buf as Buffer).toString('base64', start, start + length);
+}
+
+// Go's base64.StdEncoding: padded, the standard alphabet; it skips line breaks.
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+function base64Bytes(v: unknown, field: string): Buffer {
+  if (typeof v !== 'string') throw invalid(field, 'a base64 string', v);
+  const text = v.includes('\n') || v.includes('\r') ? v.replace(/[\r\n]/g, '') : v;
+  if (!BASE64.test(text)) throw new ProtobufError('InvalidValue', `${field}: not base64 (standard alphabet, padded)`);
+  return Buffer.from(text, 'base64');
+}
+
 const helpers = {
   bound,
   str,
@@ -306,6 +362,11 @@ const helpers = {
   writeFieldsV1,
   readStringList,
   writeStringList,
+  readJson,
+  writeJson,
+  readBase64,
+  base64Bytes,
+  isFinite: Number.isFinite,
 };
 
 const SPECIAL_FUNCTIONS: Record<Special, { read: string; write: string }> = {
@@ -314,18 +375,34 @@ const SPECIAL_FUNCTIONS: Record<Special, { read: string; write: string }> = {
   quantity: { read: 'readQuantity', write: 'writeQuantity' },
   fieldsV1: { read: 'readFieldsV1', write: 'writeFieldsV1' },
   stringList: { read: 'readStringList', write: 'writeStringList' },
+  json: { read: 'readJson', write: 'writeJson' },
 };
 
 // ---- code generation ----
 
 const q = (s: string): string => JSON.stringify(s);
 
-/** A value's type: a scalar, a special type, or a message (by its index among the compiled ones). */
-type ValueType = { scalar: Scalar } | { special: Special } | { message: number };
+/**
+ * A value's type: a scalar, a special type, a message, or a union (a message whose JSON form is one
+ * of several shapes, unions.ts). Messages and unions by their index among the compiled ones: each
+ * gets its own d<i> and e<i>.
+ */
+type ValueType = { scalar: Scalar } | { special: Special } | { message: number } | { union: number };
 
 interface Compilation {
   types: protobuf.Type[];
   index: Map<protobuf.Type, number>;
+}
+
+/** The index of a message among the compiled ones, appending it when first met. */
+function indexOf(c: Compilation, type: protobuf.Type): number {
+  let i = c.index.get(type);
+  if (i === undefined) {
+    i = c.types.length;
+    c.types.push(type);
+    c.index.set(type, i);
+  }
+  return i;
 }
 
 function valueType(c: Compilation, owner: string, field: protobuf.Field): ValueType {
@@ -337,16 +414,15 @@ function valueType(c: Compilation, owner: string, field: protobuf.Field): ValueT
   if (!(resolved instanceof protobuf.Type)) throw new Error(`${owner}.${field.name}: enums are not supported`);
   const special = SPECIAL[fullName(resolved)];
   if (special) return { special };
-  let i = c.index.get(resolved);
-  if (i === undefined) {
-    i = c.types.length;
-    c.types.push(resolved);
-    c.index.set(resolved, i);
-  }
-  return { message: i };
+  const i = indexOf(c, resolved);
+  return UNIONS[fullName(resolved)] ? { union: i } : { message: i };
 }
 
 const wireTypeOf = (v: ValueType): number => ('scalar' in v ? WIRE_TYPE[v.scalar] : 2);
+
+/** The decoder of a special type, message or union. */
+const decoderOf = (v: Exclude<ValueType, { scalar: Scalar }>): string =>
+  'special' in v ? SPECIAL_FUNCTIONS[v.special].read : `d${'message' in v ? v.message : v.union}`;
 
 /** An expression reading one value of this type at the reader's position. */
 function readExpr(v: ValueType): string {
@@ -360,22 +436,25 @@ function readExpr(v: ValueType): string {
         return 'r.int32()';
       case 'int64':
         return 'int64(r)';
+      case 'double':
+        return 'r.double()';
       case 'bytes':
-        return 'r.bytes()';
+        return 'readBase64(r)';
     }
   }
-  const fn = 'special' in v ? SPECIAL_FUNCTIONS[v.special].read : `d${v.message}`;
-  return `${fn}(r, bound(r, r.uint32()))`;
+  return `${decoderOf(v)}(r, bound(r, r.uint32()))`;
 }
 
 /** An expression for the value of an empty message of this type (a map entry without its value). */
 function emptyExpr(v: ValueType): string {
   if ('scalar' in v) return ZERO[v.scalar];
-  const fn = 'special' in v ? SPECIAL_FUNCTIONS[v.special].read : `d${v.message}`;
-  return `${fn}(r, r.pos)`;
+  return `${decoderOf(v)}(r, r.pos)`;
 }
 
-/** Statements writing value `x` (already known not null) with the tag, naming it `field` in errors. */
+/**
+ * Statements writing value `x` with the tag, naming it `field` in errors. `x` is known not to be
+ * null, but for a union's map value: a union's null is its zero value (unions.ts).
+ */
 function writeStmts(v: ValueType, tag: number, x: string, field: string): string {
   if ('scalar' in v) {
     switch (v.scalar) {
@@ -387,11 +466,15 @@ function writeStmts(v: ValueType, tag: number, x: string, field: string): string
         return `if ((${x} | 0) !== ${x}) throw invalid(${field}, 'int32', ${x}); w.uint32(${tag}).int32(${x});`;
       case 'int64':
         return `if (typeof ${x} !== 'number' || !isInteger(${x})) throw invalid(${field}, 'integer', ${x}); w.uint32(${tag}).int64(${x});`;
+      case 'double':
+        return `if (typeof ${x} !== 'number' || !isFinite(${x})) throw invalid(${field}, 'number', ${x}); w.uint32(${tag}).double(${x});`;
       case 'bytes':
-        return `if (!(${x} instanceof Uint8Array)) throw invalid(${field}, 'bytes', ${x}); w.uint32(${tag}).bytes(${x});`;
+        return `w.uint32(${tag}).bytes(base64Bytes(${x}, ${field}));`;
     }
   }
   if ('special' in v) return `w.uint32(${tag}).fork(); ${SPECIAL_FUNCTIONS[v.special].write}(${x}, w, ${field}); w.ldelim();`;
+  // A union checks its value's shape itself, and names the field in its errors.
+  if ('union' in v) return `w.uint32(${tag}).fork(); e${v.union}(${x}, w, ${field}); w.ldelim();`;
   return (
     `if (!isObject(${x})) throw invalid(${field}, 'object', ${x}); w.uint32(${tag}).fork(); ` +
     `try { e${v.message}(${x}, w); } catch (err) { throw within(err, ${field}); } w.ldelim();`
@@ -402,6 +485,13 @@ function writeStmts(v: ValueType, tag: number, x: string, field: string): string
 function messageSource(c: Compilation, i: number): string {
   const type = c.types[i]!;
   const name = fullName(type);
+  const union = UNIONS[name];
+  if (union) {
+    const schema = type.fields['schema'];
+    const value = schema && valueType(c, name, schema);
+    if (!value || !('message' in value)) throw new Error(`${name}: a union's schema must be a message field`);
+    return unionSource(union, type, i, value.message);
+  }
   const fields = type.fieldsArray;
   const out: string[] = [];
   const cases: string[] = [];
@@ -459,7 +549,8 @@ function messageSource(c: Compilation, i: number): string {
         bool: `${local} === true`,
         int32: `${local} !== undefined && ${local} !== 0`,
         int64: `${local} !== undefined && ${local} !== 0`,
-        bytes: `${local} !== undefined && ${local}.length !== 0`,
+        double: `${local} !== undefined && ${local} !== 0`,
+        bytes: `${local} !== undefined && ${local} !== ''`,
       };
       emits.push(`if (${nonZero[value.scalar]}) ${prop} = ${local};`);
     }
@@ -482,22 +573,28 @@ function d${i}(r, end) {
   return o;
 }`);
 
+  // A message of many fields whose objects set few of them (JSONSchemaProps: 44): one pass over the
+  // object's keys finds them, where a lookup per field would miss most of the time, each miss slow
+  // at a site that sees objects of every shape.
+  const sparse = fields.length >= SPARSE_FIELDS;
   // Written in field-number order, as upstream's generated code writes; map keys sorted, as upstream.
   const writes = [...fields]
     .sort((a, b) => a.id - b.id)
     .map((field) => {
       const json = jsonName(name, field.name);
       const value = valueType(c, name, field);
-      const read = `v = o[${q(json)}];`;
+      const read = sparse ? `v = x${fields.indexOf(field)};` : `v = o[${q(json)}];`;
       if (field.map) {
         const entryValue = writeStmts(value, (2 << 3) | wireTypeOf(value), 'x', `${q(json + '[')} + k + ']'`);
+        // A union's null is its zero value, which Go writes as an entry with an empty value.
+        const skipNull = 'union' in value ? '' : 'if (x == null) continue;';
         return `${read}
   if (v != null) {
     if (!isObject(v)) throw invalid(${q(json)}, 'object', v);
     const ks = keys(v).sort();
     for (let i = 0; i < ks.length; i++) {
       const k = ks[i], x = v[k];
-      if (x == null) continue;
+      ${skipNull}
       w.uint32(${(field.id << 3) | 2}).fork().uint32(10).string(k);
       ${entryValue}
       w.ldelim();
@@ -518,8 +615,17 @@ function d${i}(r, end) {
       return `${read}
   if (v != null) { ${writeStmts(value, tag, 'v', q(json))} }`;
     });
+  const gather = sparse
+    ? `let ${fields.map((_, k) => `x${k}`).join(', ')};
+  for (const key in o) {
+    switch (key) {
+      ${fields.map((field, k) => `case ${q(jsonName(name, field.name))}: x${k} = o[key]; break;`).join('\n      ')}
+    }
+  }`
+    : '';
   out.push(`function e${i}(o, w) {
   let v;
+  ${gather}
   ${writes.join('\n  ')}
 }`);
   return out.join('\n');

@@ -6,34 +6,80 @@
 // - presence: whenever it is on the wire, zero or not: a Go pointer (`controller: false`).
 // Message fields are in the JSON form whenever they are on the wire.
 //
-// apimachinery's own messages are this package's to know (below). A kind's are derived from its
-// definition when it registers: the fields its schema requires are written always (upstream's
-// OpenAPI marks a field without omitempty as required), the fields it names as pointers by
-// presence, and every list's `items` always.
+// Some messages are this package's to know (below): apimachinery's, and JSONSchemaProps with the
+// messages only it uses, which no kind's schema can spell out (it is recursive, and a
+// CustomResourceDefinition's schema publishes openAPIV3Schema as an open object). A kind's own are
+// derived from its definition when it registers: the fields its schema requires are written always
+// (upstream's OpenAPI marks a field without omitempty as required), the fields it names as pointers
+// by presence, and every list's `items` always.
 import protobuf from 'protobufjs';
-import { META } from './schema.js';
+import { APIEXTENSIONS, META } from './schema.js';
 
 export type Emit = 'omitempty' | 'always' | 'presence';
 
-/** Fields of apimachinery's messages that are not omitempty upstream. */
-const META_ALWAYS: Record<string, readonly string[]> = {
+const SCHEMA_PROPS = `${APIEXTENSIONS}.JSONSchemaProps`;
+const VALIDATION_RULE = `${APIEXTENSIONS}.ValidationRule`;
+
+/** JSONSchemaProps and the messages only it uses, whose rules are known here rather than derived. */
+const SCHEMA_FAMILY: ReadonlySet<string> = new Set(
+  ['JSONSchemaProps', 'JSONSchemaPropsOrArray', 'JSONSchemaPropsOrBool', 'JSONSchemaPropsOrStringArray', 'JSON', 'ExternalDocumentation', 'ValidationRule'].map(
+    (name) => `${APIEXTENSIONS}.${name}`,
+  ),
+);
+
+const isKnown = (message: string): boolean => message.startsWith(`${META}.`) || SCHEMA_FAMILY.has(message);
+
+/** Fields of the known messages that are not omitempty upstream. */
+const KNOWN_ALWAYS: Record<string, readonly string[]> = {
   [`${META}.OwnerReference`]: ['apiVersion', 'kind', 'name', 'uid'],
   [`${META}.LabelSelectorRequirement`]: ['key', 'operator'],
   [`${META}.WatchEvent`]: ['type'],
+  // Every JSONSchemaProps field is omitempty; a validation rule's rule is not.
+  [VALIDATION_RULE]: ['rule'],
 };
 
-/** Fields of apimachinery's messages that are pointers upstream. */
-const META_PRESENCE: Record<string, readonly string[]> = {
+/** Fields of the known messages that are pointers upstream. */
+const KNOWN_PRESENCE: Record<string, readonly string[]> = {
   [`${META}.ObjectMeta`]: ['deletionGracePeriodSeconds'],
   [`${META}.ListMeta`]: ['remainingItemCount'],
   [`${META}.OwnerReference`]: ['controller', 'blockOwnerDeletion'],
   [`${META}.DeleteOptions`]: ['gracePeriodSeconds', 'orphanDependents', 'propagationPolicy'],
   [`${META}.Preconditions`]: ['uid', 'resourceVersion'],
+  // The scalar pointers (*string, *float64, *int64, *bool) of upstream's types_jsonschema.go; its
+  // pointer messages (default, items, not, additionalProperties, ...) are messages here, kept
+  // whenever they are on the wire. x-kubernetes-preserve-unknown-fields: false is kept.
+  [SCHEMA_PROPS]: [
+    'ref',
+    'maximum',
+    'minimum',
+    'multipleOf',
+    'maxLength',
+    'minLength',
+    'maxItems',
+    'minItems',
+    'maxProperties',
+    'minProperties',
+    'xKubernetesPreserveUnknownFields',
+    'xKubernetesListType',
+    'xKubernetesMapType',
+  ],
+  [VALIDATION_RULE]: ['reason'],
 };
 
 /** Field names that differ from their JSON names. */
 export const JSON_NAMES: Record<string, Record<string, string>> = {
   'k8s.io.api.authentication.v1.BoundObjectReference': { uID: 'uid' },
+  [SCHEMA_PROPS]: {
+    schema: '$schema',
+    ref: '$ref',
+    xKubernetesPreserveUnknownFields: 'x-kubernetes-preserve-unknown-fields',
+    xKubernetesEmbeddedResource: 'x-kubernetes-embedded-resource',
+    xKubernetesIntOrString: 'x-kubernetes-int-or-string',
+    xKubernetesListMapKeys: 'x-kubernetes-list-map-keys',
+    xKubernetesListType: 'x-kubernetes-list-type',
+    xKubernetesMapType: 'x-kubernetes-map-type',
+    xKubernetesValidations: 'x-kubernetes-validations',
+  },
 };
 
 export const jsonName = (message: string, field: string): string => JSON_NAMES[message]?.[field] ?? field;
@@ -49,8 +95,8 @@ const compiled = new Set<string>();
 
 export function emitOf(message: string, field: string): Emit {
   const rules = derived.get(message);
-  if (META_ALWAYS[message]?.includes(field) || rules?.always.has(field)) return 'always';
-  if (META_PRESENCE[message]?.includes(field) || rules?.presence.has(field)) return 'presence';
+  if (KNOWN_ALWAYS[message]?.includes(field) || rules?.always.has(field)) return 'always';
+  if (KNOWN_PRESENCE[message]?.includes(field) || rules?.presence.has(field)) return 'presence';
   return 'omitempty';
 }
 
@@ -66,12 +112,17 @@ const asSchema = (value: unknown): Schema | undefined =>
 
 /**
  * Derives the rules of `root` and the messages within it from the kind's schema and pointer paths
- * (`spec.holderIdentity`). Messages shared by kinds must get the same rules from each.
+ * (`spec.holderIdentity`; a list's members by the list's path, `spec.versions.deprecationWarning`).
+ * The walk follows the schema's properties: a pointer path is met only where the schema spells out
+ * the objects on its way, and one never met is refused rather than silently read as omitempty.
+ * Messages shared by kinds must get the same rules from each.
  */
 export function deriveEmitRules(root: protobuf.Type, schema: Schema, pointers: readonly string[]): void {
+  const met = new Set<string>();
+  const found: [string, Rules][] = [];
   const walk = (type: protobuf.Type, at: Schema, path: string): void => {
     const name = fullName(type);
-    if (name.startsWith(`${META}.`)) return;
+    if (isKnown(name)) return;
     const required = Array.isArray(at.required) ? (at.required as unknown[]) : [];
     const properties = asSchema(at.properties) ?? {};
     const always = new Set<string>();
@@ -80,16 +131,22 @@ export function deriveEmitRules(root: protobuf.Type, schema: Schema, pointers: r
       const json = jsonName(name, field.name);
       const fieldPath = path ? `${path}.${json}` : json;
       if (required.includes(json)) always.add(field.name);
-      if (pointers.includes(fieldPath)) presence.add(field.name);
+      if (pointers.includes(fieldPath)) {
+        presence.add(field.name);
+        met.add(fieldPath);
+      }
       const resolved = field.resolvedType;
       const sub = asSchema(properties[json]);
       if (!(resolved instanceof protobuf.Type) || !sub) continue;
       const element = field.map ? asSchema(sub.additionalProperties) : field.repeated ? asSchema(sub.items) : sub;
       if (element) walk(resolved, element, fieldPath);
     }
-    settle(name, { always, presence });
+    found.push([name, { always, presence }]);
   };
   walk(root, schema, '');
+  const unmet = pointers.filter((path) => !met.has(path));
+  if (unmet.length) throw new Error(`${fullName(root)}: pointer paths that name no field the schema reaches: ${unmet.join(', ')}`);
+  for (const [name, rules] of found) settle(name, rules);
 }
 
 /** A list message: its items are always written. */

@@ -71,3 +71,15 @@ test('kinds that give one message different rules are refused', async () => {
   // The registered kinds say Subject's kind and name are always written; a schema that requires only kind disagrees.
   assert.throws(() => deriveEmitRules(subject, { type: 'object', required: ['kind'], properties: {} }, []), /disagree about k8s\.io\.api\.rbac\.v1\.Subject/);
 });
+
+test('a pointer path that names no field the schema reaches is refused, not read as omitempty', async () => {
+  const { deriveEmitRules } = await import('./emit.js');
+  const lease = messageType('k8s.io.api.coordination.v1.Lease');
+  const schema = { type: 'object', properties: { spec: { type: 'object', properties: {} } } };
+  const pointers = ['spec.holderIdentity', 'spec.leaseDurationSeconds', 'spec.acquireTime', 'spec.renewTime', 'spec.leaseTransitions'];
+  // A misspelt field, and a field of an object the schema does not spell out.
+  assert.throws(() => deriveEmitRules(lease, schema, [...pointers, 'spec.holderIdentiy']), /Lease: pointer paths that name no field the schema reaches: spec\.holderIdentiy$/);
+  assert.throws(() => deriveEmitRules(lease, { type: 'object', properties: {} }, pointers), /reaches: spec\.holderIdentity, spec\.leaseDurationSeconds/);
+  // The same paths met: Lease's rules, as registered.
+  assert.doesNotThrow(() => deriveEmitRules(lease, schema, pointers));
+});

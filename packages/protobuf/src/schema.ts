@@ -17,6 +17,7 @@ const files = [
   'k8s.io/api/coordination/v1/generated.proto',
   'k8s.io/api/authorization/v1/generated.proto',
   'k8s.io/api/authentication/v1/generated.proto',
+  'k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1/generated.proto',
 ];
 
 function loadRoot(): protobuf.Root {
@@ -42,3 +43,4 @@ export function findMessageType(name: string): protobuf.Type | undefined {
 }
 
 export const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
+export const APIEXTENSIONS = 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1';

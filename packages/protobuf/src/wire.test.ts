@@ -8,14 +8,15 @@ import { decodeWatchFrames, encodeWatchEvent } from './watch.js';
 import * as fixtures from './testing/fixtures.js';
 import { builtinDefinitions, builtinSubresourceDefinitions } from '@plat/api';
 import { registerProtobufKinds } from './kinds.js';
+import { customResourceDefinitionSource } from './testing/crd-source.js';
 
 // The kinds' Protobuf forms come from their definitions, as the server registers them.
-registerProtobufKinds([...builtinDefinitions, ...builtinSubresourceDefinitions]);
+registerProtobufKinds([...builtinDefinitions, ...builtinSubresourceDefinitions, customResourceDefinitionSource]);
 
 interface Field {
   number: number;
   wireType: number;
-  /** The varint of wire type 0, or the bytes of wire type 2. */
+  /** The varint of wire type 0, or the bytes of wire type 2, or the 8 bytes of wire type 1 (fixed64). */
   value: bigint | Uint8Array;
 }
 
@@ -46,6 +47,10 @@ function fields(bytes: Uint8Array): Field[] {
       assert.ok(end <= bytes.length, 'length-delimited field runs past the end');
       out.push({ number, wireType, value: bytes.subarray(start, end) });
       at = end;
+    } else if (wireType === 1) {
+      assert.ok(afterTag + 8 <= bytes.length, 'fixed64 field runs past the end');
+      out.push({ number, wireType, value: bytes.subarray(afterTag, afterTag + 8) });
+      at = afterTag + 8;
     } else {
       throw new Error(`unexpected wire type ${wireType}`);
     }
@@ -386,4 +391,252 @@ test('decodeWatchFrames reads back what encodeWatchEvent writes, frame after fra
   const { rules: _rules, ...withoutRules } = fixtures.role;
   assert.deepStrictEqual(decodeWatchFrames(stream), [events[0], { type: 'MODIFIED', object: withoutRules }, ...events.slice(2)]);
   assert.throws(() => decodeWatchFrames(stream.subarray(0, stream.length - 1)), /partial frame/);
+});
+
+// ---- CustomResourceDefinition (apiextensions/v1) ----
+
+/** The value of a map<string, message> entry (key 1, value 2) of that key. */
+function entry(bytes: Uint8Array, number: number, key: string): Uint8Array {
+  const found = all(bytes, number).map((f) => f.value as Uint8Array).filter((e) => text(e, 1) === key);
+  assert.equal(found.length, 1, `map ${number} has ${found.length} entries ${key}`);
+  return bytesOf(found[0]!, 2);
+}
+const double = (bytes: Uint8Array, n: number): number => {
+  const f = one(bytes, n);
+  assert.equal(f.wireType, 1, `field ${n} is not a fixed64`);
+  return Buffer.from(f.value as Uint8Array).readDoubleLE(0);
+};
+
+test('CustomResourceDefinition: spec 2 {group 1, names 3, scope 4, versions 7, conversion 9}, status 3; caBundle 2 as its bytes', () => {
+  const { kind, raw } = envelope(encodeObject(fixtures.customResourceDefinition));
+  assert.equal(kind, 'CustomResourceDefinition');
+  const spec = bytesOf(raw, 2);
+  assert.equal(text(spec, 1), 'stable.example.com');
+  // names: plural 1, singular 2, shortNames 3, kind 4, listKind 5, categories 6.
+  const names = bytesOf(spec, 3);
+  assert.deepEqual([text(names, 1), text(names, 2), texts(names, 3), text(names, 4), text(names, 5), texts(names, 6)], ['crontabs', 'crontab', ['ct'], 'CronTab', 'CronTabList', ['all', 'batch']]);
+  assert.equal(text(spec, 4), 'Namespaced');
+  // versions: name 1, served 2, storage 3, schema 4, subresources 5, additionalPrinterColumns 6, deprecated 7, deprecationWarning 8.
+  const [v1, v1beta1] = all(spec, 7).map((f) => f.value as Uint8Array);
+  assert.deepEqual([text(v1!, 1), number(v1!, 2), number(v1!, 3)], ['v1', 1n, 1n]);
+  assert.deepEqual([text(v1beta1!, 1), number(v1beta1!, 2), number(v1beta1!, 3), number(v1beta1!, 7), text(v1beta1!, 8)], ['v1beta1', 0n, 0n, 1n, '']);
+  // subresources: status 1 (empty), scale 2 {specReplicasPath 1, statusReplicasPath 2, labelSelectorPath 3}.
+  const subresources = bytesOf(v1!, 5);
+  assert.equal(bytesOf(subresources, 1).length, 0);
+  const scale = bytesOf(subresources, 2);
+  assert.deepEqual([text(scale, 1), text(scale, 2), text(scale, 3)], ['.spec.replicas', '.status.replicas', '.status.labelSelector']);
+  // columns: name 1, type 2, format 3, description 4, priority 5, jsonPath 6.
+  const [, replicas, age] = all(v1!, 6).map((f) => f.value as Uint8Array);
+  assert.deepEqual([text(replicas!, 1), text(replicas!, 2), text(replicas!, 3), text(replicas!, 6)], ['Replicas', 'integer', 'int32', '.spec.replicas']);
+  assert.deepEqual([text(age!, 1), number(age!, 5)], ['Age', 1n]);
+  // conversion: strategy 1, webhook 2 {clientConfig 2 {service 1 {namespace 1, name 2, path 3, port 4}, caBundle 2}, conversionReviewVersions 3}.
+  const conversion = bytesOf(spec, 9);
+  assert.equal(text(conversion, 1), 'Webhook');
+  const webhook = bytesOf(conversion, 2);
+  assert.deepEqual(texts(webhook, 3), ['v1', 'v1beta1']);
+  const clientConfig = bytesOf(webhook, 2);
+  const service = bytesOf(clientConfig, 1);
+  assert.deepEqual([text(service, 1), text(service, 2), text(service, 3), number(service, 4)], ['crontab-system', 'crontab-conversion', '/convert', 443n]);
+  const caBundle = (fixtures.customResourceDefinition.spec as { conversion: { webhook: { clientConfig: { caBundle: string } } } }).conversion.webhook.clientConfig.caBundle;
+  assert.deepEqual(Buffer.from(bytesOf(clientConfig, 2)), Buffer.from(caBundle, 'base64'));
+  assert.match(Buffer.from(bytesOf(clientConfig, 2)).toString('latin1'), /^-----BEGIN CERTIFICATE-----\n/);
+  // status: conditions 1 {type 1, status 2, lastTransitionTime 3, reason 4, message 5}, acceptedNames 2, storedVersions 3.
+  const status = bytesOf(raw, 3);
+  const [accepted] = all(status, 1).map((f) => f.value as Uint8Array);
+  assert.deepEqual([text(accepted!, 1), text(accepted!, 2), number(bytesOf(accepted!, 3), 1), text(accepted!, 4)], ['NamesAccepted', 'True', BigInt(Date.UTC(2024, 4, 1, 10) / 1000), 'NoConflicts']);
+  assert.equal(text(bytesOf(status, 2), 4), 'CronTab');
+  assert.deepEqual(texts(status, 3), ['v1beta1', 'v1']);
+});
+
+test('JSONSchemaProps: each field at its number; doubles fixed64, JSON as its text, the unions as upstream lays them out', () => {
+  const { raw } = envelope(encodeObject(fixtures.customResourceDefinition));
+  const root = bytesOf(bytesOf(all(bytesOf(raw, 2), 7)[0]!.value as Uint8Array, 4), 1);
+  assert.equal(text(root, 5), 'object');
+  assert.equal(text(root, 4), 'A CronTab runs a command on a schedule.');
+  assert.deepEqual(texts(root, 23), ['spec']);
+  // x-kubernetes-validations 44: rule 1, message 2, messageExpression 3, reason 4, fieldPath 5.
+  const [rule, expression] = all(root, 44).map((f) => f.value as Uint8Array);
+  assert.deepEqual([text(rule!, 1), text(rule!, 2), text(rule!, 4), text(rule!, 5)], ['self.metadata.name.size() <= 63', 'name too long', 'FieldValueInvalid', '.metadata.name']);
+  assert.equal(text(expression!, 3), '"spec is required for " + self.metadata.name');
+  // properties 29: map entries {key 1, value 2}.
+  const spec = entry(root, 29, 'spec');
+  const prop = (name: string): Uint8Array => entry(spec, 29, name);
+  // x-kubernetes-preserve-unknown-fields 38 (a *bool), false written.
+  assert.equal(number(spec, 38), 0n);
+  const replicas = prop('replicas');
+  assert.deepEqual([text(replicas, 6), text(bytesOf(replicas, 8), 1), double(replicas, 9), number(replicas, 10), double(replicas, 11), double(replicas, 19)], ['int32', '1', 10.5, 1n, 0, 0.5]);
+  const ratio = prop('ratio');
+  assert.deepEqual([text(bytesOf(ratio, 8), 1), double(ratio, 11), number(ratio, 12), double(ratio, 9)], ['0.25', -1e-7, 1n, 1e21]);
+  const cron = prop('cronSpec');
+  assert.deepEqual([number(cron, 13), number(cron, 14), text(bytesOf(cron, 36), 1)], [256n, 0n, '"*/5 * * * *"']);
+  assert.equal(text(cron, 15), '^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$');
+  assert.deepEqual([text(prop('image'), 7), text(bytesOf(prop('image'), 8), 1)], ['Image', '"busybox:1.36"']);
+  assert.equal(number(prop('suspend'), 37), 1n);
+  assert.equal(text(bytesOf(prop('selector'), 8), 1), '{"matchLabels":{"app":"web"},"tiers":[1,2]}');
+  assert.equal(text(prop('selector'), 43), 'atomic');
+  // enum 20: each member a JSON message; null is an empty one.
+  assert.deepEqual(all(prop('mode'), 20).map((f) => Buffer.from(f.value as Uint8Array).length && text(f.value as Uint8Array, 1)), ['"Allow"', '1', '2.5', 'true', 'false', 0, '{"a":[1,"x"]}', '["nested"]']);
+  // items 24 as a schema: JSONSchemaPropsOrArray {schema 1}; minItems 17, maxItems 16, uniqueItems 18, list-type 42.
+  const args = prop('args');
+  assert.deepEqual(fields(bytesOf(args, 24)).map((f) => f.number), [1]);
+  assert.equal(text(bytesOf(bytesOf(args, 24), 1), 5), 'string');
+  assert.deepEqual([number(args, 17), number(args, 16), number(args, 18), text(args, 42), text(bytesOf(args, 8), 1)], [0n, 64n, 1n, 'set', '[]']);
+  // items as a list: {jSONSchemas 2, 2}; additionalItems 33: JSONSchemaPropsOrBool {allows 1} (false: 0).
+  const tuple = prop('tuple');
+  assert.deepEqual(fields(bytesOf(tuple, 24)).map((f) => f.number), [2, 2]);
+  assert.deepEqual(fields(bytesOf(tuple, 33)).map((f) => [f.number, f.value]), [[1, 0n]]);
+  assert.deepEqual(fields(bytesOf(prop('openTuple'), 33)).map((f) => [f.number, f.value]), [[1, 1n]]);
+  // A schema in a JSONSchemaPropsOrBool: allows 1 true, then schema 2, as Go writes it.
+  const typed = fields(bytesOf(prop('typedTuple'), 33));
+  assert.deepEqual(typed.map((f) => f.number), [1, 2]);
+  assert.equal(typed[0]!.value, 1n);
+  assert.equal(text(typed[1]!.value as Uint8Array, 5), 'boolean');
+  // additionalProperties 30; maxProperties 21, minProperties 22.
+  const env = prop('env');
+  assert.deepEqual(fields(bytesOf(env, 30)).map((f) => f.number), [1, 2]);
+  assert.deepEqual([number(env, 21), number(env, 22)], [100n, 0n]);
+  assert.deepEqual(fields(bytesOf(prop('labels'), 30)).map((f) => [f.number, f.value]), [[1, 1n]]);
+  assert.deepEqual(fields(bytesOf(prop('closed'), 30)).map((f) => [f.number, f.value]), [[1, 0n]]);
+  // list-map-keys 41; embedded-resource 39; int-or-string 40, anyOf 27.
+  const ports = prop('ports');
+  assert.deepEqual(texts(ports, 41), ['name', 'protocol']);
+  assert.deepEqual([number(prop('template'), 39), number(prop('template'), 38)], [1n, 1n]);
+  const port = entry(bytesOf(bytesOf(ports, 24), 1), 29, 'port');
+  assert.deepEqual([number(port, 40), all(port, 27).length], [1n, 2]);
+  // oneOf 26, allOf 25, not 28; patternProperties 31; definitions 34; $ref 3; id 1, $schema 2, externalDocs 35.
+  const choice = prop('choice');
+  assert.deepEqual([all(choice, 26).length, all(choice, 25).length, texts(bytesOf(choice, 28), 23)], [2, 1, ['c']]);
+  assert.equal(text(entry(prop('byPattern'), 31, '^x-'), 5), 'string');
+  assert.deepEqual([text(prop('described'), 3), text(entry(prop('described'), 34, 'thing'), 4)], ['#/definitions/thing', 'a thing']);
+  const documented = prop('documented');
+  assert.deepEqual([text(documented, 1), text(documented, 2), text(bytesOf(documented, 35), 1), text(bytesOf(documented, 35), 2)], ['urn:doc', 'http://json-schema.org/draft-04/schema#', 'the manual', 'https://example.com/doc']);
+  // dependencies 32: JSONSchemaPropsOrStringArray {schema 1, property 2}.
+  const dependent = prop('dependent');
+  assert.deepEqual(texts(entry(dependent, 32, 'card'), 2), ['billingAddress', 'name']);
+  assert.deepEqual(texts(bytesOf(entry(dependent, 32, 'billingAddress'), 1), 23), ['card']);
+});
+
+// Upstream's bytes for a small CRD, derived by hand from generated.proto's field numbers and
+// generated.pb.go's MarshalToSizedBuffer: fields in number order; every non-pointer field written
+// even when zero (empty strings, false); pointers only when set (a *bool false included); a
+// JSONSchemaPropsOrBool writes allows always, and true with a schema; a JSON writes its raw text,
+// or nothing for null; doubles as 8 little-endian bytes; map entries by sorted key.
+// Our encoder writes the same bytes except the zero non-pointer fields the JSON form leaves out (a
+// proto2 reader takes an absent field as zero), so each part is built as a pair: Go's and ours.
+interface Pair {
+  go: number[];
+  ours: number[];
+}
+const same = (bytes: number[]): Pair => ({ go: bytes, ours: bytes });
+/** A zero non-pointer field: Go writes it, we do not. */
+const goOnly = (bytes: number[]): Pair => ({ go: bytes, ours: [] });
+const cat = (...pairs: Pair[]): Pair => ({ go: pairs.flatMap((p) => p.go), ours: pairs.flatMap((p) => p.ours) });
+const nested = (number: number, pair: Pair): Pair => ({ go: enc.field(number, pair.go), ours: enc.field(number, pair.ours) });
+
+/** A JSONSchemaProps: the given fields (by number) and Go's zero non-pointer scalars, in number order. */
+function schemaProps(given: Record<number, Pair>): Pair {
+  const zeroStrings = [1, 2, 4, 5, 6, 7, 15];
+  const zeroBools = [10, 12, 18, 37, 39, 40];
+  const numbers = [...new Set([...zeroStrings, ...zeroBools, ...Object.keys(given).map(Number)])].sort((a, b) => a - b);
+  return cat(...numbers.map((n) => given[n] ?? goOnly(zeroStrings.includes(n) ? enc.field(n, '') : enc.int(n, 0))));
+}
+
+test('a small CRD: our bytes are upstream\'s but for the zero non-pointer fields; upstream\'s bytes read back as its JSON', () => {
+  const json = {
+    kind: 'CustomResourceDefinition',
+    apiVersion: 'apiextensions.k8s.io/v1',
+    metadata: { name: 'ws.example.com' },
+    spec: {
+      group: 'example.com',
+      names: { plural: 'ws', kind: 'W' },
+      scope: 'Cluster',
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                labels: { type: 'object', additionalProperties: false },
+                mode: { enum: ['a', null], 'x-kubernetes-preserve-unknown-fields': false },
+                n: { type: 'number', default: 1.5, maximum: 10, minimum: -0.5 },
+                tags: { type: 'array', items: { type: 'string' }, maxItems: 3 },
+              },
+            },
+          },
+        },
+      ],
+      conversion: { strategy: 'Webhook', webhook: { clientConfig: { url: 'https://c', caBundle: 'AAEC' }, conversionReviewVersions: ['v1'] } },
+    },
+  };
+  const mapEntry = (key: string, value: Pair): Pair => nested(29, cat(same(enc.field(1, key)), nested(2, value)));
+  const schema = schemaProps({
+    5: same(enc.field(5, 'object')),
+    29: cat(
+      // additionalProperties 30 (tag f2 01): JSONSchemaPropsOrBool {allows 1: false}.
+      mapEntry('labels', schemaProps({ 5: same(enc.field(5, 'object')), 30: same([0xf2, 0x01, 0x02, 0x08, 0x00]) })),
+      mapEntry(
+        'mode',
+        schemaProps({
+          // enum 20 (tag a2 01): JSON {raw 1: "a"}, then null as an empty JSON.
+          20: same([0xa2, 0x01, 0x05, 0x0a, 0x03, 0x22, 0x61, 0x22, 0xa2, 0x01, 0x00]),
+          // x-kubernetes-preserve-unknown-fields 38 (tag b0 02), a *bool: false written.
+          38: same([0xb0, 0x02, 0x00]),
+        }),
+      ),
+      mapEntry(
+        'n',
+        schemaProps({
+          5: same(enc.field(5, 'number')),
+          // default 8: JSON {raw 1: 1.5}.
+          8: same([0x42, 0x05, 0x0a, 0x03, 0x31, 0x2e, 0x35]),
+          // maximum 9 (tag 49): 10 is 0x4024000000000000; minimum 11 (tag 59): -0.5 is 0xbfe0000000000000.
+          9: same([0x49, 0, 0, 0, 0, 0, 0, 0x24, 0x40]),
+          11: same([0x59, 0, 0, 0, 0, 0, 0, 0xe0, 0xbf]),
+        }),
+      ),
+      mapEntry(
+        'tags',
+        schemaProps({
+          5: same(enc.field(5, 'array')),
+          // maxItems 16 (tag 80 01), a *int64.
+          16: same([0x80, 0x01, 0x03]),
+          // items 24 (tag c2 01): JSONSchemaPropsOrArray {schema 1}.
+          24: nested(24, nested(1, schemaProps({ 5: same(enc.field(5, 'string')) }))),
+        }),
+      ),
+    ),
+  });
+  const version = cat(
+    same([...enc.field(1, 'v1'), ...enc.int(2, 1), ...enc.int(3, 1)]),
+    nested(4, nested(1, schema)),
+    // deprecated 7, a non-pointer bool.
+    goOnly(enc.int(7, 0)),
+  );
+  const names = cat(same(enc.field(1, 'ws')), goOnly(enc.field(2, '')), same(enc.field(4, 'W')), goOnly(enc.field(5, '')));
+  // WebhookClientConfig: service 1 (nil), caBundle 2 (00 01 02), url 3: number order, not the .proto's.
+  const clientConfig = same([...enc.field(2, [0x00, 0x01, 0x02]), ...enc.field(3, 'https://c')]);
+  const conversion = cat(same(enc.field(1, 'Webhook')), nested(2, cat(nested(2, clientConfig), same(enc.field(3, 'v1')))));
+  const spec = cat(
+    same([...enc.field(1, 'example.com')]),
+    nested(3, names),
+    same(enc.field(4, 'Cluster')),
+    nested(7, version),
+    nested(9, conversion),
+    // preserveUnknownFields 10, a non-pointer bool.
+    goOnly(enc.int(10, 0)),
+  );
+  const metadata = cat(same(enc.field(1, 'ws.example.com')), goOnly([...enc.field(2, ''), ...enc.field(3, ''), ...enc.field(4, ''), ...enc.field(5, ''), ...enc.field(6, ''), ...enc.int(7, 0), ...enc.field(8, [])]));
+  // status 3: Go writes the struct (and its acceptedNames) although empty.
+  const status = goOnly(enc.field(3, enc.field(2, [...enc.field(1, ''), ...enc.field(2, ''), ...enc.field(4, ''), ...enc.field(5, '')])));
+  const crd = cat(nested(1, metadata), nested(2, spec), status);
+
+  assert.deepEqual([...envelope(encodeObject(json)).raw], crd.ours);
+  const wrap = (raw: number[]): Uint8Array =>
+    new Uint8Array([0x6b, 0x38, 0x73, 0x00, ...enc.field(1, [...enc.field(1, json.apiVersion), ...enc.field(2, json.kind)]), ...enc.field(2, raw), ...enc.field(3, ''), ...enc.field(4, '')]);
+  assert.deepStrictEqual(decodeObject(wrap(crd.ours)), json);
+  // Upstream's JSON of the same object: the empty status Go wrote, with its required names.
+  assert.deepStrictEqual(decodeObject(wrap(crd.go)), { ...json, status: { acceptedNames: { plural: '', kind: '' } } });
 });

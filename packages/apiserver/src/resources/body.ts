@@ -1,5 +1,13 @@
 // Request bodies of create and update: size limit, media type, JSON parsing, duplicate keys.
-import { MAX_OBJECT_BYTES, newBadRequest, newRequestEntityTooLarge, newUnsupportedMediaType } from '@plat/apimachinery';
+import {
+  MAX_NESTING_DEPTH,
+  MAX_OBJECT_BYTES,
+  depthExceededMessage,
+  exceededJsonLimit,
+  newBadRequest,
+  newRequestEntityTooLarge,
+  newUnsupportedMediaType,
+} from '@plat/apimachinery';
 import type { RequestContext } from '../context.js';
 import { decodeJson, JsonDecodeError } from './json-scan.js';
 import { parseYaml } from './yaml-body.js';
@@ -81,12 +89,20 @@ export async function decodeBody(ctx: RequestContext, protobuf?: ProtobufBody): 
   if (!accepted.includes(type)) throw newUnsupportedMediaType([...accepted]);
   if (protobuf && type === protobuf.mediaType) {
     const bytes = await readBody(ctx);
+    let value: unknown;
     try {
-      return { value: decodeObject(bytes, { group: protobuf.group, version: protobuf.version, kind: protobuf.kind }), duplicates: [] };
+      value = decodeObject(bytes, { group: protobuf.group, version: protobuf.version, kind: protobuf.kind });
     } catch (error) {
       if (error instanceof ProtobufError) throw newBadRequest(`the Protobuf body could not be decoded: ${error.message}`);
       throw error;
     }
+    // A Protobuf body nests no deeper than a JSON one may (every step after decoding recurses):
+    // JSON texts inside it (FieldsV1, a schema's default) and JSONSchemaProps nest as they please.
+    // Its size is the body's own, already bounded.
+    if (exceededJsonLimit(value, { depth: MAX_NESTING_DEPTH, bytes: Infinity }) === 'depth') {
+      throw newBadRequest(`the Protobuf body could not be decoded: ${depthExceededMessage}`);
+    }
+    return { value, duplicates: [] };
   }
   const text = (await readBody(ctx)).toString('utf8');
   if (!text.trim()) {

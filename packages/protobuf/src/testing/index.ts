@@ -1,2 +1,3 @@
 // Objects of every kind with a Protobuf form, for tests and benchmarks (@plat/protobuf/testing).
 export * from './fixtures.js';
+export * from './crd-source.js';
