@@ -160,6 +160,41 @@ const samples: Record<string, KubeObject> = {
     metadata,
     status: { userInfo: { username: 'alice', uid: 'u', groups: ['g'], extra: { k: ['v'] } } },
   },
+  CustomResourceDefinition: {
+    apiVersion: 'apiextensions.plat.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { ...metadata, namespace: undefined, name: 'crontabs.stable.example.com' },
+    spec: {
+      group: 'stable.example.com',
+      names: { plural: 'crontabs', singular: 'crontab', shortNames: ['ct'], kind: 'CronTab', listKind: 'CronTabList', categories: ['all'] },
+      scope: 'Namespaced',
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          deprecated: true,
+          deprecationWarning: 'use v2',
+          schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { replicas: { type: 'integer' } } } } } },
+          subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } },
+          additionalPrinterColumns: [{ name: 'Replicas', type: 'integer', format: 'int32', description: 'd', priority: 0, jsonPath: '.spec.replicas' }],
+        },
+      ],
+      conversion: {
+        strategy: 'Webhook',
+        webhook: {
+          clientConfig: { url: 'https://example.com/convert', service: { namespace: 'n', name: 's', path: '/p', port: 443 }, caBundle: 'Y2E=' },
+          conversionReviewVersions: ['v1'],
+        },
+      },
+      preserveUnknownFields: false,
+    },
+    status: {
+      conditions: [{ type: 'Established', status: 'True', lastTransitionTime: '2024-05-01T10:00:00Z', reason: 'InitialNamesAccepted', message: 'ok' }],
+      acceptedNames: { plural: 'crontabs', kind: 'CronTab' },
+      storedVersions: ['v1'],
+    },
+  },
 };
 // JSON has no undefined: drop it as the wire would.
 const wire = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;

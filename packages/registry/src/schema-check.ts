@@ -49,6 +49,8 @@ const ajv = new Ajv2020({
     'date-time': true,
     int32: { type: 'number', validate: (value: number) => fitsIntegerFormat(value, 'int32') },
     int64: { type: 'number', validate: (value: number) => fitsIntegerFormat(value, 'int64') },
+    // A []byte: standard base64 with padding, as Go's encoding/json decodes it.
+    byte: { type: 'string', validate: (text: string) => /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(text) },
   },
 });
 ajv.addVocabulary([...KUBERNETES_SCHEMA_KEYWORDS]);
@@ -134,6 +136,7 @@ function typeErrorMessage(error: ErrorObject, object: unknown): string {
     const value = valueAt(object, error.instancePath);
     if (error.params.format === 'quantity') return quantityError(String(value));
     if (error.params.format === 'int32' || error.params.format === 'int64') return `${path}: ${integerRangeMessage(String(value), error.params.format)}`;
+    if (error.params.format === 'byte') return `${path}: illegal base64 data`;
   }
   return `${path}: ${error.message ?? 'is invalid'}`;
 }

@@ -69,4 +69,16 @@ export const customResourceDefinitionDefinition = {
   },
   // No columns of its own: Name and Created At, as upstream.
   allowCreateOnUpdate: false,
+  protobuf: {
+    message: 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition',
+    // The scalar pointers of upstream's types.go (its pointer messages are kept whenever on the
+    // wire); JSONSchemaProps' rules are the codec's own.
+    pointers: [
+      'spec.versions.deprecationWarning',
+      'spec.versions.subresources.scale.labelSelectorPath',
+      'spec.conversion.webhook.clientConfig.url',
+      'spec.conversion.webhook.clientConfig.service.path',
+      'spec.conversion.webhook.clientConfig.service.port',
+    ],
+  },
 } satisfies ResourceDefinition<CustomResourceDefinition>;

@@ -6,8 +6,8 @@ import type { JSONSchema } from '@plat/registry';
 /** The x-kubernetes-* keywords our schemas use: the registry's list, which its validator registers. */
 export { KUBERNETES_SCHEMA_KEYWORDS as kubernetesSchemaKeywords } from '@plat/registry';
 
-/** Formats our schemas name: OpenAPI's integer widths, RFC 3339 times and resource quantities. */
-export const kubernetesSchemaFormats = ['int32', 'int64', 'date-time', 'quantity'] as const;
+/** Formats our schemas name: OpenAPI's integer widths, RFC 3339 times, resource quantities and base64 bytes. */
+export const kubernetesSchemaFormats = ['int32', 'int64', 'date-time', 'quantity', 'byte'] as const;
 
 export const stringField = (description: string): JSONSchema => ({ type: 'string', description });
 

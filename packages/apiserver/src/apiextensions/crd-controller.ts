@@ -47,8 +47,6 @@ export class CustomResourceDefinitionController implements HealthCheck {
   private working = false;
   private stopped = false;
   private retry: NodeJS.Timeout | undefined;
-  /** Whether every definition of the first list has been handled (served when Established). */
-  private settled = false;
 
   constructor(private readonly options: CustomResourceDefinitionControllerOptions) {
     this.now = options.now ?? (() => new Date());
@@ -75,7 +73,8 @@ export class CustomResourceDefinitionController implements HealthCheck {
   }
 
   async check(): Promise<void> {
-    if (!this.informer.synced || !this.settled) throw new Error('custom resource definitions not listed and served yet');
+    // Listed, and every definition of the list handled (served when Established).
+    if (!this.informer.synced || this.pending.size > 0 || this.working) throw new Error('custom resource definitions not listed and served yet');
   }
 
   /**
@@ -123,7 +122,6 @@ export class CustomResourceDefinitionController implements HealthCheck {
           this.retry = setTimeout(() => this.enqueue(name), RETRY_MS);
         }
       }
-      if (this.informer.synced) this.settled = true;
     } finally {
       this.working = false;
     }
