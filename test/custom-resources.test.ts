@@ -47,6 +47,7 @@ const crontabVersion = (name: string, storage: boolean, deprecated = false) => (
   additionalPrinterColumns: [
     { name: 'Spec', type: 'string', description: 'The cron spec defining the interval a CronJob is run', jsonPath: '.spec.cronSpec' },
     { name: 'Replicas', type: 'integer', description: 'The number of jobs launched by the CronJob', jsonPath: '.spec.replicas' },
+    { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
   ],
 });
 
@@ -127,7 +128,7 @@ describe('custom resources: kubectl against two replicas on etcd (k8s.io)', () =
     await kubectl('apply', '-f', await file('ct.json', { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'nightly', namespace: 'crons' }, spec: { cronSpec: '* * * * */5', image: 'cron:1' } }));
     const table = await kubectlOn(1, '-n', 'crons', 'get', 'ct');
     assert.match(table.stdout, /^NAME\s+SPEC\s+REPLICAS\s+AGE$/m);
-    assert.match(table.stdout, /^nightly\s+\* \* \* \* \*\/5\s+1\s+\S+$/m);
+    assert.match(table.stdout, /^nightly\s+\* \* \* \* \*\/5\s+1\s+\d+s$/m);
   });
 
   it('validation answers 422 with the schema\u2019s message; strict field validation names the unknown field', async () => {
