@@ -1,6 +1,8 @@
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from './client.js';
+import { ResourceClient } from './resource.js';
+import type { RestClient, RestRequest } from './rest.js';
 import { LeaderElector, leaseResource, microTime, type LeaderElectionConfig } from './leader-election.js';
 import type { Lease } from '@plat/apimachinery';
 import { cleanupTestApi, eventually, startRelay, startTestApi, type TestApi } from './test-support.js';
@@ -164,6 +166,37 @@ describe('leader election', () => {
     assert.ok(b.started[0]! - released < 5000, `took over after ${b.started[0]! - released} ms`);
     b.controller.abort();
     await b.done;
+  });
+
+  it('a lease freed while an attempt is under way is tried again at once, not a retry period later', async () => {
+    const patient = { leaseDurationMs: 20_000, renewDeadlineMs: 15_000, retryPeriodMs: 10_000 };
+    const name = `freed-${n++}`;
+    const a = candidate('a', name, { ...patient, releaseOnCancel: true });
+    await eventually('a leading', () => a.started.length === 1);
+    // b's read of the lease, made while a holds it, answers only after b's watch has seen a give
+    // the lease up: the release reaches b while its attempt is under way.
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const rest = leases().rest;
+    const slowRest = new Proxy(rest, {
+      get(target, property, receiver) {
+        if (property !== 'request') return Reflect.get(target, property, receiver) as unknown;
+        return async (request: RestRequest): Promise<unknown> => {
+          const result = await target.request(request);
+          if ((request.method ?? 'GET') === 'GET' && request.path.endsWith(`/leases/${name}`)) await held;
+          return result;
+        };
+      },
+    }) as RestClient;
+    const b = candidate('b', name, { ...patient, leases: new ResourceClient<Lease>(slowRest, leaseResource('plat.io')) });
+    await eventually('b sees a', () => b.leaders.includes('a'));
+    const released = Date.now();
+    a.controller.abort();
+    await a.done;
+    await eventually('b sees the lease freed', () => b.leaders.at(-1) === '');
+    answer();
+    await eventually('b leading', () => b.started.length === 1, 5000);
+    assert.ok(b.started[0]! - released < 5000, `took over after ${b.started[0]! - released} ms`);
   });
 
   it('a leader that cannot renew within the renew deadline stops leading', async () => {
