@@ -936,6 +936,94 @@ export function runApiCases(title: string, start: () => Promise<ApiTarget>, stop
         );
         assert.equal((await call(`${roles(ns)}/kept`)).status, 200);
       });
+
+      it('dryRun=All on PUT, every PATCH type, apply, DELETE and DELETE of a collection: the real answer, nothing stored', async () => {
+        const ns = await namespace();
+        const rules = [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }];
+        const plain = await call(roles(ns), { method: 'POST', body: role('plain', { metadata: { labels: { keep: 'yes' } } }) });
+        assert.equal(plain.status, 201, plain.body);
+        const held = await call(roles(ns), {
+          method: 'POST',
+          body: role('held', { metadata: { labels: { keep: 'yes' }, finalizers: [`${target.domain}/hold`] } }),
+        });
+        assert.equal(held.status, 201, held.body);
+        const stored = async (): Promise<Json[]> => {
+          const list = await call(roles(ns));
+          assert.equal(list.status, 200, list.body);
+          return list.json.items;
+        };
+        const before = await stored();
+        assert.deepEqual(before.map((item) => item.metadata.name), ['held', 'plain']);
+        // Every write to this namespace's roles from here on is seen by this watch.
+        const watch = await target.server.watch(`${roles(ns)}?watch=1&resourceVersion=${held.json.metadata.resourceVersion}`, { token: target.token });
+        assert.equal(watch.status, 200);
+        const patch = (name: string, type: string, body: string, query = '') =>
+          target.server
+            .request(`${roles(ns)}/${name}?dryRun=All${query}`, { token: target.token, method: 'PATCH', headers: { 'content-type': type }, rawBody: body })
+            .then((response) => ({ ...response, json: JSON.parse(response.body || '{}') as Json }));
+
+        const put = await call(`${roles(ns)}/plain?dryRun=All`, { method: 'PUT', body: { ...plain.json, rules: [{ ...rules[0], verbs: ['get', 'put-dry'] }] } });
+        assert.equal(put.status, 200, put.body);
+        assert.deepEqual(put.json.rules[0].verbs, ['get', 'put-dry']);
+        assert.equal(put.json.metadata.uid, plain.json.metadata.uid);
+        // Roles may be created by PUT: a dry one answers 201 as the real one would.
+        const putNew = await call(`${roles(ns)}/put-new?dryRun=All`, { method: 'PUT', body: role('put-new') });
+        assert.equal(putNew.status, 201, putNew.body);
+        assert.equal(putNew.json.metadata.name, 'put-new');
+        // As the real PUT, a dry one with a stale resourceVersion is a conflict.
+        const stale = { ...plain.json, metadata: { ...plain.json.metadata, resourceVersion: '1' } };
+        expectStatus(await call(`${roles(ns)}/plain?dryRun=All`, { method: 'PUT', body: stale }), 409, 'Conflict');
+
+        const patches: [string, string, string][] = [
+          ['application/json-patch+json', '[{"op":"add","path":"/metadata/labels/via","value":"json"}]', 'json'],
+          ['application/merge-patch+json', '{"metadata":{"labels":{"via":"merge"}}}', 'merge'],
+          ['application/strategic-merge-patch+json', '{"metadata":{"labels":{"via":"strategic"}}}', 'strategic'],
+        ];
+        for (const [type, body, via] of patches) {
+          const patched = await patch('plain', type, body);
+          assert.equal(patched.status, 200, `${type}: ${patched.body}`);
+          assert.deepEqual(patched.json.metadata.labels, { keep: 'yes', via }, type);
+        }
+        const apply = (name: string, labels: Record<string, string>) =>
+          JSON.stringify({ apiVersion: `rbac.authorization.${target.domain}/v1`, kind: 'Role', metadata: { name, labels }, rules });
+        const applied = await patch('plain', 'application/apply-patch+yaml', apply('plain', { via: 'apply' }), '&fieldManager=applier');
+        assert.equal(applied.status, 200, applied.body);
+        assert.equal(applied.json.metadata.labels.via, 'apply');
+        assert.ok((applied.json.metadata.managedFields as Json[]).some((entry) => entry.manager === 'applier'), applied.body);
+        const appliedNew = await patch('applied-new', 'application/apply-patch+yaml', apply('applied-new', { via: 'apply' }), '&fieldManager=applier');
+        assert.equal(appliedNew.status, 201, appliedNew.body);
+        assert.equal(appliedNew.json.metadata.name, 'applied-new');
+
+        const deleted = await call(`${roles(ns)}/plain?dryRun=All`, { method: 'DELETE' });
+        assert.equal(deleted.status, 200, deleted.body);
+        assert.equal(deleted.json.status, 'Success', deleted.body);
+        assert.equal(deleted.json.details.uid, plain.json.metadata.uid);
+        // Held by a finalizer, the real DELETE would answer the object marked for deletion.
+        const marked = await call(`${roles(ns)}/held?dryRun=All`, { method: 'DELETE' });
+        assert.equal(marked.status, 200, marked.body);
+        assert.equal(marked.json.kind, 'Role', marked.body);
+        assert.match(String(marked.json.metadata.deletionTimestamp), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/, marked.body);
+
+        const collection = await call(`${roles(ns)}?dryRun=All&labelSelector=keep%3Dyes`, { method: 'DELETE' });
+        assert.equal(collection.status, 200, collection.body);
+        assert.equal(collection.json.kind, 'RoleList', collection.body);
+        assert.deepEqual(collection.json.items.map((item: Json) => item.metadata.name), ['held', 'plain']);
+
+        // Nothing was stored: the same objects at the same resourceVersions, none added ...
+        const after = await stored();
+        assert.deepEqual(after, before);
+        assert.equal(after.find((item) => item.metadata.name === 'held')?.metadata.deletionTimestamp, undefined);
+        expectStatus(await call(`${roles(ns)}/put-new`), 404, 'NotFound');
+        expectStatus(await call(`${roles(ns)}/applied-new`), 404, 'NotFound');
+        // ... and no event: the first the watch sees is the real write that follows.
+        assert.equal((await call(roles(ns), { method: 'POST', body: role('marker') })).status, 201);
+        const first = await watch.next();
+        assert.deepEqual([first?.type, first?.object.metadata.name], ['ADDED', 'marker']);
+        watch.close();
+        // The finalizer released for real, the namespace can go.
+        const released = await call(`${roles(ns)}/held`, { method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, rawBody: '{"metadata":{"finalizers":null}}' });
+        assert.equal(released.status, 200, released.body);
+      });
     });
 
     describe('resourceVersion semantics (4.6)', () => {

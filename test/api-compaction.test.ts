@@ -46,7 +46,12 @@ for (const [backend, setUp] of backends) {
       // Compaction keeps one interval of history: after two more, the first page's revision is gone.
       await new Promise((resolve) => setTimeout(resolve, 1200));
       await call('/api/v1/namespaces/default/serviceaccounts', 'POST', { metadata: { name: 'later' } });
-      await new Promise((resolve) => setTimeout(resolve, 2500));
+      // Until the first page's revision is no longer served (how it is answered: the cases below).
+      const deadline = Date.now() + 30_000;
+      while ((await call(`/api/v1/namespaces/default/serviceaccounts?resourceVersion=${oldRevision}&resourceVersionMatch=Exact`)).status === 200) {
+        if (Date.now() > deadline) assert.fail(`revision ${oldRevision} still served after 30 s`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     });
     after(async () => {
       await server.stop();

@@ -130,19 +130,27 @@ describe('kubectl against --api-domain=k8s.io', () => {
   });
 
   it('get -w streams changes', async () => {
-    const watcher = spawn('kubectl', [`--kubeconfig=${kubeconfig.path}`, '-n', 'default', 'get', 'roles', '-w', '-o', 'name'], {
+    await kubectl('create', 'namespace', 'kubectl-watch');
+    await kubectl('-n', 'kubectl-watch', 'create', 'role', 'listed', '--verb=get', '--resource=serviceaccounts');
+    const watcher = spawn('kubectl', [`--kubeconfig=${kubeconfig.path}`, '-n', 'kubectl-watch', 'get', 'roles', '-w', '-o', 'name'], {
       env: { ...process.env, HOME: workDir, KUBECACHEDIR: join(workDir, 'cache') },
     });
     let output = '';
     watcher.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    try {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      await kubectl('-n', 'default', 'create', 'role', 'watched', '--verb=get', '--resource=serviceaccounts');
+    const lines = (): string[] => output.split('\n').filter(Boolean);
+    const printed = async (count: number): Promise<void> => {
       const deadline = Date.now() + 10_000;
-      while (!output.includes('role.rbac.authorization.k8s.io/watched') && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      assert.match(output, /role\.rbac\.authorization\.k8s\.io\/watched/);
+      while (lines().length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.ok(lines().length >= count, `waited for ${count} lines of kubectl get -w, got: ${output}`);
+    };
+    try {
+      // The list first: what is created after it is printed can only come from the watch.
+      await printed(1);
+      await kubectl('-n', 'kubectl-watch', 'create', 'role', 'watched', '--verb=get', '--resource=serviceaccounts');
+      await printed(2);
+      await kubectl('-n', 'kubectl-watch', 'label', 'role', 'listed', 'changed=yes');
+      await printed(3);
+      assert.deepEqual(lines(), ['role.rbac.authorization.k8s.io/listed', 'role.rbac.authorization.k8s.io/watched', 'role.rbac.authorization.k8s.io/listed']);
     } finally {
       watcher.kill();
     }

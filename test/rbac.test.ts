@@ -74,6 +74,11 @@ interface Case {
   method?: string;
   path: string;
   allowed: boolean;
+  /**
+   * Allowed: the exact status the request then gets, so that a 500 is no pass. The objects read
+   * exist (`objects`); a 404 is a path or an object that is not there, past the authorizer.
+   */
+  status?: number;
   /** Part of the 403 message. */
   message?: string;
 }
@@ -81,36 +86,46 @@ interface Case {
 const sa = (ns: string, name = 'x'): string => `/api/v1/namespaces/${ns}/serviceaccounts${name ? `/${name}` : ''}`;
 const lease = (ns: string): string => `/apis/coordination.${DOMAIN}/v1/namespaces/${ns}/leases/x`;
 
+/** The objects the allowed cases read or delete, so that each answers a success of its own. */
+const objects: [string, Json][] = [
+  [sa(NS, ''), { metadata: { name: 'x' } }],
+  [sa(NS, ''), { metadata: { name: 'named' } }],
+  [sa(NS, ''), { metadata: { name: 'doomed' } }],
+  [sa(NS, ''), { metadata: { name: 'doomed-too', labels: { doomed: 'yes' } } }],
+  [`/apis/coordination.${DOMAIN}/v1/namespaces/${NS}/leases`, { metadata: { name: 'x' }, spec: {} }],
+  [`/api/v1/namespaces/${NS}/limitranges`, { metadata: { name: 'x' }, spec: { limits: [{ type: 'Pod', max: { cpu: '1' } }] } }],
+];
+
 const table: Case[] = [
-  { name: 'a Role grants its verb on its resource in its namespace', as: { user: 'u-a' }, path: sa(NS), allowed: true },
+  { name: 'a Role grants its verb on its resource in its namespace', as: { user: 'u-a' }, path: sa(NS), allowed: true, status: 200 },
   { name: 'another verb is refused', as: { user: 'u-a' }, path: sa(NS, ''), allowed: false },
   { name: 'delete is a verb of its own', as: { user: 'u-a' }, method: 'DELETE', path: sa(NS), allowed: false },
   { name: 'a RoleBinding is effective in its own namespace only', as: { user: 'u-a' }, path: sa(OTHER), allowed: false },
-  { name: 'a Group subject applies to members', as: { user: 'u-b', groups: ['g-b'] }, path: sa(NS), allowed: true },
+  { name: 'a Group subject applies to members', as: { user: 'u-b', groups: ['g-b'] }, path: sa(NS), allowed: true, status: 200 },
   { name: 'a Group subject does not apply to others', as: { user: 'u-b' }, path: sa(NS), allowed: false },
-  { name: 'a ServiceAccount subject defaults to the binding namespace', as: { user: `system:serviceaccount:${NS}:robot` }, path: sa(NS), allowed: true },
+  { name: 'a ServiceAccount subject defaults to the binding namespace', as: { user: `system:serviceaccount:${NS}:robot` }, path: sa(NS), allowed: true, status: 200 },
   { name: 'a ServiceAccount of another namespace is another user', as: { user: `system:serviceaccount:${OTHER}:robot` }, path: sa(NS), allowed: false },
-  { name: 'a ClusterRoleBinding applies in every namespace', as: { user: 'u-d' }, path: sa(OTHER, ''), allowed: true },
-  { name: 'a ClusterRoleBinding applies across namespaces', as: { user: 'u-d' }, path: '/api/v1/serviceaccounts', allowed: true },
-  { name: 'a RoleBinding to a ClusterRole grants in its namespace', as: { user: 'u-e' }, path: sa(NS, ''), allowed: true },
+  { name: 'a ClusterRoleBinding applies in every namespace', as: { user: 'u-d' }, path: sa(OTHER, ''), allowed: true, status: 200 },
+  { name: 'a ClusterRoleBinding applies across namespaces', as: { user: 'u-d' }, path: '/api/v1/serviceaccounts', allowed: true, status: 200 },
+  { name: 'a RoleBinding to a ClusterRole grants in its namespace', as: { user: 'u-e' }, path: sa(NS, ''), allowed: true, status: 200 },
   { name: 'a RoleBinding to a ClusterRole grants nothing elsewhere', as: { user: 'u-e' }, path: sa(OTHER, ''), allowed: false },
   { name: 'a RoleBinding to a ClusterRole grants nothing across namespaces', as: { user: 'u-e' }, path: '/api/v1/serviceaccounts', allowed: false },
-  { name: 'verb * allows delete', as: { user: 'u-f' }, method: 'DELETE', path: sa(NS), allowed: true },
-  { name: 'verb * allows deletecollection', as: { user: 'u-f' }, method: 'DELETE', path: sa(NS, ''), allowed: true },
+  { name: 'verb * allows delete', as: { user: 'u-f' }, method: 'DELETE', path: sa(NS, 'doomed'), allowed: true, status: 200 },
+  { name: 'verb * allows deletecollection', as: { user: 'u-f' }, method: 'DELETE', path: `${sa(NS, '')}?labelSelector=doomed%3Dyes`, allowed: true, status: 200 },
   { name: 'verb * is limited to the rule resources', as: { user: 'u-f' }, path: `/api/v1/namespaces/${NS}/limitranges/x`, allowed: false },
-  { name: 'apiGroups * matches a named group', as: { user: 'u-g' }, path: lease(NS), allowed: true },
+  { name: 'apiGroups * matches a named group', as: { user: 'u-g' }, path: lease(NS), allowed: true, status: 200 },
   { name: 'apiGroups * is limited to the rule resources', as: { user: 'u-g' }, path: sa(NS), allowed: false },
-  { name: 'resources * matches any resource of the group', as: { user: 'u-h' }, path: `/api/v1/namespaces/${NS}/limitranges/x`, allowed: true },
+  { name: 'resources * matches any resource of the group', as: { user: 'u-h' }, path: `/api/v1/namespaces/${NS}/limitranges/x`, allowed: true, status: 200 },
   { name: 'resources * is limited to the rule groups', as: { user: 'u-h' }, path: lease(NS), allowed: false },
-  { name: 'resource/subresource allows the subresource', as: { user: 'u-i' }, path: `/api/v1/namespaces/${NS}/status`, allowed: true },
+  { name: 'resource/subresource allows the subresource', as: { user: 'u-i' }, path: `/api/v1/namespaces/${NS}/status`, allowed: true, status: 200 },
   { name: 'resource/subresource does not allow the resource', as: { user: 'u-i' }, path: `/api/v1/namespaces/${NS}`, allowed: false },
-  { name: '*/subresource allows the subresource of any resource', as: { user: 'u-i2' }, path: `/api/v1/namespaces/${NS}/status`, allowed: true },
+  { name: '*/subresource allows the subresource of any resource', as: { user: 'u-i2' }, path: `/api/v1/namespaces/${NS}/status`, allowed: true, status: 200 },
   { name: '*/subresource does not allow the resource', as: { user: 'u-i2' }, path: `/api/v1/namespaces/${NS}`, allowed: false },
-  { name: 'resourceNames allow the named object', as: { user: 'u-j' }, path: sa(NS, 'named'), allowed: true },
+  { name: 'resourceNames allow the named object', as: { user: 'u-j' }, path: sa(NS, 'named'), allowed: true, status: 200 },
   { name: 'resourceNames refuse another object', as: { user: 'u-j' }, path: sa(NS, 'other'), allowed: false },
   { name: 'resourceNames refuse a list', as: { user: 'u-j' }, path: sa(NS, ''), allowed: false },
-  { name: 'a nonResourceURL allows its path', as: { user: 'u-k' }, path: '/metrics', allowed: true },
-  { name: 'a trailing * allows what is under the prefix', as: { user: 'u-k' }, path: '/logs/a/b', allowed: true },
+  { name: 'a nonResourceURL allows its path', as: { user: 'u-k' }, path: '/metrics', allowed: true, status: 200 },
+  { name: 'a trailing * allows what is under the prefix', as: { user: 'u-k' }, path: '/logs/a/b', allowed: true, status: 404 },
   { name: 'a trailing * does not allow the prefix itself', as: { user: 'u-k' }, path: '/logs', allowed: false },
   { name: 'a nonResourceURL allows its verb only', as: { user: 'u-k' }, method: 'POST', path: '/metrics', allowed: false },
   { name: 'nonResourceURLs through a RoleBinding are not effective', as: { user: 'u-l' }, path: '/metrics', allowed: false },
@@ -128,18 +143,18 @@ const table: Case[] = [
     allowed: false,
     message: `serviceaccounts is forbidden: User "u-p" cannot list resource "serviceaccounts" in API group "" in the namespace "${OTHER}": RBAC: ClusterRoleBinding "t-u-p": User subject "u-p" cannot have a namespace: "x"`,
   },
-  { name: 'the watch verb allows ?watch', as: { user: 'u-n' }, path: `${R}/namespaces/${NS}/roles?watch=1&timeoutSeconds=1`, allowed: true },
+  { name: 'the watch verb allows ?watch', as: { user: 'u-n' }, path: `${R}/namespaces/${NS}/roles?watch=1&timeoutSeconds=1`, allowed: true, status: 200 },
   { name: 'the watch verb does not allow list', as: { user: 'u-n' }, path: `${R}/namespaces/${NS}/roles`, allowed: false },
-  { name: 'several groups allow any listed resource in any of them (core)', as: { user: 'u-o' }, path: `/api/v1/namespaces/${NS}/leases/x`, allowed: true },
-  { name: 'several groups allow any listed resource in any of them (named)', as: { user: 'u-o' }, path: `/apis/coordination.${DOMAIN}/v1/namespaces/${NS}/serviceaccounts/x`, allowed: true },
-  { name: 'system:masters may do anything', as: { user: 'root', groups: ['system:masters'] }, method: 'DELETE', path: '/api/v1/namespaces/nothing-here', allowed: true },
+  { name: 'several groups allow any listed resource in any of them (core)', as: { user: 'u-o' }, path: `/api/v1/namespaces/${NS}/leases/x`, allowed: true, status: 404 },
+  { name: 'several groups allow any listed resource in any of them (named)', as: { user: 'u-o' }, path: `/apis/coordination.${DOMAIN}/v1/namespaces/${NS}/serviceaccounts/x`, allowed: true, status: 404 },
+  { name: 'system:masters may do anything', as: { user: 'root', groups: ['system:masters'] }, method: 'DELETE', path: '/api/v1/namespaces/nothing-here', allowed: true, status: 404 },
   { name: 'nobody else may', as: { user: 'root', groups: ['admins'] }, method: 'DELETE', path: '/api/v1/namespaces/nothing-here', allowed: false },
-  { name: 'an authenticated user reads discovery', as: { user: 'u-none' }, path: '/apis', allowed: true },
-  { name: 'an authenticated user may review their own access', as: { user: 'u-none' }, method: 'POST', path: `${AZ}/selfsubjectaccessreviews`, allowed: true },
+  { name: 'an authenticated user reads discovery', as: { user: 'u-none' }, path: '/apis', allowed: true, status: 200 },
+  { name: 'an authenticated user may review their own access', as: { user: 'u-none' }, method: 'POST', path: `${AZ}/selfsubjectaccessreviews`, allowed: true, status: 201 },
   { name: 'an authenticated user may not read the metrics', as: { user: 'u-none' }, path: '/metrics', allowed: false },
-  { name: 'anonymous health checks are public', as: 'anonymous', path: '/healthz', allowed: true },
-  { name: 'anonymous readiness is public', as: 'anonymous', path: '/readyz', allowed: true },
-  { name: 'anonymous version is public', as: 'anonymous', path: '/version', allowed: true },
+  { name: 'anonymous health checks are public', as: 'anonymous', path: '/healthz', allowed: true, status: 200 },
+  { name: 'anonymous readiness is public', as: 'anonymous', path: '/readyz', allowed: true, status: 200 },
+  { name: 'anonymous version is public', as: 'anonymous', path: '/version', allowed: true, status: 200 },
   { name: 'anonymous discovery is not', as: 'anonymous', path: '/apis', allowed: false, message: 'forbidden: User "system:anonymous" cannot get path "/apis"' },
 ];
 
@@ -171,6 +186,7 @@ describe('RBAC over HTTP', () => {
     for (const object of clusterRoles) await create(`${R}/clusterroles`, object);
     for (const object of roleBindings) await create(`${R}/namespaces/${NS}/rolebindings`, object);
     for (const object of clusterRoleBindings) await create(`${R}/clusterrolebindings`, object);
+    for (const [path, object] of objects) await create(path, object);
     // Each kind is watched on its own, in order: the last object of each kind seen means all are.
     await granted('the last Role and RoleBinding', () => as({ user: 'u-n' }, `${R}/namespaces/${NS}/roles?watch=1&timeoutSeconds=1`));
     await granted('the last ClusterRole', () => as({ user: 'u-o' }, lease(NS).replace(`apis/coordination.${DOMAIN}/v1`, 'api/v1')));
@@ -187,7 +203,7 @@ describe('RBAC over HTTP', () => {
         const options = { method: c.method ?? 'GET', ...(c.method === 'POST' && { body: { spec: { nonResourceAttributes: { path: '/', verb: 'get' } } } }) };
         const response = c.as === 'anonymous' ? await authRequest(server, c.path, options) : await as(c.as, c.path, options);
         if (c.allowed) {
-          assert.notEqual(response.status, 403, response.body);
+          assert.equal(response.status, c.status, response.body);
         } else {
           assert.equal(response.status, 403, response.body);
           assert.equal(json(response).reason, 'Forbidden');

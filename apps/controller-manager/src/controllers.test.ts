@@ -201,11 +201,18 @@ describe('controllers', () => {
       await createNamespace('gc-cluster');
       const role = await api().resource(refs.clusterRoles).create({ metadata: { name: 'gc-cluster-owner' }, rules: [] });
       const roles = api().resource(refs.roles).namespace('gc-cluster');
-      await roles.create({ metadata: { name: 'dep', ownerReferences: [ownerRef(role, `${rbacGroup}/v1`, 'ClusterRole')] }, rules: [] });
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      const owned = ownerRef(role, `${rbacGroup}/v1`, 'ClusterRole');
+      await roles.create({ metadata: { name: 'dep', ownerReferences: [owned] }, rules: [] });
+      // A second dependent also names an owner that never existed: the collector, having judged it,
+      // removes that reference and keeps the object for its live ClusterRole. That is the evidence
+      // that the collector has looked, where a dependent of a live owner alone shows no change.
+      const ghost = { apiVersion: 'v1', kind: 'ServiceAccount', name: 'ghost', uid: 'no-such-uid' };
+      await roles.create({ metadata: { name: 'judged', ownerReferences: [owned, ghost] }, rules: [] });
+      await eventually('the reference to the absent owner removed', async () => (await roles.get('judged')).metadata.ownerReferences?.length === 1);
+      assert.deepEqual((await roles.get('judged')).metadata.ownerReferences, [owned], 'kept for its live owner');
       assert.equal(await isGone(api(), refs.roles, 'gc-cluster', 'dep'), false, 'kept while its owner lives');
       await api().resource(refs.clusterRoles).delete('gc-cluster-owner');
-      await eventually('dependent collected', () => isGone(api(), refs.roles, 'gc-cluster', 'dep'));
+      await eventually('dependents collected', async () => (await roleNames('gc-cluster')).length === 0);
     });
   });
 });

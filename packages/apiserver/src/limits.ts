@@ -110,6 +110,8 @@ return {allowed, tostring(wait)}
 
 /** How long one Redis round trip may take before the replica decides locally instead. */
 const REDIS_TIMEOUT_MS = 250;
+/** After a call failed on a connection that stayed up, how long until one call tries Redis again. */
+const REDIS_RETRY_MS = 1000;
 
 /**
  * Per-user rates through Redis while it answers; this replica's buckets (the same rate, so a user
@@ -121,6 +123,9 @@ export class RedisRateLimiter {
   private readonly local: LocalRateLimiter;
   private usingRedis = false;
   private closed = false;
+  /** When a call may try Redis again after one failed on a connection still up (no 'ready' follows). */
+  private retryAt = 0;
+  private retrying = false;
 
   constructor(
     private readonly options: UserRateOptions & { redisUrl: string },
@@ -154,16 +159,23 @@ export class RedisRateLimiter {
   }
 
   async take(user: string): Promise<RateDecision> {
-    if (this.usingRedis) {
+    // A timed-out call leaves the connection up: one call at a time tries Redis again now and then.
+    const retry = !this.usingRedis && !this.retrying && this.redis.status === 'ready' && performance.now() >= this.retryAt;
+    if (this.usingRedis || retry) {
+      if (retry) this.retrying = true;
       try {
         const [allowed, wait] = (await (this.redis as unknown as RedisWithScript).platTakeToken(
           `${this.options.keyPrefix ?? 'plat:ratelimit:'}${user}`,
           String(this.options.qps),
           String(this.options.burst),
         )) as [number, string];
+        this.setRedis(true);
         return { allowed: allowed === 1, retryAfterSeconds: Number(wait) };
       } catch (err) {
+        this.retryAt = performance.now() + REDIS_RETRY_MS;
         this.setRedis(false, err instanceof Error ? err.message : String(err));
+      } finally {
+        if (retry) this.retrying = false;
       }
     }
     this.metrics.rateLimitFallbacks.inc();

@@ -12,23 +12,38 @@ const sample = (metrics: string, name: string, labels: string): number | undefin
   return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
 };
 
+const namespaceWatchers = 'group="",version="v1",kind="Namespace"';
+
+/** Scrapes `get('/metrics')` until `condition` holds of it (at most 10 s); returns that scrape. */
+async function scrapeUntil(get: (path: string) => Promise<{ body: string }>, what: string, condition: (metrics: string) => boolean): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const metrics = (await get('/metrics')).body;
+    if (condition(metrics)) return metrics;
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 test('metrics: requests, watches, storage calls and stored objects under upstream names and labels', async () => {
   const { server, send, get } = await startApiServer({}, { objectCountIntervalMs: 50 });
   try {
-    const watch = send('GET', '/api/v1/namespaces?watch=1&timeoutSeconds=1');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Open (for 3 s: the requests below happen while it is) before anything is written.
+    const watch = send('GET', '/api/v1/namespaces?watch=1&timeoutSeconds=3');
+    await scrapeUntil(get, 'the watch registered', (metrics) => sample(metrics, 'apiserver_registered_watchers', namespaceWatchers) === 1);
     assert.equal((await send('POST', '/api/v1/namespaces', { metadata: { name: 'measured' } })).status, 201);
     assert.equal((await send('GET', '/api/v1/namespaces/measured')).status, 200);
     const during = (await get('/metrics')).body;
     assert.equal(sample(during, 'apiserver_longrunning_requests', '') ?? Number(/^apiserver_longrunning_requests (\d+)/m.exec(during)?.[1]), 1);
     const watched = await watch;
     assert.equal(watched.status, 200);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const metrics = (await get('/metrics')).body;
+    // The watch is counted once its response has closed on the server's side too.
+    const watchTotal = 'apiserver_request_total{verb="WATCH",dry_run="",group="",version="v1",resource="namespaces",subresource="",scope="cluster",component="apiserver",code="200"}';
+    const metrics = await scrapeUntil(get, 'the watch counted', (text) => text.includes(`${watchTotal} `));
     const request = 'verb="POST",dry_run="",group="",version="v1",resource="namespaces",subresource="",scope="cluster",component="apiserver"';
     assert.equal(sample(metrics, 'apiserver_request_total', `${request},code="201"`), 1);
     assert.ok(metrics.includes(`apiserver_request_duration_seconds_count{${request}} 1`));
-    assert.ok(metrics.includes('apiserver_request_total{verb="WATCH",dry_run="",group="",version="v1",resource="namespaces",subresource="",scope="cluster",component="apiserver",code="200"} 1'));
+    assert.ok(metrics.includes(`${watchTotal} 1`));
     assert.ok((sample(metrics, 'apiserver_watch_events_total', 'group="",version="v1",kind="Namespace"') ?? 0) >= 1);
     assert.ok((sample(metrics, 'apiserver_watch_events_sizes_count', 'group="",version="v1",kind="Namespace"') ?? 0) >= 1);
     assert.equal(sample(metrics, 'etcd_request_duration_seconds_count', 'operation="create",type="namespaces"'), 1);
@@ -79,8 +94,8 @@ test('metrics: promtool check metrics passes on /metrics', { skip: !promtool && 
 test('metrics: the watch cache reports events received and dispatched, initializations, lists and capacity', async () => {
   const { server, send, get } = await startApiServer({ storage: new CachedStorage(createStorage({ backend: 'memory' }), { maxHistoryEvents: 5000 }) });
   try {
-    const watch = send('GET', '/api/v1/namespaces?watch=1&timeoutSeconds=1');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const watch = send('GET', '/api/v1/namespaces?watch=1&timeoutSeconds=3');
+    await scrapeUntil(get, 'the watch registered', (metrics) => sample(metrics, 'apiserver_registered_watchers', namespaceWatchers) === 1);
     for (const name of ['cached-a', 'cached-b']) assert.equal((await send('POST', '/api/v1/namespaces', { metadata: { name } })).status, 201);
     assert.equal((await send('GET', '/api/v1/namespaces')).status, 200);
     await watch;

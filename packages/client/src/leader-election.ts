@@ -120,6 +120,8 @@ export class LeaderElector {
   private reportedLeader?: string;
   /** Wakes a waiting acquire loop early (the watched lease was released or changed hands). */
   private wake?: () => void;
+  /** The watch saw the lease freed or deleted while an attempt was under way: the next goes at once. */
+  private freedDuringAttempt = false;
 
   constructor(private readonly config: LeaderElectionConfig) {
     this.leaseDurationMs = config.leaseDurationMs ?? 15_000;
@@ -213,6 +215,7 @@ export class LeaderElector {
     const watcher = this.watchLease(watching.signal);
     try {
       while (!signal.aborted) {
+        this.freedDuringAttempt = false;
         const acquired = await this.tryAcquireOrRenew();
         this.maybeReportTransition();
         if (acquired) {
@@ -230,6 +233,8 @@ export class LeaderElector {
   }
 
   private async waitForNextAttempt(signal: AbortSignal): Promise<void> {
+    // Freed before this wait began, there was nothing to wake: try again now.
+    if (this.freedDuringAttempt) return;
     let wait = jitter(this.retryPeriodMs, JITTER_FACTOR);
     if (this.observedRecord?.holderIdentity) {
       // One millisecond past expiry, so that isLeaseValid is false when the attempt runs.
@@ -261,6 +266,7 @@ export class LeaderElector {
         try {
           for await (const event of stream) {
             if (event.type === 'DELETED') {
+              this.freedDuringAttempt = true;
               this.wake?.();
               continue;
             }
@@ -270,7 +276,10 @@ export class LeaderElector {
             if (JSON.stringify(record) === this.observedRaw) continue;
             this.setObserved(record, event.object);
             this.maybeReportTransition();
-            if (!record.holderIdentity) this.wake?.();
+            if (!record.holderIdentity) {
+              this.freedDuringAttempt = true;
+              this.wake?.();
+            }
           }
         } finally {
           signal.removeEventListener('abort', stop);

@@ -157,17 +157,26 @@ describe('resource client against an in-process server', () => {
     assert.equal(code, 410);
   });
 
-  it('stop() ends a watch quietly', async () => {
-    const watch = await api.client.resource(namespacesRef).watch({ resourceVersion: '0' });
+  it('stop() ends a watch quietly', { timeout: 10_000 }, async () => {
+    const namespaces = api.client.resource(namespacesRef);
+    const existing = (await namespaces.list()).items.map((n) => n.metadata.name!).sort();
+    assert.ok(existing.includes('crud'), existing.join(' '));
+    const watch = await namespaces.watch({ resourceVersion: '0' });
+    const seen: WatchEvent[] = [];
+    let sawAll!: () => void;
+    const allSeen = new Promise<void>((resolve) => (sawAll = resolve));
     const reading = (async () => {
-      const seen: string[] = [];
-      for await (const event of watch) seen.push(event.type);
-      return seen;
+      for await (const event of watch) {
+        seen.push(event);
+        if (seen.length === existing.length) sawAll();
+      }
     })();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Stopped while its reader waits for the next event, after the synthetic ADDED of each namespace.
+    await allSeen;
     watch.stop();
-    const seen = await reading;
-    assert.ok(seen.every((type) => type === 'ADDED'));
+    await reading;
+    assert.deepEqual(seen.map((e) => e.type), existing.map(() => 'ADDED'));
+    assert.deepEqual(seen.map((e) => (e.object as KubeObject).metadata.name).sort(), existing);
   });
 
   it('Lease: MicroTimes are stored with microseconds; a PUT creates a missing lease', async () => {

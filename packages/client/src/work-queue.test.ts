@@ -11,6 +11,15 @@ import {
 
 const noDelay: RateLimiter<string> = { when: () => 1, forget: () => {}, numRequeues: () => 0 };
 
+/** Waits for `condition`, checked every few milliseconds, for at most `timeoutMs`. */
+async function until(what: string, condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 test('work queue: an item queued twice is handed out once, in order of first add', async () => {
   const queue = new RateLimitingQueue<string>();
   for (const item of ['a', 'b', 'a', 'c', 'b']) queue.add(item);
@@ -43,12 +52,16 @@ test('work queue: a waiting getter gets the next add at once', async () => {
 test('work queue: addAfter delays; the earliest of several delays wins', async () => {
   const queue = new RateLimitingQueue<string>();
   const start = Date.now();
-  queue.addAfter('a', 200);
+  // The later delays a minute and two away: the 30 ms one winning is told from them however loaded
+  // the machine.
+  queue.addAfter('a', 60_000);
   queue.addAfter('a', 30);
-  queue.addAfter('a', 100);
+  queue.addAfter('a', 120_000);
+  assert.equal(queue.len(), 0, 'not queued before its delay');
   assert.equal(await queue.get(), 'a');
   const waited = Date.now() - start;
-  assert.ok(waited >= 25 && waited < 150, `waited ${waited} ms`);
+  assert.ok(waited >= 25 && waited < 30_000, `waited ${waited} ms`);
+  queue.shutDown();
 });
 
 test('work queue: shutDown releases waiting getters and drops delayed items', async () => {
@@ -105,7 +118,7 @@ test('runWorkers: failures are retried rate-limited, success forgets them, a key
   queue.add('flaky');
   queue.add('steady');
   for (let i = 0; i < 5; i++) queue.add('steady');
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await until('flaky done and the queue idle', () => attempts.get('flaky') === 3 && queue.len() === 0 && running.size === 0);
   queue.shutDown();
   await workers;
   assert.equal(attempts.get('flaky'), 3);
@@ -119,7 +132,7 @@ test('runWorkers: a queue with a limiter that always waits still drains', async 
   const done: string[] = [];
   const workers = runWorkers(queue, 1, async (key) => void done.push(key));
   queue.add('a');
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await until('a worked on', () => done.length > 0);
   queue.shutDown();
   await workers;
   assert.deepEqual(done, ['a']);

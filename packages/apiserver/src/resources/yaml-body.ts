@@ -8,7 +8,7 @@ import {
   isInexactNumberLiteral,
   tagNumberLiteral,
 } from '@plat/apimachinery';
-import { isMap, isScalar, isSeq, parseDocument, type Node, type Scalar } from 'yaml';
+import { Composer, Parser, YAMLParseError, isMap, isScalar, isSeq, type CST, type Document, type Node, type Scalar } from 'yaml';
 
 export interface ParsedYaml {
   value: unknown;
@@ -25,7 +25,12 @@ const MAX_ALIAS_COUNT = 100;
 const DECIMAL = /^[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$/;
 
 export function parseYaml(text: string): ParsedYaml {
-  const document = parseDocument(text, { uniqueKeys: false });
+  // The parser's tokens first: it keeps its own stack. Composing them recurses, and deep enough it
+  // exhausts the stack, which inside V8's regular-expression compiler ends the process (a fatal
+  // "out of memory") instead of throwing: a document nested past the bound is refused before.
+  const tokens = Array.from(new Parser().parse(text));
+  if (nestingOf(tokens) > MAX_NESTING_DEPTH) return failed(depthExceededMessage);
+  const document = firstDocument(tokens, text);
   if (document.errors.length) {
     const message = document.errors[0]!.message;
     // The parser reports its own stack overflow as an error of the document.
@@ -72,6 +77,41 @@ export function parseYaml(text: string): ParsedYaml {
   if (exceeded === 'depth') return failed(depthExceededMessage);
   if (exceeded === 'size') return { value: undefined, duplicates: [], tooLarge: true };
   return { value, duplicates };
+}
+
+/** The yaml library's parseDocument, on tokens already parsed: the first document, and an error if there are more. */
+function firstDocument(tokens: readonly CST.Token[], text: string): Document.Parsed {
+  let first: Document.Parsed | undefined;
+  for (const document of new Composer({ uniqueKeys: false }).compose(tokens, true, text.length)) {
+    if (!first) {
+      first = document;
+      continue;
+    }
+    first.errors.push(new YAMLParseError(document.range.slice(0, 2) as [number, number], 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'));
+    break;
+  }
+  // compose(…, true) ends with a document, an empty one for empty text.
+  return first!;
+}
+
+const COLLECTIONS: ReadonlySet<string> = new Set(['block-map', 'block-seq', 'flow-collection']);
+
+/** How deep the collections of the parser's tokens nest, counted without recursion. */
+function nestingOf(tokens: readonly CST.Token[]): number {
+  let deepest = 0;
+  const pending: [unknown, number][] = tokens.map((token) => [token, 0]);
+  while (pending.length > 0) {
+    const [node, outer] = pending.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    const type = (node as { type?: unknown }).type;
+    const depth = typeof type === 'string' && COLLECTIONS.has(type) ? outer + 1 : outer;
+    if (depth > deepest) deepest = depth;
+    for (const value of Object.values(node)) {
+      if (Array.isArray(value)) for (const item of value) pending.push([item, depth]);
+      else if (typeof value === 'object' && value !== null) pending.push([value, depth]);
+    }
+  }
+  return deepest;
 }
 
 function failed(error: string): ParsedYaml {

@@ -76,7 +76,8 @@ export class EtcdKV implements KV {
   /**
    * Whether etcd answers a progress request only once the watch has sent every earlier event:
    * before 3.4.25 and 3.5.8 it answers at once with its current revision (etcd-io/etcd#15220),
-   * which would let a watch cache believe it has seen writes it has not.
+   * which would let a watch cache believe it has seen writes it has not; before 3.4.31 and 3.5.13
+   * a new watch that no event has reached may never answer one (etcd-io/etcd#17507).
    */
   private progressRequestsAreSafe(): Promise<boolean> {
     this.progressRequestsSafe ??= this.status().then(
@@ -211,11 +212,14 @@ export class EtcdKV implements KV {
   }
 }
 
-/** etcd versions whose progress requests wait for the watch to be synced (3.4.25+, 3.5.8+, 3.6+). */
+/**
+ * etcd versions whose progress requests wait for the watch to be synced and are always answered
+ * (3.4.31+, 3.5.13+, 3.6+), as upstream's RequestWatchProgress feature check.
+ */
 export function progressRequestsSafeIn(version: string): boolean {
   const [major = 0, minor = 0, patch = 0] = version.split('.').map((part) => Number.parseInt(part, 10) || 0);
   if (major !== 3) return major > 3;
-  if (minor === 4) return patch >= 25;
-  if (minor === 5) return patch >= 8;
+  if (minor === 4) return patch >= 31;
+  if (minor === 5) return patch >= 13;
   return minor > 5;
 }

@@ -278,7 +278,8 @@ describe('HTTP/2 client session against a scripted peer', () => {
     stream.write(Buffer.from('second'));
     assert.equal((await conn.next(FRAME.DATA)).payload.toString(), 'second');
     conn.headers(1, [['grpc-status', '0']], true);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const deadline = Date.now() + 5000;
+    while (ended === undefined && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
     assert.deepEqual(ended, { headers: [[':status', '200']], trailers: [['grpc-status', '0']] });
   });
 
