@@ -87,7 +87,7 @@ test: test-deps build check-boundaries .tools/helm
 # The workspaces' own tests only, for a quick loop: no packages installed, no helm, no test/ (the
 # storage tests still start the etcd they need, from the machine's etcd).
 test-unit: build check-boundaries
-	node --test $$(find packages apps -path '*/node_modules' -prune -o -path '*/dist/*' -name '*.test.js' -print | sort)
+	$(NODE_TEST) $$(find packages apps -path '*/node_modules' -prune -o -path '*/dist/*' -name '*.test.js' -print | sort)
 
 # Each benchmark prints JSON; `make bench BENCH=merge` runs one.
 BENCH ?= storage merge codec authz tls api
