@@ -1,4 +1,4 @@
-// Authentication over HTTP (issue 5): client certificates, service-account tokens (TokenRequest,
+// Authentication over HTTP: client certificates, service-account tokens (TokenRequest,
 // TokenReview, refusal once the account is gone), impersonation, anonymous requests and
 // SelfSubjectReview, against one replica.
 import { describe, it, before, after } from 'node:test';

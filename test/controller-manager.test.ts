@@ -1,4 +1,4 @@
-// The controller-manager end to end (issue 7): etcd, two apiserver replicas, two controller-managers
+// The controller-manager end to end: etcd, two apiserver replicas, two controller-managers
 // each talking to its own replica through a kubeconfig. One leads; the controllers act through the
 // API; killing the leader hands the work to the other. Each serves health and metrics on its own
 // secure port.

@@ -1,4 +1,4 @@
-// RBAC across replicas (issue 5): a grant or a revocation made through one replica takes effect on
+// RBAC across replicas: a grant or a revocation made through one replica takes effect on
 // the other within a second, since each keeps its authorizer current through watches on etcd.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';

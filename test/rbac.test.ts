@@ -1,4 +1,4 @@
-// RBAC over HTTP (issue 5): a table of (subject, rules, bindings, request) -> allowed or denied,
+// RBAC over HTTP: a table of (subject, rules, bindings, request) -> allowed or denied,
 // 401 and 403 on every verb, escalation prevention, and the access reviews, against one replica.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';

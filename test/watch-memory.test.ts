@@ -1,4 +1,4 @@
-// Slow watchers are cut off (issue 22, item 5): watchers that never read, while large objects are
+// Slow watchers are cut off: watchers that never read, while large objects are
 // written, cost the replica a bounded amount of memory, and are closed and counted in
 // apiserver_terminated_watchers_total.
 import { describe, it, before, after } from 'node:test';

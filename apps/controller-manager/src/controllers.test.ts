@@ -1,4 +1,4 @@
-// The controllers against an in-process API server: each behaviour of issue 7 in a namespace of its own.
+// The controllers against an in-process API server: each behaviour in a namespace of its own.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { InformerFactory, RateLimitingQueue, silentLogger, type KubeObject } from '@plat/client';

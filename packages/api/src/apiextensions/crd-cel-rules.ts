@@ -1,5 +1,5 @@
 // The x-kubernetes-validations rules of a CRD schema. The rules themselves are CEL expressions,
-// which this server cannot compile or evaluate yet (issue 26): a rule accepted now would never
+// which this server cannot compile or evaluate yet: a rule accepted now would never
 // be enforced, so every rule is refused with a 422 until the CEL work replaces this file's
 // refuseValidationRules with upstream's compilation and cost checks.
 import { forbidden, invalid, notSupported, required, type FieldError, type FieldPath } from '@plat/apimachinery';
@@ -39,7 +39,7 @@ export function validateValidationRuleFields(schema: JSONSchemaProps, path: Fiel
 
 /**
  * Where upstream compiles a schema's rules and checks their cost, this server refuses them: CEL
- * is not implemented yet (issue 26), and a rule must never be accepted and then not enforced.
+ * is not implemented yet, and a rule must never be accepted and then not enforced.
  * Called for every schema a rule may be attached to (the root and what properties, items and
  * additionalProperties lead to; under allOf, anyOf, oneOf and not the structural check forbids them).
  */

@@ -1,4 +1,4 @@
-// Discovery (issue: /api, /apis, /apis/{group}, the group-version resource lists) and the
+// Discovery (/api, /apis, /apis/{group}, the group-version resource lists) and the
 // aggregated discovery document kubectl 1.28 asks for first, with the plain documents as fallback.
 import type { KubeObject, ResolvedResource, SubresourceDefinition, Verb } from '@plat/registry';
 import type { Handler, RequestContext } from '../context.js';
