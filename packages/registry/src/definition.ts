@@ -78,6 +78,8 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   group: string;
   version: string;
   kind: string;
+  /** The kind of its lists; default `<kind>List` (a custom resource may name another). */
+  listKind?: string;
   /** The plural, lower-case name used in URLs. */
   resource: string;
   singularName: string;

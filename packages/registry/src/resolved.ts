@@ -33,7 +33,7 @@ export function resolveResource<T extends KubeObject>(definition: ResourceDefini
     version,
     apiVersion: group ? `${group}/${version}` : version,
     kind,
-    listKind: `${kind}List`,
+    listKind: definition.listKind ?? `${kind}List`,
     resource,
     namespaced,
     groupResource: { group, resource },

@@ -79,6 +79,9 @@ describe('custom resources from a CRD', () => {
     assert.deepEqual(definitions.map((d) => d.version), ['v1', 'v1beta1']);
     const [v1] = definitions;
     assert.equal(v1!.kind, 'CronTab');
+    assert.equal(v1!.listKind, 'CronTabList');
+    const renamed = customResourceDefinitions({ ...crd, status: { acceptedNames: { ...crd.status!.acceptedNames!, listKind: 'CronTabCollection' } } });
+    assert.equal(resolveResource(renamed[0]!, 'k8s.io').listKind, 'CronTabCollection');
     assert.equal(v1!.resource, 'crontabs');
     assert.deepEqual(v1!.shortNames, ['ct']);
     assert.equal(v1!.namespaced, true);

@@ -108,6 +108,7 @@ function versionDefinition(crd: CustomResourceDefinition, version: CustomResourc
     group: crd.spec.group,
     version: version.name,
     kind: names.kind,
+    ...(names.listKind && { listKind: names.listKind }),
     resource: names.plural,
     singularName: names.singular ?? '',
     ...(names.shortNames?.length && { shortNames: [...names.shortNames] }),
