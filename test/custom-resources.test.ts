@@ -9,6 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { CustomObjectsApi, KubeConfig, makeInformer, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
 import { startEtcd, type EtcdProcess } from '@plat/storage/testing';
 import { adminTokenFile, eventually, startApiserver, type ApiserverProcess } from './support/apiserver-process.js';
 import { startControllerManager, type ControllerManagerProcess } from './support/controller-manager-process.js';
@@ -162,6 +163,57 @@ describe('custom resources: kubectl against two replicas on etcd (k8s.io)', () =
     const smp = await replicas[0]!.request(path, { method: 'PATCH', token: tokens.token, rawBody: '{"spec":{"image":"x"}}', headers: { 'content-type': 'application/strategic-merge-patch+json' } });
     assert.equal(smp.status, 415);
     assert.match(JSON.parse(smp.body).message, /accepted media types include: application\/json-patch\+json, application\/merge-patch\+json, application\/apply-patch\+yaml$/);
+  });
+
+  it('a @kubernetes/client-node informer on one replica sees what is written through the other', async () => {
+    const config = new KubeConfig();
+    config.loadFromFile(kubeconfigs[1]!.path);
+    const objects = config.makeApiClient(CustomObjectsApi);
+    const informer = makeInformer<KubernetesObject & { spec?: { image?: string } }>(
+      config,
+      '/apis/stable.example.com/v1/namespaces/crons/crontabs',
+      () => objects.listNamespacedCustomObject({ group: 'stable.example.com', version: 'v1', namespace: 'crons', plural: 'crontabs' }) as Promise<KubernetesListObject<KubernetesObject>>,
+    );
+    const seen: string[] = [];
+    informer.on('add', (object) => seen.push(`add ${object.metadata?.name}`));
+    informer.on('update', (object) => seen.push(`update ${object.metadata?.name} ${object.spec?.image}`));
+    informer.on('delete', (object) => seen.push(`delete ${object.metadata?.name}`));
+    await informer.start();
+    try {
+      const writer = (body: unknown) => ({ apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'informed', namespace: 'crons' }, ...(body as object) });
+      const path = `${GROUP}/v1/namespaces/crons/crontabs`;
+      assert.equal((await replicas[0]!.request(path, { method: 'POST', token: tokens.token, body: writer({ spec: { cronSpec: '* * * * *', image: 'one' } }) })).status, 201);
+      await eventually('added', async () => seen.includes('add informed'), 5000);
+      const patched = await replicas[0]!.request(`${path}/informed`, { method: 'PATCH', token: tokens.token, rawBody: '{"spec":{"image":"two"}}', headers: { 'content-type': 'application/merge-patch+json' } });
+      assert.equal(patched.status, 200);
+      await eventually('updated', async () => seen.includes('update informed two'), 5000);
+      assert.equal((await replicas[0]!.request(`${path}/informed`, { method: 'DELETE', token: tokens.token })).status, 200);
+      await eventually('deleted', async () => seen.includes('delete informed'), 5000);
+      assert.equal(informer.get('informed', 'crons'), undefined);
+    } finally {
+      await informer.stop();
+    }
+  });
+
+  it('the garbage collector follows owner references to and from custom objects; namespace deletion takes them too', async () => {
+    const request = (path: string, method: string, body?: unknown) => replicas[0]!.request(path, { method, token: tokens.token, ...(body !== undefined && { body }) });
+    const crontabs = `${GROUP}/v1/namespaces/crons/crontabs`;
+    const accounts = '/api/v1/namespaces/crons/serviceaccounts';
+    const owner = JSON.parse((await request(crontabs, 'POST', { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'owner' }, spec: { cronSpec: '* * * * *' } })).body) as { metadata: { uid: string } };
+    const ownedAccount = { metadata: { name: 'owned-by-crontab', ownerReferences: [{ apiVersion: 'stable.example.com/v1', kind: 'CronTab', name: 'owner', uid: owner.metadata.uid }] } };
+    assert.equal((await request(accounts, 'POST', ownedAccount)).status, 201);
+    const account = JSON.parse((await request(accounts, 'POST', { metadata: { name: 'owns-a-crontab' } })).body) as { metadata: { uid: string } };
+    const ownedCronTab = { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'owned', ownerReferences: [{ apiVersion: 'v1', kind: 'ServiceAccount', name: 'owns-a-crontab', uid: account.metadata.uid }] }, spec: { cronSpec: '* * * * *' } };
+    assert.equal((await request(crontabs, 'POST', ownedCronTab)).status, 201);
+    assert.equal((await request(`${crontabs}/owner`, 'DELETE')).status, 200);
+    assert.equal((await request(`${accounts}/owns-a-crontab`, 'DELETE')).status, 200);
+    // The collector learns of a new kind from discovery, which it reads every 30 s (upstream's period).
+    await eventually('dependents collected', async () => (await request(`${accounts}/owned-by-crontab`, 'GET')).status === 404 && (await request(`${crontabs}/owned`, 'GET')).status === 404, 45_000);
+
+    await kubectl('create', 'namespace', 'doomed');
+    await kubectl('apply', '-f', await file('doomed.json', { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'inside', namespace: 'doomed' }, spec: { cronSpec: '* * * * *' } }));
+    await kubectl('delete', 'namespace', 'doomed', '--wait=false');
+    await eventually('namespace gone with its custom objects', async () => (await request('/api/v1/namespaces/doomed', 'GET')).status === 404, 30_000);
   });
 
   it('deleting the CRD deletes its objects, then the CRD, and the resource leaves discovery', async () => {

@@ -11,25 +11,19 @@
 //   each round's and their medians.
 // Prints JSON. The clients run in this process (the watchers in worker threads), on the same
 // machine as the replica and etcd.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { Agent, request } from 'node:https';
 import { Worker } from 'node:worker_threads';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Etcd3 } from 'etcd3';
 import { startEtcd } from '@plat/storage/testing';
 import { Arrivals, fanOutName, type WatchersMessage, type WatchersTask } from './watchers.js';
 import { measure } from '../throughput.js';
+import { Client, IN_FLIGHT, median, percentile, round, startReplica, type Replica } from './replica.js';
 import { cpuSeconds, machineBusySeconds, rssMiB } from '../proc.js';
 
-const MAIN = fileURLToPath(new URL('../../../apps/apiserver/dist/main.js', import.meta.url));
 const WATCHERS_MODULE = new URL('./watchers.js', import.meta.url);
 const OPERATIONS = Number(process.env.BENCH_OPERATIONS ?? 4000);
-const IN_FLIGHT = 64;
-/** Extra node flags for the replica, e.g. BENCH_REPLICA_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p". */
-const REPLICA_NODE_ARGS = (process.env.BENCH_REPLICA_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 2000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const LIST_OBJECTS = Number(process.env.BENCH_LIST_OBJECTS ?? 10_000);
@@ -52,99 +46,6 @@ const serviceAccount = (namespace: string, name: string) => ({
   kind: 'ServiceAccount',
   metadata: { name, namespace, labels: { app: 'bench', tier: 'api' }, annotations: { payload: 'x'.repeat(400) } },
 });
-
-interface Replica {
-  pid: number;
-  port: number;
-  ca: string;
-  stop(): Promise<void>;
-}
-
-async function startReplica(args: string[]): Promise<Replica> {
-  const certDir = await mkdtemp(join(tmpdir(), 'plat-bench-certs-'));
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--max-semi-space-size=64', ...REPLICA_NODE_ARGS, MAIN, '--bind-address=127.0.0.1', '--secure-port=0', `--cert-dir=${certDir}`, ...args],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output = (output + chunk).slice(-100_000)));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output = (output + chunk).slice(-100_000)));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const port = await new Promise<number>((resolve, reject) => {
-    const deadline = Date.now() + 20_000;
-    const poll = (): void => {
-      const line = output.split('\n').find((text) => text.includes('"msg":"serving"'));
-      if (line) return resolve((JSON.parse(line) as { port: number }).port);
-      if (child.exitCode !== null || Date.now() > deadline) return reject(new Error(`apiserver did not start:\n${output}`));
-      setTimeout(poll, 25);
-    };
-    poll();
-  });
-  const ca = await readFile(join(certDir, 'ca.crt'), 'utf8');
-  return {
-    pid: child.pid!,
-    port,
-    ca,
-    async stop() {
-      if (child.exitCode === null) process.kill(child.pid!, 'SIGTERM');
-      await exited;
-      await rm(certDir, { recursive: true, force: true });
-    },
-  };
-}
-
-class Client {
-  private readonly agent: Agent;
-  constructor(
-    private readonly replica: Replica,
-    private readonly token: string,
-  ) {
-    // Idle sockets are dropped before the server's 5 s keep-alive timeout could close one under a request.
-    this.agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT, ca: replica.ca, timeout: 4000 });
-  }
-
-  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: string }> {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    return new Promise((resolve, reject) => {
-      const req = request(
-        {
-          host: '127.0.0.1',
-          port: this.replica.port,
-          path,
-          method,
-          agent: this.agent,
-          headers: { authorization: `Bearer ${this.token}`, ...(payload && { 'content-type': 'application/json' }) },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-        },
-      );
-      req.on('error', reject);
-      req.end(payload);
-    });
-  }
-
-  async ok(method: string, path: string, body?: unknown): Promise<string> {
-    const response = await this.call(method, path, body);
-    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${response.body.slice(0, 300)}`);
-    return response.body;
-  }
-
-  close(): void {
-    this.agent.destroy();
-  }
-}
-
-/** To two decimals, for the JSON printed. */
-const round = (value: number): number => Math.round(value * 100) / 100;
-
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-const percentile = (sorted: ArrayLike<number>, p: number): number =>
-  Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]! * 10) / 10;
 
 async function createMany(client: Client, namespace: string, count: number, name: (i: number) => string): Promise<void> {
   await measure(count, IN_FLIGHT, (i) => client.ok('POST', `/api/v1/namespaces/${namespace}/serviceaccounts`, serviceAccount(namespace, name(i))));

@@ -86,6 +86,8 @@ test('definition names are upstream\u2019s, under either domain', () => {
     'io.k8s.api.rbac.v1.Role',
     'io.k8s.api.rbac.v1.ClusterRoleBindingList',
     'io.k8s.api.networking.v1alpha1.IPAddress',
+    'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition',
+    'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionList',
     'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta',
     'io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference',
     'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta',

@@ -13,9 +13,17 @@ function shortGroup(group: string, domain: string): string {
   return group.endsWith(`.${domain}`) ? group.slice(0, -domain.length - 1) : group;
 }
 
-/** io.k8s.api.<package>.<version>.<Kind>, as k8s.io/api/<package>/<version> names it. */
+/** Groups whose Go types live outside k8s.io/api: their package path after the reversed domain. */
+const OUTSIDE_API: Record<string, string> = { apiextensions: 'apiextensions-apiserver.pkg.apis.apiextensions' };
+
+/**
+ * io.k8s.api.<package>.<version>.<Kind>, as k8s.io/api/<package>/<version> names it (CRDs:
+ * io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition).
+ */
 export function kindDefinitionName(group: string, version: string, kind: string, domain: string): string {
   const short = shortGroup(group, domain);
+  const outside = OUTSIDE_API[short];
+  if (outside) return `${reverseDomain(domain)}.${outside}.${version}.${kind}`;
   const pkg = PACKAGE_EXCEPTIONS[short] ?? short.split('.')[0]!;
   return `${reverseDomain(domain)}.api.${pkg}.${version}.${kind}`;
 }
