@@ -38,6 +38,8 @@ export * from './authentication/token-request.js';
 export type * from './apiextensions/types.js';
 export * from './apiextensions/names.js';
 export * from './apiextensions/conditions.js';
+export { customResourceScale } from './apiextensions/scale-subresource.js';
+export { scaleKind, type Scale } from './autoscaling/scale.js';
 export type { Subject } from './common/subject.js';
 export type { RoleRef } from './common/role-ref.js';
 export type { LabelSelector, LabelSelectorRequirement } from './common/label-selector.js';
