@@ -14,7 +14,7 @@ import {
   statusSchema,
 } from './meta.js';
 import { groupVersionPath, kindDefinitionName, metaDefinitionName } from './names.js';
-import { resourcePathItems, type Operation, type Parameter, type PathItem, type SchemaName } from './operations.js';
+import { resourcePathItems, type GroupVersionKind, type Operation, type Parameter, type PathItem, type SchemaName } from './operations.js';
 import { SchemaSet, type Dialect } from './schema.js';
 
 export interface DocumentOptions {
@@ -30,11 +30,6 @@ export interface OpenAPIDocuments {
   v3: Map<string, JSONSchema>;
 }
 
-interface GroupVersionKind {
-  group: string;
-  kind: string;
-  version: string;
-}
 
 /** The media types responses come in (Protobuf is not served yet). */
 const PRODUCES = ['application/json', 'application/yaml'];
@@ -48,6 +43,13 @@ const PATCH_CONSUMES = [
 const RESPONSE_DESCRIPTIONS: Record<string, string> = { '200': 'OK', '201': 'Created', '202': 'Accepted' };
 
 const gvkOf = (resolved: ResolvedResource, kind = resolved.kind): GroupVersionKind => ({ group: resolved.group, kind, version: resolved.version });
+
+/** The published names of a resource's schemas: its kind's, its list's, its subresources' kinds'. */
+interface KindNames {
+  object: string;
+  list: string;
+  subresources: ReadonlyMap<string, string>;
+}
 
 const byKey = <T>(entries: Iterable<[string, T]>): Record<string, T> =>
   Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
@@ -72,17 +74,24 @@ class DocumentBuilder {
   }
 
   add(resolved: ResolvedResource): void {
+    const objectName = this.defineKind(resolved);
+    const listName = kindDefinitionName(resolved.group, resolved.version, resolved.listKind, this.options.domain);
+    this.schemas.definePublished(listName, this.listSchema(resolved, objectName));
+    const subresources = new Map([...resolved.subresourceKinds].map(([subresource, kind]) => [subresource, this.defineKind(kind)]));
+    const names = { object: objectName, list: listName, subresources };
+    for (const item of resourcePathItems(resolved, this.options.domain)) this.paths.set(item.path, this.pathItem(item, resolved, names));
+  }
+
+  /** Publishes a kind's schema (and the meta.v1 parts it shares) under its name, which it returns. */
+  private defineKind(resolved: ResolvedResource): string {
     const { domain } = this.options;
     for (const part of SHARED_KIND_PARTS) {
       const schema = schemaAt(resolved.definition.schema, part.path);
       if (schema) this.schemas.name(schema, metaDefinitionName(part.kind, domain));
     }
-    const objectName = kindDefinitionName(resolved.group, resolved.version, resolved.kind, domain);
-    const listName = kindDefinitionName(resolved.group, resolved.version, resolved.listKind, domain);
-    this.schemas.define(objectName, resolved.definition.schema, { 'x-kubernetes-group-version-kind': [gvkOf(resolved)] });
-    this.schemas.definePublished(listName, this.listSchema(resolved, objectName));
-    const names = { object: objectName, list: listName };
-    for (const item of resourcePathItems(resolved, domain)) this.paths.set(item.path, this.pathItem(item, resolved, names));
+    const name = kindDefinitionName(resolved.group, resolved.version, resolved.kind, domain);
+    this.schemas.define(name, resolved.definition.schema, { 'x-kubernetes-group-version-kind': [gvkOf(resolved)] });
+    return name;
   }
 
   private listSchema(resolved: ResolvedResource, objectName: string): JSONSchema {
@@ -102,7 +111,8 @@ class DocumentBuilder {
   }
 
   /** The reference to a body's or response's schema, publishing the meta.v1 type on first use. */
-  private schemaRef(schema: SchemaName, names: { object: string; list: string }): JSONSchema {
+  private schemaRef(schema: SchemaName, names: KindNames): JSONSchema {
+    if (schema.kind === 'subresource') return this.schemas.ref(names.subresources.get(schema.subresource)!);
     if (schema.kind !== 'meta') return this.schemas.ref(names[schema.kind]);
     const name = metaDefinitionName(schema.name, this.options.domain);
     if (!this.schemas.has(name)) {
@@ -124,14 +134,14 @@ class DocumentBuilder {
     return { name, in: parameter.in, description, ...(required && { required }), schema: { type: parameter.type } };
   }
 
-  private pathItem(item: PathItem, resolved: ResolvedResource, names: { object: string; list: string }): JSONSchema {
+  private pathItem(item: PathItem, resolved: ResolvedResource, names: KindNames): JSONSchema {
     const out: JSONSchema = {};
     for (const operation of item.operations) out[operation.method] = this.operation(operation, resolved, names);
     out.parameters = item.parameters.map((parameter) => this.parameter(parameter));
     return out;
   }
 
-  private operation(operation: Operation, resolved: ResolvedResource, names: { object: string; list: string }): JSONSchema {
+  private operation(operation: Operation, resolved: ResolvedResource, names: KindNames): JSONSchema {
     const responses: JSONSchema = {};
     for (const [code, schema] of Object.entries(operation.responses)) {
       const ref = this.schemaRef(schema, names);
@@ -152,7 +162,7 @@ class DocumentBuilder {
       operationId: operation.operationId,
       tags: [operation.tag],
     };
-    const extensions = { 'x-kubernetes-action': operation.action, 'x-kubernetes-group-version-kind': gvkOf(resolved) };
+    const extensions = { 'x-kubernetes-action': operation.action, 'x-kubernetes-group-version-kind': operation.gvk ?? gvkOf(resolved) };
     if (this.dialect === 'v2') {
       const all = body ? [{ name: 'body', in: 'body', ...(body.required && { required: true }), schema: body.ref }, ...parameters] : parameters;
       return {

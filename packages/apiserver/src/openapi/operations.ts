@@ -1,7 +1,7 @@
 // The operations of a served resource, as the path items of an OpenAPI document describe them
 // (resources document 2 section 4): one path item per URL, one operation per verb, with upstream's
 // operation IDs, parameters and responses. Written once here, rendered for v2 and v3 by documents.ts.
-import type { ResolvedResource, Verb } from '@plat/registry';
+import { DEFAULT_SUBRESOURCE_VERBS, type ResolvedResource, type Verb } from '@plat/registry';
 import { groupVersionId, groupVersionTag } from './names.js';
 
 export type Method = 'get' | 'put' | 'post' | 'delete' | 'patch';
@@ -14,8 +14,21 @@ export interface Parameter {
   required?: boolean;
 }
 
-/** What a body or a response is: one of the kind's own schemas, or a meta.v1 type. */
-export type SchemaName = { kind: 'object' } | { kind: 'list' } | { kind: 'meta'; name: 'Status' | 'DeleteOptions' | 'Patch' };
+/**
+ * What a body or a response is: one of the kind's own schemas, the kind a subresource is served as
+ * (scale's Scale), or a meta.v1 type.
+ */
+export type SchemaName =
+  | { kind: 'object' }
+  | { kind: 'list' }
+  | { kind: 'subresource'; subresource: string }
+  | { kind: 'meta'; name: 'Status' | 'DeleteOptions' | 'Patch' };
+
+export interface GroupVersionKind {
+  group: string;
+  version: string;
+  kind: string;
+}
 
 export interface Operation {
   method: Method;
@@ -30,6 +43,8 @@ export interface Operation {
   /** A list that may be a watch: the watch media types are produced too. */
   watch?: boolean;
   tag: string;
+  /** x-kubernetes-group-version-kind where it is not the resource's own: a subresource's kind. */
+  gvk?: GroupVersionKind;
 }
 
 export interface PathItem {
@@ -100,8 +115,6 @@ const DELETE_COLLECTION_PARAMETERS = params(
   'timeoutSeconds',
 );
 
-/** Verbs of a subresource, as discovery lists them (resources/discovery.ts). */
-const SUBRESOURCE_VERBS: Record<string, Verb[]> = { status: ['get', 'patch', 'update'], finalize: ['update'] };
 
 const OBJECT: SchemaName = { kind: 'object' };
 const LIST: SchemaName = { kind: 'list' };
@@ -232,10 +245,14 @@ export function resourcePathItems(resolved: ResolvedResource, domain: string): P
   }
   if (item.length) items.push({ path: `${collectionPath}/{name}`, parameters: itemParameters, operations: item });
 
-  for (const subresource of Object.keys(definition.subresources ?? {})) {
+  for (const [subresource, sub] of Object.entries(definition.subresources ?? {})) {
     const suffix = capitalize(subresource);
     const operations: Operation[] = [];
-    for (const verb of SUBRESOURCE_VERBS[subresource] ?? ['get', 'patch', 'update']) {
+    // One served as another kind (scale) is read, written and answered as that kind.
+    const servedAs = resolved.subresourceKinds.get(subresource);
+    const shown: SchemaName = servedAs ? { kind: 'subresource', subresource } : OBJECT;
+    const gvk = servedAs && { gvk: { group: servedAs.group, version: servedAs.version, kind: servedAs.kind } };
+    for (const verb of sub.verbs ?? DEFAULT_SUBRESOURCE_VERBS) {
       if (!verbs.has(verb)) continue;
       if (verb === 'get') {
         operations.push({
@@ -244,8 +261,9 @@ export function resourcePathItems(resolved: ResolvedResource, domain: string): P
           description: `read ${subresource} of the specified ${kind}`,
           action: 'get',
           parameters: [],
-          responses: { '200': OBJECT },
+          responses: { '200': shown },
           tag,
+          ...gvk,
         });
       } else if (verb === 'update') {
         operations.push({
@@ -254,9 +272,10 @@ export function resourcePathItems(resolved: ResolvedResource, domain: string): P
           description: `replace ${subresource} of the specified ${kind}`,
           action: 'put',
           parameters: WRITE_PARAMETERS,
-          body: { schema: OBJECT, required: true },
-          responses: { '200': OBJECT, '201': OBJECT },
+          body: { schema: shown, required: true },
+          responses: { '200': shown, '201': shown },
           tag,
+          ...gvk,
         });
       } else if (verb === 'patch') {
         operations.push({
@@ -266,8 +285,9 @@ export function resourcePathItems(resolved: ResolvedResource, domain: string): P
           action: 'patch',
           parameters: PATCH_PARAMETERS,
           body: { schema: PATCH, required: true },
-          responses: { '200': OBJECT, '201': OBJECT },
+          responses: { '200': shown, '201': shown },
           tag,
+          ...gvk,
         });
       }
     }

@@ -57,7 +57,7 @@ export async function patchObject({ ctx, info, served, query, services, represen
         : [],
   );
   const { patch, duplicates } = parsePatch(type, (await readBody(ctx)).toString('utf8'));
-  const { object, created, warnings } = await store.patch(info.namespace, info.name, {
+  const request = {
     type,
     patch,
     duplicates,
@@ -66,8 +66,10 @@ export async function patchObject({ ctx, info, served, query, services, represen
     manager: fieldManager ?? managerOf(ctx),
     user: ctx.state.user,
     ...(force && { force }),
-    ...(info.subresource && { subresource: info.subresource }),
-  });
+  };
+  const { object, created, warnings } = info.subresource
+    ? await store.patchSubresource(info.namespace, info.name, info.subresource, request)
+    : await store.patch(info.namespace, info.name, request);
   addWarnings(ctx, warnings);
   await writeObject(ctx, created ? 201 : 200, object, { representation });
 }
