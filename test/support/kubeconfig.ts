@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiserverProcess } from './apiserver-process.js';
 
-export async function writeKubeconfig(server: ApiserverProcess, token: string): Promise<{ path: string; cleanup: () => Promise<void> }> {
+/** For a server at `url` whose serving certificate `ca` signed (a process, or one in the test's own process). */
+export async function writeKubeconfig(server: Pick<ApiserverProcess, 'url' | 'ca'>, token: string): Promise<{ path: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'plat-e2e-kubeconfig-'));
   const path = join(dir, 'kubeconfig');
   await writeFile(
