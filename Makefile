@@ -4,6 +4,7 @@ SHELL := /bin/bash
 RUN_DIR ?= .run
 PORT ?= 6443
 API_DOMAIN ?= plat.io
+STORAGE_BACKEND ?= sqlite
 CLUSTER_DIR ?= .cluster
 ETCD_MEMBERS ?= 3
 ETCD_TLS ?= true
@@ -25,9 +26,11 @@ build: install
 	@printf '#!/usr/bin/env bash\nexec node "$$(dirname "$$(readlink -f "$$0")")/../apps/node-agent/dist/main.js" "$$@"\n' > bin/plat-agent
 	@chmod +x $(addprefix bin/,$(BINARIES))
 
-# One replica on the embedded backend, with an admin token and a kubeconfig under $(RUN_DIR).
+# A control plane on this machine (scripts/run-local.mjs): one apiserver on the embedded SQLite
+# backend (its data kept in $(RUN_DIR)/data across restarts; STORAGE_BACKEND=memory keeps nothing) and
+# a leader-elected controller-manager; tokens, certificates, keys, kubeconfig and logs in $(RUN_DIR).
 run: build
-	node scripts/run-local.mjs --dir=$(RUN_DIR) --port=$(PORT) --api-domain=$(API_DOMAIN)
+	@node scripts/run-local.mjs --dir=$(RUN_DIR) --port=$(PORT) --api-domain=$(API_DOMAIN) --storage-backend=$(STORAGE_BACKEND)
 
 # A local cluster on loopback (scripts/cluster-up.mjs): etcd ($(ETCD_MEMBERS) members, over TLS with
 # client certificates unless ETCD_TLS=false), redis, three replicas behind haproxy, two

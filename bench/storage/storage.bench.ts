@@ -4,10 +4,18 @@
 //                  (h2/session.ts: the transport every etcd call of a replica takes)
 //   nodeHttp2      the same messages and codec over node:http2, the alternative transport
 //   rawEtcd3       the etcd3 client (grpc-js), as a user of etcd from Node would write it
+// and beside them the embedded backends through the same Storage interface: sqliteStorage (the
+// persistent one, every acknowledged write fsynced; `make run`'s) and memoryStorage, with what the
+// fsync costs SQLite alone (sqliteCommit: a commit of one row and of 64, synchronous=FULL against
+// NORMAL, which syncs the log only at checkpoints).
 // with the client process's CPU per operation beside each rate: on a shared machine the CPU a call
 // costs the replica is the figure that decides between transports, and rates move with the load.
 // Prints JSON; compare ratios across machines, not absolutes.
 import { connect, constants, type ClientHttp2Session } from 'node:http2';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { Etcd3 } from 'etcd3';
 import { createStorage, type Storage } from '@plat/storage';
 import { startEtcd } from '@plat/storage/testing';
@@ -175,6 +183,30 @@ const relative = (figures: Figures, base: Figures) =>
     ]),
   );
 
+/** Milliseconds per commit of `rows` rows (~600 bytes each) into a WAL-mode database, per `synchronous` setting. */
+function sqliteCommit(dir: string, rows: number): Record<'full' | 'normal', number> {
+  const db = new Database(join(dir, `commit-${rows}.db`));
+  db.pragma('journal_mode = WAL');
+  db.exec('CREATE TABLE log (rev INTEGER PRIMARY KEY, key TEXT, value TEXT)');
+  const insert = db.prepare('INSERT INTO log (rev, key, value) VALUES (?, ?, ?)');
+  const value = JSON.stringify(objectNamed('commit'));
+  let rev = 0;
+  const time = (synchronous: string): number => {
+    db.pragma(`synchronous = ${synchronous}`);
+    const commits = Math.max(20, Math.round(2000 / rows));
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < commits; i++) {
+      db.transaction(() => {
+        for (let j = 0; j < rows; j++) insert.run(++rev, `/bench/${rev}`, value);
+      })();
+    }
+    return Math.round(Number(process.hrtime.bigint() - started) / 1e6 / commits * 1000) / 1000;
+  };
+  const result = { full: time('FULL'), normal: time('NORMAL') };
+  db.close();
+  return result;
+}
+
 async function main(): Promise<void> {
   const external = process.env.ETCD_ENDPOINT;
   const etcd = external ? undefined : await startEtcd();
@@ -185,13 +217,18 @@ async function main(): Promise<void> {
   const http2 = nodeHttp2(endpoint);
   const raw = new Etcd3({ hosts: endpoint, grpcOptions: { 'grpc.max_receive_message_length': -1 } });
   const memory = createStorage({ backend: 'memory', compactionIntervalMs: 0 });
-  const results: Record<'etcd3Storage' | 'channel' | 'nodeHttp2' | 'rawEtcd3' | 'memoryStorage', Figures | undefined> = {
+  // On the same disk as etcd's data (the temporary folder), so that both pay the same fsync.
+  const sqliteDir = mkdtempSync(join(tmpdir(), 'plat-bench-sqlite-'));
+  const sqlite = createStorage({ backend: 'sqlite', dir: sqliteDir, prefix, compactionIntervalMs: 0 });
+  const results: Record<'etcd3Storage' | 'channel' | 'nodeHttp2' | 'rawEtcd3' | 'sqliteStorage' | 'memoryStorage', Figures | undefined> = {
     etcd3Storage: undefined,
     channel: undefined,
     nodeHttp2: undefined,
     rawEtcd3: undefined,
+    sqliteStorage: undefined,
     memoryStorage: undefined,
   };
+  let commits: Record<'oneRow' | 'rows64', Record<'full' | 'normal', number>> | undefined;
   try {
     // Alternate them so that a noisy neighbour hurts all alike; keep each one's best round.
     for (let round = 0; round < ROUNDS; round++) {
@@ -199,11 +236,15 @@ async function main(): Promise<void> {
       results.nodeHttp2 = best(results.nodeHttp2, await runAll((run) => throughCodec(http2.call, prefix, run), `h2node${round}`));
       results.channel = best(results.channel, await runAll((run) => throughCodec((path, request) => channel.call(path, request), prefix, run), `channel${round}`));
       results.etcd3Storage = best(results.etcd3Storage, await runAll((run) => throughStorage(storage, run), `storage${round}`));
+      results.sqliteStorage = best(results.sqliteStorage, await runAll((run) => throughStorage(sqlite, run), `sqlite${round}`));
       results.memoryStorage = best(results.memoryStorage, await runAll((run) => throughStorage(memory, run), `memory${round}`));
     }
+    commits = { oneRow: sqliteCommit(sqliteDir, 1), rows64: sqliteCommit(sqliteDir, 64) };
   } finally {
     await storage.close();
     await memory.close();
+    await sqlite.close();
+    rmSync(sqliteDir, { recursive: true, force: true });
     channel.close();
     http2.close();
     raw.close();
@@ -218,6 +259,10 @@ async function main(): Promise<void> {
     ...results,
     /** The Storage interface against raw etcd3 (the ratio of earlier versions of this benchmark). */
     storageVsRawEtcd3: relative(results.etcd3Storage!, results.rawEtcd3!),
+    /** The persistent embedded backend against etcd, both through the Storage interface. */
+    sqliteVsEtcd3Storage: relative(results.sqliteStorage!, results.etcd3Storage!),
+    /** Milliseconds per SQLite commit: `full` syncs the log at every commit (what sqliteStorage does), `normal` does not. */
+    sqliteCommitMs: commits,
     /** The choice of transport: our channel against node:http2, the same messages and codec. */
     channelVsNodeHttp2: relative(results.channel!, results.nodeHttp2!),
   };

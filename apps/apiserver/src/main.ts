@@ -13,7 +13,7 @@ import {
   type UserInfo,
 } from '@plat/apiserver';
 import { createStorage } from '@plat/storage';
-import { builtinDefinitions, builtinSubresourceDefinitions, immortalNamespaces, systemNamespaceObjects } from '@plat/api';
+import { builtinDefinitions, builtinSubresourceDefinitions, customResourceDefinitions, immortalNamespaces, systemNamespaceObjects } from '@plat/api';
 import { commandLineOrExit } from '@plat/apimachinery';
 import { apiserverFlags, parseCommandLine, type ApiserverConfig } from './options.js';
 import { loadEtcdTls } from './etcd-tls.js';
@@ -88,6 +88,7 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
       else logger.info({ endpoint }, 'etcd member answers again');
     },
   });
+  if (config.storage.backend === 'sqlite') logger.info({ dir: config.storage.dir }, 'storage: the embedded SQLite database');
   const server = createServer({
     storage,
     watchCache: config.watchCache,
@@ -117,6 +118,7 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
       responseCompression: config.featureGates.APIResponseCompression,
       features: { watchList: config.featureGates.WatchList, apiListChunking: config.featureGates.APIListChunking },
       runtimeConfig: config.runtimeConfig,
+      customResources: customResourceDefinitions,
     },
   });
 

@@ -56,6 +56,11 @@ const ok: { name: string; argv: string[]; want: Partial<ApiserverConfig> }[] = [
     argv: ['--etcd-servers=https://a:2379', '--etcd-cafile=/etcd/ca.crt'],
     want: { storage: { backend: 'etcd3', etcdServers: ['https://a:2379'], prefix: '/registry', compactionIntervalMs: 300_000, etcdTlsFiles: { caFile: '/etcd/ca.crt' } } },
   },
+  {
+    name: 'sqlite backend keeps its database in --storage-dir',
+    argv: ['--storage-backend=sqlite', '--storage-dir=/var/lib/plat', '--etcd-prefix=/plat'],
+    want: { storage: { backend: 'sqlite', dir: '/var/lib/plat', etcdServers: [], prefix: '/plat', compactionIntervalMs: 300_000 } },
+  },
   { name: 'port 0 and a bind address', argv: [...memory, '--secure-port=0', '--bind-address=127.0.0.1'], want: { port: 0, bindAddress: '127.0.0.1' } },
   { name: 'IPv6 bind address', argv: [...memory, '--bind-address=::1'], want: { bindAddress: '::1' } },
   { name: 'watch cache off', argv: [...memory, '--watch-cache=false'], want: { watchCache: false } },
@@ -119,7 +124,9 @@ for (const { name, argv, want } of ok) {
 
 const bad: { name: string; argv: string[]; message: string }[] = [
   { name: 'etcd3 without servers', argv: [], message: 'flag --etcd-servers must be specified when --storage-backend is etcd3' },
-  { name: 'unknown backend', argv: ['--storage-backend=mysql'], message: 'invalid value "mysql" for flag --storage-backend: must be one of etcd3, memory' },
+  { name: 'unknown backend', argv: ['--storage-backend=mysql'], message: 'invalid value "mysql" for flag --storage-backend: must be one of etcd3, sqlite, memory' },
+  { name: 'sqlite without a folder', argv: ['--storage-backend=sqlite'], message: 'flag --storage-dir must be specified when --storage-backend is sqlite' },
+  { name: 'a storage folder for another backend', argv: [...memory, '--storage-dir=/data'], message: 'flag --storage-dir applies to --storage-backend=sqlite only' },
   { name: 'bad port', argv: [...memory, '--secure-port=abc'], message: 'invalid value "abc" for flag --secure-port: must be an integer between 0 and 65535' },
   { name: 'bind address not an IP', argv: [...memory, '--bind-address=localhost'], message: 'invalid value "localhost" for flag --bind-address: must be an IP address' },
   { name: 'unknown authorization mode', argv: [...memory, '--authorization-mode=Webhook'], message: 'invalid value "Webhook" for flag --authorization-mode: must be one of AlwaysAllow, AlwaysDeny, RBAC' },

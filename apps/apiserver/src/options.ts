@@ -17,7 +17,14 @@ export function defaultCertDir(): string {
 }
 
 export const apiserverFlags = {
-  'storage-backend': flag.enum('The storage backend for persistence.', ['etcd3', 'memory'] as const, 'etcd3'),
+  'storage-backend': flag.enum(
+    'The storage backend for persistence: etcd3 (an etcd cluster, --etcd-servers), sqlite (one embedded SQLite database in --storage-dir, for a single replica) or memory (nothing kept when the process ends; for tests).',
+    ['etcd3', 'sqlite', 'memory'] as const,
+    'etcd3',
+  ),
+  'storage-dir': flag.string(
+    'With --storage-backend=sqlite: the folder that keeps the database (plat.db and its write-ahead log), created when missing. One replica at a time may use it.',
+  ),
   'etcd-servers': flag.list('List of etcd servers to connect with (scheme://ip:port), comma separated. Required with --storage-backend=etcd3.'),
   'etcd-cafile': flag.string('SSL Certificate Authority file used to secure etcd communication (https:// --etcd-servers). Default: the system\'s roots.'),
   'etcd-certfile': flag.string('SSL certification file used to secure etcd communication: the client certificate the etcd members require (PEM, with --etcd-keyfile).'),
@@ -86,7 +93,9 @@ export type ApiserverFlagValues = FlagValues<typeof apiserverFlags>;
 
 export interface ApiserverConfig {
   storage: {
-    backend: 'etcd3' | 'memory';
+    backend: 'etcd3' | 'sqlite' | 'memory';
+    /** For sqlite: --storage-dir. */
+    dir?: string;
     etcdServers: string[];
     prefix: string;
     compactionIntervalMs: number;
@@ -170,6 +179,12 @@ export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
   if (values['storage-backend'] === 'etcd3' && !values['etcd-servers'].length) {
     throw new FlagError('flag --etcd-servers must be specified when --storage-backend is etcd3');
   }
+  if (values['storage-backend'] === 'sqlite' && !values['storage-dir']) {
+    throw new FlagError('flag --storage-dir must be specified when --storage-backend is sqlite');
+  }
+  if (values['storage-dir'] && values['storage-backend'] !== 'sqlite') {
+    throw new FlagError('flag --storage-dir applies to --storage-backend=sqlite only');
+  }
   for (const server of values['etcd-servers']) {
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(server) && !/^https?:\/\/[^/]+\/?$/i.test(server)) {
       throw invalid('etcd-servers', server, 'must be http://host:port or https://host:port');
@@ -196,6 +211,7 @@ export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
   return {
     storage: {
       backend: values['storage-backend'],
+      ...(values['storage-dir'] && { dir: values['storage-dir'] }),
       etcdServers: values['etcd-servers'],
       prefix: values['etcd-prefix'],
       compactionIntervalMs: values['etcd-compaction-interval'],

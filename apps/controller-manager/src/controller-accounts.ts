@@ -7,4 +7,5 @@ export const controllerServiceAccounts: Record<ControllerName, string> = {
   'serviceaccount-controller': 'service-account-controller',
   'clusterrole-aggregation-controller': 'clusterrole-aggregation-controller',
   'garbage-collector-controller': 'generic-garbage-collector',
+  'crd-cleanup-controller': 'crd-cleanup-controller',
 };

@@ -4,6 +4,7 @@ import { setMaxListeners } from 'node:events';
 import { InformerFactory, RateLimitingQueue, type Client, type Logger, type WorkQueueMetricsProvider } from '@plat/client';
 import { clusterRoleAggregationController } from './controllers/cluster-role-aggregation.js';
 import type { Controller, ControllerContext } from './controllers/context.js';
+import { crdCleanupController } from './controllers/crd-cleanup.js';
 import { garbageCollectorController } from './controllers/garbage-collector.js';
 import { namespaceController } from './controllers/namespace.js';
 import { serviceAccountController } from './controllers/service-account.js';
@@ -42,6 +43,7 @@ export async function runControllers(client: Client, config: ControllersConfig, 
     'serviceaccount-controller': serviceAccountController,
     'clusterrole-aggregation-controller': clusterRoleAggregationController,
     'garbage-collector-controller': garbageCollectorController(config.concurrentGCSyncs),
+    'crd-cleanup-controller': crdCleanupController,
   };
   const enabled = (Object.keys(controllers) as ControllerName[]).filter((name) => config.controllers.has(name));
   // Credentials first: each controller asks for its informers before its first await, and they

@@ -9,6 +9,7 @@ export const controllerNames = [
   'serviceaccount-controller',
   'clusterrole-aggregation-controller',
   'garbage-collector-controller',
+  'crd-cleanup-controller',
 ] as const;
 export type ControllerName = (typeof controllerNames)[number];
 

@@ -20,7 +20,7 @@ test('command line: defaults are upstream\'s', () => {
   });
   assert.equal(parsed.config.apiDomain, 'plat.io');
   assert.equal(parsed.config.concurrentGCSyncs, 20);
-  assert.equal(parsed.config.controllers.size, 4);
+  assert.equal(parsed.config.controllers.size, 5);
   assert.equal(parsed.config.useServiceAccountCredentials, false);
   // kube-controller-manager's secure port, on loopback here, with a certificate made in memory.
   assert.deepEqual(parsed.config.serving, { port: 10257, bindAddress: '127.0.0.1', certDir: '', tlsCertFile: '', tlsPrivateKeyFile: '' });
@@ -78,8 +78,8 @@ for (const c of badCommandLines) {
 }
 
 const controllerCases: { list: string[]; want: string[] }[] = [
-  { list: ['*'], want: ['namespace-controller', 'serviceaccount-controller', 'clusterrole-aggregation-controller', 'garbage-collector-controller'] },
-  { list: ['*', '-garbage-collector-controller'], want: ['namespace-controller', 'serviceaccount-controller', 'clusterrole-aggregation-controller'] },
+  { list: ['*'], want: ['namespace-controller', 'serviceaccount-controller', 'clusterrole-aggregation-controller', 'garbage-collector-controller', 'crd-cleanup-controller'] },
+  { list: ['*', '-garbage-collector-controller'], want: ['namespace-controller', 'serviceaccount-controller', 'clusterrole-aggregation-controller', 'crd-cleanup-controller'] },
   { list: ['namespace-controller'], want: ['namespace-controller'] },
   { list: [], want: [] },
 ];

@@ -38,6 +38,7 @@ export * from './authentication/token-request.js';
 export type * from './apiextensions/types.js';
 export * from './apiextensions/names.js';
 export * from './apiextensions/conditions.js';
+export { customResourceDefinitions, defaultDeprecationWarning } from './apiextensions/custom-resource.js';
 export { customResourceScale } from './apiextensions/scale-subresource.js';
 export { scaleKind, type Scale } from './autoscaling/scale.js';
 export type { Subject } from './common/subject.js';
@@ -72,3 +73,4 @@ export const builtinDefinitions: readonly ResourceDefinition[] = [
 /** Kinds served as a subresource of another kind (virtual.subresourceOf says where): serviceaccounts/token. */
 export const builtinSubresourceDefinitions: readonly ResourceDefinition[] = [register(tokenRequestDefinition)];
 export { systemNamespaces, systemNamespaceObjects, immortalNamespaces, systemNamespacePrefix } from './system-namespaces.js';
+export * from './apiextensions/schema/index.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FieldPath, aggregateMessage, duplicate, forbidden, invalid, newPath, notSupported, required, tooLong, type FieldError } from './field-errors.js';
+import { FieldError, FieldPath, aggregateMessage, duplicate, forbidden, invalid, newPath, notSupported, required, tooLong } from './field-errors.js';
 
 const pathCases: { name: string; path: FieldPath; want: string }[] = [
   { name: 'root', path: newPath('spec'), want: 'spec' },
@@ -75,6 +75,18 @@ const errorCases: { name: string; error: FieldError; type: string; want: string 
     error: tooLong(newPath('metadata', 'annotations'), 'x'.repeat(300000), 262144),
     type: 'FieldValueTooLong',
     want: 'metadata.annotations: Too long: must have at most 262144 bytes',
+  },
+  {
+    name: 'too many echoes the count (upstream field.TooMany)',
+    error: new FieldError('FieldValueTooMany', 'spec.items', 3, 'must have at most 2 items'),
+    type: 'FieldValueTooMany',
+    want: 'spec.items: Too many: 3: must have at most 2 items',
+  },
+  {
+    name: 'type invalid reads as Invalid value (upstream field.TypeInvalid)',
+    error: new FieldError('FieldValueTypeInvalid', 'spec.replicas', 'string', 'spec.replicas in body must be of type integer: "string"'),
+    type: 'FieldValueTypeInvalid',
+    want: 'spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',
   },
 ];
 

@@ -48,7 +48,9 @@ export type FieldErrorType =
   | 'FieldValueNotSupported'
   | 'FieldValueForbidden'
   | 'FieldValueDuplicate'
-  | 'FieldValueTooLong';
+  | 'FieldValueTooLong'
+  | 'FieldValueTooMany'
+  | 'FieldValueTypeInvalid';
 
 const typeText: Record<FieldErrorType, string> = {
   FieldValueRequired: 'Required value',
@@ -57,6 +59,9 @@ const typeText: Record<FieldErrorType, string> = {
   FieldValueForbidden: 'Forbidden',
   FieldValueDuplicate: 'Duplicate value',
   FieldValueTooLong: 'Too long',
+  FieldValueTooMany: 'Too many',
+  // A value of the wrong JSON type (upstream's TypeInvalid): worded as Invalid value, its own reason.
+  FieldValueTypeInvalid: 'Invalid value',
 };
 
 /** A bad value printed as Go's %#v prints it (`[]string{"a"}`), where %q or JSON would not read the same. */

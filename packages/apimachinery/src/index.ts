@@ -41,3 +41,4 @@ export type { UserInfo } from './types/user.js';
 export type { AccessAttributes, AccessDecision, AccessRules, Decision, NonResourceRule, ResourceRule } from './types/access.js';
 export type { PolicyRule, RoleRef, Subject } from './types/rbac.js';
 export type { Lease, LeaseSpec } from './types/lease.js';
+export { compareKubeVersions } from './version-priority.js';

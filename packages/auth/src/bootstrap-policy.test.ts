@@ -8,7 +8,7 @@ import { rulesReview } from './rules-review.js';
 import { nonResourceAttributes, resourceAttributes, user } from './testing.js';
 import type { ClusterRole } from './types.js';
 
-const controllerRoles = ['system:controller:clusterrole-aggregation-controller', 'system:controller:generic-garbage-collector',
+const controllerRoles = ['system:controller:clusterrole-aggregation-controller', 'system:controller:crd-cleanup-controller', 'system:controller:generic-garbage-collector',
   'system:controller:namespace-controller', 'system:controller:service-account-controller'];
 const names = (controllerManager: string): string[] => ['cluster-admin', 'system:discovery', 'system:basic-user', 'system:public-info-viewer', 'admin', 'edit', 'view',
   'system:aggregate-to-admin', 'system:aggregate-to-edit', 'system:aggregate-to-view', controllerManager, ...controllerRoles];

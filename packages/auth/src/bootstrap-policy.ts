@@ -31,6 +31,7 @@ const controllerServiceAccounts = {
   'serviceaccount-controller': 'service-account-controller',
   'clusterrole-aggregation-controller': 'clusterrole-aggregation-controller',
   'garbage-collector-controller': 'generic-garbage-collector',
+  'crd-cleanup-controller': 'crd-cleanup-controller',
 } as const;
 
 function controllerRoles(domain: string): { name: string; rules: PolicyRule[] }[] {
@@ -60,6 +61,16 @@ function controllerRoles(domain: string): { name: string; rules: PolicyRule[] }[
     {
       name: 'system:controller:clusterrole-aggregation-controller',
       rules: [r(['escalate', 'get', 'list', 'patch', 'update', 'watch'], ['rbac.authorization.k8s.io'], ['clusterroles'])],
+    },
+    {
+      // Ours: upstream runs this cleanup (its CRD finalizer) inside the API server, with its storage.
+      name: 'system:controller:crd-cleanup-controller',
+      rules: [
+        r(['get', 'list', 'watch'], ['apiextensions.k8s.io'], ['customresourcedefinitions']),
+        r(['update'], ['apiextensions.k8s.io'], ['customresourcedefinitions/status']),
+        r(['list', 'deletecollection'], ['*'], ['*']),
+        events,
+      ],
     },
     {
       name: 'system:controller:generic-garbage-collector',

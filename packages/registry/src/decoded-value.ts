@@ -1,7 +1,9 @@
 // What a typed decoder does with values that JSON allows and a field's type does not, done to a
 // decoded body before its schema check:
 // - a null is an unset field; as the element of a map or a list of scalars it is the element type's
-//   zero value (upstream stores `labels: {"a": null}` as "", and a null quantity as "0");
+//   zero value (upstream stores `labels: {"a": null}` as "", and a null quantity as "0"); a null
+//   the schema allows (`nullable: true`) or has a default for is kept, as upstream keeps it for a
+//   custom resource (its defaulting then fills in the default);
 // - a number literal too long for a double arrives as a tagged literal (@plat/apimachinery
 //   exact-number): a quantity keeps its text, as upstream parses the literal; an integer field
 //   refuses it, since it cannot be held exactly; any other number is rounded, as a float64 is.
@@ -19,6 +21,9 @@ const untyped = (schema: JSONSchema | undefined): boolean =>
 function hasType(schema: JSONSchema, type: string): boolean {
   return schema.type === type || (Array.isArray(schema.type) && schema.type.includes(type));
 }
+
+/** Whether a null is a value of its own here: allowed (nullable), or to be replaced by a default. */
+const keepsNull = (schema: JSONSchema | undefined): boolean => schema !== undefined && (schema.nullable === true || Object.hasOwn(schema, 'default'));
 
 /** The zero value Go decodes a null into, for scalar element types; undefined for the rest. */
 function zeroValue(schema: JSONSchema | undefined): unknown {
@@ -47,6 +52,7 @@ export function normalizeDecoded(value: unknown, schema: JSONSchema | undefined,
     for (let index = 0; index < value.length; index++) {
       const item = value[index];
       if (item === null) {
+        if (keepsNull(items)) continue;
         const zero = zeroValue(items);
         if (zero !== undefined) value[index] = zero;
       } else {
@@ -64,6 +70,7 @@ export function normalizeDecoded(value: unknown, schema: JSONSchema | undefined,
     // Undeclared in a typed object: pruned after the check, whatever it holds.
     if (typed && !fieldSchema) continue;
     if (object[key] === null) {
+      if (keepsNull(fieldSchema)) continue;
       const zero = declared ? undefined : zeroValue(fieldSchema);
       if (zero === undefined) delete object[key];
       else object[key] = zero;
@@ -107,4 +114,33 @@ export function integerRangeMessage(literal: string, format: string): string {
     return `cannot unmarshal number ${literal} into a field of type ${format}`;
   }
   return `${literal} cannot be held exactly: integers here must lie within ±${Number.MAX_SAFE_INTEGER}`;
+}
+
+/**
+ * Untyped JSON (an unstructured object's fields): every tagged literal read as a number, the rest
+ * as it is. An integer literal an int64 holds but a double does not is refused (upstream keeps it
+ * exactly); any other literal is rounded, as a float64 is.
+ */
+export function resolveNumberLiterals(value: unknown, path: string, errors: string[]): unknown {
+  const literal = taggedNumberLiteral(value);
+  if (literal !== undefined) {
+    const number = Number(literal);
+    if (/^-?\d+$/.test(literal) && Math.abs(number) < 2 ** 63) {
+      errors.push(`${path}: ${integerRangeMessage(literal, 'int64')}`);
+      return 0;
+    }
+    if (!Number.isFinite(number)) {
+      errors.push(`${path}: cannot unmarshal number ${literal}: value out of range`);
+      return 0;
+    }
+    return number;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) value[index] = resolveNumberLiterals(value[index], `${path}[${index}]`, errors);
+    return value;
+  }
+  const object = value as Record<string, unknown>;
+  for (const key of Object.keys(object)) object[key] = resolveNumberLiterals(object[key], child(path, key), errors);
+  return object;
 }

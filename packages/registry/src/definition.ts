@@ -18,8 +18,8 @@ export type JSONSchema = Record<string, unknown>;
 
 export interface TableColumn<T extends KubeObject> {
   name: string;
-  /** OpenAPI type: string, integer, number, boolean, date (a date is given as type string, format date-time). */
-  type: 'string' | 'integer' | 'number' | 'boolean';
+  /** OpenAPI type: string, integer, number, boolean; `date` for a custom resource's date column. */
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
   format?: string;
   description: string;
   /** 0: shown by default; above 0: only with -o wide. */
@@ -219,6 +219,13 @@ export interface UnstructuredRules {
   prune(object: KubeObject): string[];
   /** Fills the schema's defaults in place; idempotent. Returns whether anything changed. */
   default(object: KubeObject): boolean;
+  /**
+   * The schema OpenAPI publishes for the kind, in OpenAPI 3.0's dialect as a CustomResourceDefinition
+   * gives it (`nullable`, boolean `exclusiveMinimum`, x-kubernetes-* markers); `schema` above is
+   * only what decoding checks (apiVersion, kind and metadata). Absent: published as an object that
+   * keeps unknown fields.
+   */
+  openAPIV3Schema?: JSONSchema;
 }
 
 /** What the server's token authenticators say of a bearer token (a TokenReview's status). */

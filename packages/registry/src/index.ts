@@ -26,4 +26,4 @@ export { startWatch, type ApiWatch, type ApiWatchEvent, type ApiWatchEventType, 
 export { toStatusError, tooLargeResourceVersion, OPTIMISTIC_LOCK_MESSAGE } from './errors.js';
 export { formatTimestamp } from './object-meta.js';
 export { parseResourceVersion } from './resource-version.js';
-export { checkFields, KUBERNETES_SCHEMA_KEYWORDS, type FieldCheck } from './schema-check.js';
+export { checkFields, pruneUnknownFields, KUBERNETES_SCHEMA_KEYWORDS, type FieldCheck } from './schema-check.js';

@@ -4,7 +4,7 @@
 // decoder would drop them.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { parseQuantity } from '@plat/apimachinery';
-import { fitsIntegerFormat, integerRangeMessage, normalizeDecoded } from './decoded-value.js';
+import { fitsIntegerFormat, integerRangeMessage, normalizeDecoded, resolveNumberLiterals } from './decoded-value.js';
 import type { JSONSchema, ResourceDefinition, KubeObject } from './definition.js';
 
 export interface FieldCheck {
@@ -88,14 +88,19 @@ const isTypeError = (error: ErrorObject): boolean => error.keyword !== 'addition
 const asObject = (value: unknown): Record<string, unknown> | undefined =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 
-function walkUnknown(schema: JSONSchema, value: unknown, path: string, unknown: string[], prune: boolean): void {
-  if (schema['x-kubernetes-preserve-unknown-fields'] === true) return;
-  const object = asObject(value);
+/**
+ * Reports (and with `prune`, removes) the fields of `value` its schema does not declare. Below
+ * `x-kubernetes-preserve-unknown-fields` undeclared fields are kept but declared ones are still
+ * walked, and a preserving list's items keep their undeclared fields too (upstream's pruning).
+ */
+function walkUnknown(schema: JSONSchema, value: unknown, path: string, unknown: string[], prune: boolean, preserving = false): void {
+  const preserve = preserving || schema['x-kubernetes-preserve-unknown-fields'] === true;
   if (Array.isArray(value)) {
     const items = asObject(schema.items);
-    if (items) value.forEach((item, index) => walkUnknown(items, item, `${path}[${index}]`, unknown, prune));
+    if (items) value.forEach((item, index) => walkUnknown(items, item, `${path}[${index}]`, unknown, prune, preserve));
     return;
   }
+  const object = asObject(value);
   if (!object) return;
   const properties = asObject(schema.properties) as Record<string, JSONSchema> | undefined;
   const additional = schema.additionalProperties;
@@ -106,11 +111,21 @@ function walkUnknown(schema: JSONSchema, value: unknown, path: string, unknown: 
       walkUnknown(declared, object[field], child, unknown, prune);
     } else if (asObject(additional)) {
       walkUnknown(additional as JSONSchema, object[field], child, unknown, prune);
-    } else if (properties || additional === false) {
+    } else if (!preserve && (properties || additional === false)) {
       unknown.push(child);
       if (prune) delete object[field];
     }
   }
+}
+
+/**
+ * Removes from `value` (in place) the fields `schema` does not declare, as decoding does, and
+ * returns their paths: for values that are not decoded, such as a schema's defaults.
+ */
+export function pruneUnknownFields(schema: JSONSchema, value: unknown): string[] {
+  const unknown: string[] = [];
+  walkUnknown(schema, value, '', unknown, true);
+  return unknown;
 }
 
 function typeErrorMessage(error: ErrorObject, object: unknown): string {
@@ -128,35 +143,51 @@ function typeErrorMessage(error: ErrorObject, object: unknown): string {
  * as a typed decoder would (in place); with `prune`, undeclared fields are removed from it.
  */
 export function checkFields<T extends KubeObject>(definition: ResourceDefinition<T>, object: unknown, prune: boolean): FieldCheck {
-  const schema = decodingSchema(definition);
+  if (definition.unstructured) return checkUnstructured(definition, object, prune);
   const decodeErrors: string[] = [];
-  normalizeDecoded(object, schema, '', decodeErrors);
+  normalizeDecoded(object, definition.schema, '', decodeErrors);
+  const validate = validatorFor(definition.schema);
+  validate(object);
+  const typeErrors = [...decodeErrors, ...(validate.errors ?? []).filter(isTypeError).map((error) => typeErrorMessage(error, object))];
+  const unknownFields: string[] = [];
+  walkUnknown(definition.schema, object, '', unknownFields, prune);
+  return { typeErrors: [...new Set(typeErrors)], unknownFields };
+}
+
+const typeMetaSchemas = new WeakMap<JSONSchema, JSONSchema>();
+
+/**
+ * An unstructured kind's object (a custom resource): as upstream decodes one, only apiVersion, kind
+ * and metadata (ObjectMeta) are typed; everything else is kept as JSON gives it, nulls included,
+ * for the kind's pruning and validation. Number literals a double cannot hold are read as
+ * upstream's decoder reads them into an interface{}: a float64, or refused when an int64 would
+ * hold them exactly and a double cannot.
+ */
+function checkUnstructured<T extends KubeObject>(definition: ResourceDefinition<T>, object: unknown, prune: boolean): FieldCheck {
+  let schema = typeMetaSchemas.get(definition.schema);
+  if (!schema) {
+    const properties = (definition.schema.properties ?? {}) as Record<string, JSONSchema>;
+    schema = {
+      type: 'object',
+      properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, ...(properties.metadata && { metadata: properties.metadata }) },
+      // Anything else is the kind's to prune.
+      additionalProperties: {},
+    };
+    typeMetaSchemas.set(definition.schema, schema);
+  }
+  const decodeErrors: string[] = [];
+  const fields = asObject(object);
+  if (fields) {
+    const metadataSchema = asObject((schema.properties as Record<string, unknown>).metadata) as JSONSchema | undefined;
+    for (const key of Object.keys(fields)) {
+      if (key === 'metadata' && metadataSchema && fields.metadata !== null) fields.metadata = normalizeDecoded(fields.metadata, metadataSchema, 'metadata', decodeErrors);
+      else fields[key] = resolveNumberLiterals(fields[key], key, decodeErrors);
+    }
+  }
   const validate = validatorFor(schema);
   validate(object);
   const typeErrors = [...decodeErrors, ...(validate.errors ?? []).filter(isTypeError).map((error) => typeErrorMessage(error, object))];
   const unknownFields: string[] = [];
   walkUnknown(schema, object, '', unknownFields, prune);
   return { typeErrors: [...new Set(typeErrors)], unknownFields };
-}
-
-const metadataSchemas = new WeakMap<JSONSchema, JSONSchema>();
-
-/**
- * The schema a body is decoded with: a typed kind's whole schema; of an unstructured kind's only
- * apiVersion, kind and metadata (upstream decodes a custom object's metadata as ObjectMeta, and
- * leaves the rest to pruning and validation).
- */
-function decodingSchema<T extends KubeObject>(definition: ResourceDefinition<T>): JSONSchema {
-  if (!definition.unstructured) return definition.schema;
-  let schema = metadataSchemas.get(definition.schema);
-  if (!schema) {
-    const properties = (definition.schema.properties ?? {}) as Record<string, JSONSchema>;
-    schema = {
-      type: 'object',
-      properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, ...(properties.metadata && { metadata: properties.metadata }) },
-      additionalProperties: {},
-    };
-    metadataSchemas.set(definition.schema, schema);
-  }
-  return schema;
 }

@@ -2,14 +2,17 @@
 import type { Storage } from './interface.js';
 import { MemoryStorage } from './memory/store.js';
 import { EtcdStorage } from './etcd/store.js';
+import { SqliteStorage } from './sqlite/store.js';
 import type { EndpointEvent as EtcdEndpointEvent } from './etcd/channel.js';
 
 export type { EtcdEndpointEvent };
 
-export type StorageBackendName = 'etcd3' | 'memory';
+export type StorageBackendName = 'etcd3' | 'sqlite' | 'memory';
 
 export interface StorageConfig {
   backend: StorageBackendName;
+  /** For sqlite: the folder that keeps the database. */
+  dir?: string;
   /** etcd client URLs, for etcd3. */
   etcdServers?: string[];
   /** For https etcd URLs: the CA to trust (default: the system's), this client's certificate and key (PEM). */
@@ -18,7 +21,7 @@ export interface StorageConfig {
   healthTimeoutMs?: number;
   /** An etcd member failed, or answers again (for the log). */
   onEtcdEndpointEvent?: (event: EtcdEndpointEvent) => void;
-  /** Prefix of every key this server writes (kube-apiserver's --etcd-prefix). */
+  /** Prefix of every key this server writes (kube-apiserver's --etcd-prefix), etcd3 and sqlite. */
   prefix?: string;
   /** How often to compact history, keeping at least this much; 0 turns compaction off. */
   compactionIntervalMs?: number;
@@ -34,6 +37,9 @@ export function createStorage(config: StorageConfig): Storage {
   switch (config.backend) {
     case 'memory':
       return new MemoryStorage({ compactionIntervalMs, onBackgroundError });
+    case 'sqlite':
+      if (!config.dir) throw new Error('the sqlite storage backend needs a folder for its database');
+      return new SqliteStorage({ dir: config.dir, prefix: config.prefix ?? '/registry', compactionIntervalMs, onBackgroundError });
     case 'etcd3':
       if (!config.etcdServers?.length) throw new Error('the etcd3 storage backend needs at least one etcd server');
       return new EtcdStorage({

@@ -1,3 +1,5 @@
+import { requestTooLarge } from './errors.js';
+
 // etcd's limit on the size of one write (--max-request-bytes, 1.5 MiB by default), counted as etcd
 // counts it, so that the embedded backend refuses what a default etcd refuses.
 //
@@ -44,4 +46,16 @@ export function compareAndPutRequestBytes(keyBytes: number, valueBytes: number, 
   // InternalRaftRequest: header (field 100, a two-byte tag) holding the ID, and txn (field 6).
   const header = 2 + varintSize(1 + REQUEST_ID_BYTES) + 1 + REQUEST_ID_BYTES;
   return header + delimited(txn);
+}
+
+/**
+ * Refuses (RequestTooLarge) a compare-and-put that a default etcd would refuse for its size, so that
+ * the embedded backends take exactly what etcd takes.
+ */
+export function checkCompareAndPutSize(key: string, value: string, expectedModRevision: number): void {
+  const limit = ETCD_DEFAULT_MAX_REQUEST_BYTES;
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: most writes are sized without being scanned.
+  if (compareAndPutRequestBytes(3 * key.length, 3 * value.length, expectedModRevision) <= limit) return;
+  const bytes = compareAndPutRequestBytes(Buffer.byteLength(key), Buffer.byteLength(value), expectedModRevision);
+  if (bytes > limit) throw requestTooLarge(key, `request is too large: the write takes ${bytes} bytes as etcd counts them, over its limit of ${limit}`);
 }

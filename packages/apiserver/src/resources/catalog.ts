@@ -13,7 +13,7 @@ import {
   type StoreFeatures,
   type VirtualServices,
 } from '@plat/registry';
-import { compareKubeVersions } from './version-priority.js';
+import { compareKubeVersions } from '@plat/apimachinery';
 
 export interface ServedResource {
   readonly resolved: ResolvedResource;

@@ -1,21 +1,16 @@
 // The embedded backend's KV: etcd's data model in process memory. One global revision counter,
 // every key's history of versions, an event log for watches from past revisions, and compaction.
 import type { CompareResult, KV, KVEvent, KeyValue, RangeRequest, RangeResult, WatchHandle, WatchSink } from '../kv.js';
-import { gone, requestTooLarge, tooLargeResourceVersion } from '../errors.js';
+import { gone, tooLargeResourceVersion } from '../errors.js';
 import { firstIndex } from '../sorted.js';
-import { ETCD_DEFAULT_MAX_REQUEST_BYTES, compareAndPutRequestBytes } from '../request-size.js';
+import { LocalWatchers } from '../local-watchers.js';
+import { checkCompareAndPutSize } from '../request-size.js';
 
 interface Version {
   modRevision: number;
   createRevision: number;
   /** null: the key was deleted at modRevision. */
   value: string | null;
-}
-
-interface Watcher {
-  start: string;
-  end: string;
-  sink: WatchSink;
 }
 
 
@@ -30,17 +25,8 @@ export class MemoryKV implements KV {
   private readonly histories = new Map<string, Version[]>();
   private sortedKeys: string[] = [];
   private log: KVEvent[] = [];
-  private readonly watchers = new Set<Watcher>();
+  private readonly watchers = new LocalWatchers(() => this.revision);
   private closed = false;
-
-  /** Refuses a write a default etcd would refuse for its size (request-size.ts). */
-  private checkRequestSize(key: string, value: string, expectedModRevision: number): void {
-    const limit = ETCD_DEFAULT_MAX_REQUEST_BYTES;
-    // UTF-8 takes at most 3 bytes per UTF-16 unit: most writes are sized without being scanned.
-    if (compareAndPutRequestBytes(3 * key.length, 3 * value.length, expectedModRevision) <= limit) return;
-    const bytes = compareAndPutRequestBytes(Buffer.byteLength(key), Buffer.byteLength(value), expectedModRevision);
-    if (bytes > limit) throw requestTooLarge(key, `request is too large: the write takes ${bytes} bytes as etcd counts them, over its limit of ${limit}`);
-  }
 
   private checkReadRevision(revision: number): number {
     if (revision === 0) return this.revision;
@@ -78,7 +64,7 @@ export class MemoryKV implements KV {
 
   async compareAndPut(key: string, expectedModRevision: number, value: string): Promise<CompareResult> {
     const current = this.at(key, this.revision);
-    this.checkRequestSize(key, value, expectedModRevision);
+    checkCompareAndPutSize(key, value, expectedModRevision);
     if ((current?.modRevision ?? 0) !== expectedModRevision) return { succeeded: false, current };
     const revision = ++this.revision;
     const version = { modRevision: revision, createRevision: current?.createRevision ?? revision, value };
@@ -109,34 +95,17 @@ export class MemoryKV implements KV {
 
   private emit(event: KVEvent): void {
     this.log.push(event);
-    const key = event.kv.key;
-    for (const watcher of this.watchers) {
-      if (key >= watcher.start && key < watcher.end) watcher.sink.push(event);
-    }
+    this.watchers.emit(event);
   }
 
   async watch(start: string, end: string, afterRevision: number, sink: WatchSink): Promise<WatchHandle> {
-    const watcher: Watcher = { start, end, sink };
-    const handle: WatchHandle = {
-      stop: () => this.watchers.delete(watcher),
-      pause() {},
-      resume() {},
-      // Writes reach every watcher synchronously, so everything up to the current revision is pushed.
-      requestProgress: () => {
-        if (this.watchers.has(watcher)) sink.progress?.(this.revision);
-      },
-    };
-    if (afterRevision > 0 && afterRevision + 1 < this.compacted) {
-      sink.fail(gone(afterRevision, this.compacted));
-      return handle;
-    }
-    const from = afterRevision === 0 ? this.revision : afterRevision;
-    for (let i = firstIndex(this.log, (event) => event.kv.modRevision > from); i < this.log.length; i++) {
-      const event = this.log[i]!;
-      if (event.kv.key >= start && event.kv.key < end) sink.push(event);
-    }
-    this.watchers.add(watcher);
-    return handle;
+    return this.watchers.add(start, end, afterRevision, this.compacted, sink, () => {
+      const from = afterRevision === 0 ? this.revision : afterRevision;
+      for (let i = firstIndex(this.log, (event) => event.kv.modRevision > from); i < this.log.length; i++) {
+        const event = this.log[i]!;
+        if (event.kv.key >= start && event.kv.key < end) sink.push(event);
+      }
+    });
   }
 
   async currentRevision(): Promise<number> {
@@ -167,7 +136,6 @@ export class MemoryKV implements KV {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const watcher of this.watchers) watcher.sink.fail(new Error('storage is closed'));
-    this.watchers.clear();
+    this.watchers.failAll(new Error('storage is closed'));
   }
 }

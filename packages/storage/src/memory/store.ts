@@ -1,5 +1,6 @@
-// The embedded backend: the generic store over MemoryKV, compacting on a timer like the etcd one.
+// The in-memory backend: the generic store over MemoryKV, compacting on a timer like the etcd one.
 import { KVStorage } from '../store.js';
+import { startIntervalCompaction } from '../interval-compaction.js';
 import { MemoryKV } from './kv.js';
 
 export interface MemoryStorageOptions {
@@ -15,16 +16,7 @@ export class MemoryStorage extends KVStorage {
     const kv = new MemoryKV();
     super(kv);
     const interval = options.compactionIntervalMs ?? 0;
-    if (interval > 0) {
-      // Compact at the revision seen one interval ago, so that an interval of history is kept.
-      let seenLastTick = 0;
-      this.timer = setInterval(() => {
-        const target = seenLastTick;
-        void kv.currentRevision().then((revision) => (seenLastTick = revision));
-        if (target > 0) kv.compact(target).catch((error) => options.onBackgroundError?.(error, 'compaction'));
-      }, interval);
-      this.timer.unref();
-    }
+    if (interval > 0) this.timer = startIntervalCompaction(kv, interval, options.onBackgroundError ?? (() => {}));
   }
 
   override async close(): Promise<void> {

@@ -1,0 +1,95 @@
+// The objects a schema marks x-kubernetes-embedded-resource: apiVersion and kind required and well
+// formed, metadata valid ObjectMeta (upstream's schema/objectmeta Validate). The root object is not
+// one of them: its type meta and metadata are the store's.
+import { FieldError, invalid, nameIsPathSegment, required, validateObjectMeta, type ObjectMetaFields } from '@plat/apimachinery';
+import type { JSONSchemaProps } from '../types.js';
+import { badValue } from './go-format.js';
+import { childOf, indexOf, keyOf, type OptionalPath } from './field-path.js';
+
+const asObject = (value: unknown): Record<string, unknown> | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+
+/** Go's name of a JSON value's type in its decoder's errors. */
+function jsonTypeName(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  if (value === null) return 'null';
+  return typeof value === 'boolean' ? 'bool' : typeof value === 'object' ? 'object' : typeof value;
+}
+
+const DNS1035_LABEL =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+
+/** Upstream's IsDNS1035Label. */
+function dns1035LabelErrors(value: string): string[] {
+  const errors: string[] = [];
+  if (value.length > 63) errors.push('must be no more than 63 characters');
+  if (!/^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(value)) errors.push(DNS1035_LABEL);
+  return errors;
+}
+
+/** Upstream's ParseGroupVersion: at most one slash. */
+function groupVersionError(apiVersion: string): string | undefined {
+  return apiVersion.split('/').length > 2 ? `unexpected GroupVersion string: ${apiVersion}` : undefined;
+}
+
+function validateEmbedded(path: OptionalPath, object: Record<string, unknown>): FieldError[] {
+  const errors: FieldError[] = [];
+  if (!Object.hasOwn(object, 'apiVersion')) errors.push(required(childOf(path, 'apiVersion'), 'must not be empty'));
+  if (!Object.hasOwn(object, 'kind')) errors.push(required(childOf(path, 'kind'), 'must not be empty'));
+  for (const [key, value] of Object.entries(object)) {
+    if (key === 'apiVersion') {
+      const at = childOf(path, key);
+      if (typeof value !== 'string') errors.push(invalid(at, badValue(value), 'must be a string'));
+      else if (!value) errors.push(invalid(at, value, 'must not be empty'));
+      else {
+        const problem = groupVersionError(value);
+        if (problem) errors.push(invalid(at, value, problem));
+      }
+    } else if (key === 'kind') {
+      const at = childOf(path, key);
+      if (typeof value !== 'string') errors.push(invalid(at, badValue(value), 'must be a string'));
+      else if (!value) errors.push(invalid(at, value, 'must not be empty'));
+      else {
+        const problems = dns1035LabelErrors(value.toLowerCase());
+        if (problems.length) errors.push(invalid(at, value, `may have mixed case, but should otherwise match: ${problems.join(',')}`));
+      }
+    } else if (key === 'metadata') {
+      const at = childOf(path, key);
+      const meta = asObject(value);
+      if (!meta) {
+        errors.push(invalid(at, badValue(value), `json: cannot unmarshal ${jsonTypeName(value)} into Go value of type v1.ObjectMeta`));
+        continue;
+      }
+      const fields = meta as ObjectMetaFields;
+      // Upstream fills in a name so that a missing one is no error; the rest is ObjectMeta's validation.
+      const named = { ...fields, name: fields.name || 'fakename' };
+      errors.push(...validateObjectMeta(named, { namespaced: Boolean(fields.namespace), validateName: nameIsPathSegment }, at));
+    }
+  }
+  return errors;
+}
+
+function walk(path: OptionalPath, value: unknown, schema: JSONSchemaProps | undefined): FieldError[] {
+  if (!schema) return [];
+  const errors: FieldError[] = [];
+  if (Array.isArray(value)) {
+    const items = schema.items && !Array.isArray(schema.items) ? schema.items : undefined;
+    value.forEach((item, index) => errors.push(...walk(indexOf(path, index), item, items)));
+    return errors;
+  }
+  const object = asObject(value);
+  if (!object) return errors;
+  if (schema['x-kubernetes-embedded-resource'] === true) errors.push(...validateEmbedded(path, object));
+  const additional = typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
+  for (const [key, child] of Object.entries(object)) {
+    const property = schema.properties && Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined;
+    if (property) errors.push(...walk(childOf(path, key), child, property));
+    else if (schema.additionalProperties !== undefined) errors.push(...walk(keyOf(path, key), child, additional));
+  }
+  return errors;
+}
+
+/** The errors of the embedded resources inside `object` (the root itself is not checked as one). */
+export function validateEmbeddedResources(schema: JSONSchemaProps, object: unknown): FieldError[] {
+  return walk(undefined, object, schema);
+}
