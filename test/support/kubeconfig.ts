@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiserverProcess } from './apiserver-process.js';
 
-/** For a server at `url` whose serving certificate `ca` signed (a process, or one in the test's own process). */
+/** For a server given by its URL and CA: a replica process, or a server started in the test's own process. */
 export async function writeKubeconfig(server: Pick<ApiserverProcess, 'url' | 'ca'>, token: string): Promise<{ path: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'plat-e2e-kubeconfig-'));
   const path = join(dir, 'kubeconfig');

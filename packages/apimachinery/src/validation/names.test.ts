@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  isDNS1035Label,
   isDNS1123Label,
   isDNS1123Subdomain,
   isQualifiedName,
@@ -20,6 +21,12 @@ const formats: { name: string; check: (value: string) => string[]; valid: string
     check: isDNS1123Label,
     valid: ['a', 'ab', 'abc', 'a1', 'a-1', 'a--1--2--b', '0', '01', '012', '1a', '1-a', '1--a--b--2', a(63)],
     invalid: ['', 'A', 'ABC', 'aBc', 'A1', 'A-1', '1-A', '-', 'a-', '-a', '1-', '-1', '_', 'a_', '_a', 'a_b', '.', 'a.b', ' ', 'a b', a(64)],
+  },
+  {
+    name: 'DNS-1035 label',
+    check: isDNS1035Label,
+    valid: ['a', 'ab', 'abc', 'a1', 'a-1', 'a--1--2--b', a(63)],
+    invalid: ['0', '01', '012', '1a', '1-a', '1--a--b--2', '', 'A', 'ABC', 'aBc', 'A1', 'A-1', '1-A', '-', 'a-', '-a', '1-', '-1', '_', 'a_', '_a', 'a_b', '.', 'a.b', ' ', 'a b', a(64)],
   },
   {
     name: 'DNS-1123 subdomain',
@@ -83,6 +90,8 @@ for (const { name, check, valid, invalid } of formats) {
 
 const dns1123LabelMessage =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+const dns1035LabelMessage =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
 const dns1123SubdomainMessage =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const qualifiedNamePart =
@@ -96,6 +105,8 @@ const messages: { name: string; got: string[]; want: string[] }[] = [
   // 1.28 reports a dotted name by the regex, without upstream's later "must not contain dots".
   { name: 'label: dots', got: isDNS1123Label('a.b'), want: [dns1123LabelMessage] },
   { name: 'label: length counts UTF-8 bytes', got: isDNS1123Label('é'.repeat(32)), want: ['must be no more than 63 characters', dns1123LabelMessage] },
+  { name: 'DNS-1035 label: leading digit', got: isDNS1035Label('1abc'), want: [dns1035LabelMessage] },
+  { name: 'DNS-1035 label: too long', got: isDNS1035Label(a(64)), want: ['must be no more than 63 characters'] },
   { name: 'subdomain', got: isDNS1123Subdomain('Foo'), want: [dns1123SubdomainMessage] },
   { name: 'subdomain: too long', got: isDNS1123Subdomain(a(254)), want: ['must be no more than 253 characters'] },
   { name: 'qualified name: name part', got: isQualifiedName('-x'), want: [`name part ${qualifiedNamePart}`] },

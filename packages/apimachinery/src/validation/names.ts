@@ -10,6 +10,12 @@ const dns1123LabelErrMsg =
 const dns1123LabelMaxLength = 63;
 const dns1123LabelRegexp = new RegExp(`^${dns1123LabelFmt}$`);
 
+const dns1035LabelFmt = '[a-z]([-a-z0-9]*[a-z0-9])?';
+const dns1035LabelErrMsg =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+const dns1035LabelMaxLength = 63;
+const dns1035LabelRegexp = new RegExp(`^${dns1035LabelFmt}$`);
+
 const dns1123SubdomainFmt = `${dns1123LabelFmt}(\\.${dns1123LabelFmt})*`;
 const dns1123SubdomainErrMsg =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
@@ -33,6 +39,14 @@ export function isDNS1123Label(value: string): string[] {
   const errors: string[] = [];
   if (byteLength(value) > dns1123LabelMaxLength) errors.push(maxLenError(dns1123LabelMaxLength));
   if (!dns1123LabelRegexp.test(value)) errors.push(regexError(dns1123LabelErrMsg, dns1123LabelFmt, 'my-name', '123-abc'));
+  return errors;
+}
+
+/** A DNS label (RFC 1035): as RFC 1123's, but starting with a letter (`my-name`, not `123-abc`). */
+export function isDNS1035Label(value: string): string[] {
+  const errors: string[] = [];
+  if (byteLength(value) > dns1035LabelMaxLength) errors.push(maxLenError(dns1035LabelMaxLength));
+  if (!dns1035LabelRegexp.test(value)) errors.push(regexError(dns1035LabelErrMsg, dns1035LabelFmt, 'my-name', 'abc-123'));
   return errors;
 }
 

@@ -1,7 +1,11 @@
 // The OpenAPI documents of the served resources: one Swagger 2.0 document of everything
 // (/openapi/v2) and one OpenAPI 3.0 document per group version (/openapi/v3/apis/<g>/<v>), built
-// from the kinds' validation schemas so that what is published is what is validated.
+// from the kinds' validation schemas so that what is published is what is validated; a custom
+// resource's from its CRD schema and with its own operations, as upstream's CRD builder makes them.
+import { objectMetaSchema } from '@plat/api';
 import type { JSONSchema, ResolvedResource } from '@plat/registry';
+import { customResourcePathItems } from './custom-operations.js';
+import { customResourceListSchema, customResourceSchema } from './custom-schema.js';
 import {
   deleteOptionsSchema,
   listMetaSchema,
@@ -13,7 +17,7 @@ import {
   statusDetailsSchema,
   statusSchema,
 } from './meta.js';
-import { groupVersionPath, kindDefinitionName, metaDefinitionName } from './names.js';
+import { customKindDefinitionName, groupVersionPath, kindDefinitionName, metaDefinitionName } from './names.js';
 import { resourcePathItems, type GroupVersionKind, type Operation, type Parameter, type PathItem, type SchemaName } from './operations.js';
 import { SchemaSet, type Dialect } from './schema.js';
 
@@ -30,7 +34,6 @@ export interface OpenAPIDocuments {
   v3: Map<string, JSONSchema>;
 }
 
-
 /** The media types responses come in (Protobuf is not served yet). */
 const PRODUCES = ['application/json', 'application/yaml'];
 const WATCH_PRODUCES = ['application/json;stream=watch'];
@@ -44,7 +47,7 @@ const RESPONSE_DESCRIPTIONS: Record<string, string> = { '200': 'OK', '201': 'Cre
 
 const gvkOf = (resolved: ResolvedResource, kind = resolved.kind): GroupVersionKind => ({ group: resolved.group, kind, version: resolved.version });
 
-/** The published names of a resource's schemas: its kind's, its list's, its subresources' kinds'. */
+/** The published names of a resource's schemas: its kind's, its list's, and its subresources' kinds'. */
 interface KindNames {
   object: string;
   list: string;
@@ -74,24 +77,81 @@ class DocumentBuilder {
   }
 
   add(resolved: ResolvedResource): void {
-    const objectName = this.defineKind(resolved);
-    const listName = kindDefinitionName(resolved.group, resolved.version, resolved.listKind, this.options.domain);
-    this.schemas.definePublished(listName, this.listSchema(resolved, objectName));
-    const subresources = new Map([...resolved.subresourceKinds].map(([subresource, kind]) => [subresource, this.defineKind(kind)]));
-    const names = { object: objectName, list: listName, subresources };
-    for (const item of resourcePathItems(resolved, this.options.domain)) this.paths.set(item.path, this.pathItem(item, resolved, names));
-  }
-
-  /** Publishes a kind's schema (and the meta.v1 parts it shares) under its name, which it returns. */
-  private defineKind(resolved: ResolvedResource): string {
     const { domain } = this.options;
     for (const part of SHARED_KIND_PARTS) {
       const schema = schemaAt(resolved.definition.schema, part.path);
       if (schema) this.schemas.name(schema, metaDefinitionName(part.kind, domain));
     }
-    const name = kindDefinitionName(resolved.group, resolved.version, resolved.kind, domain);
-    this.schemas.define(name, resolved.definition.schema, { 'x-kubernetes-group-version-kind': [gvkOf(resolved)] });
+    if (resolved.definition.unstructured) {
+      this.addCustom(resolved);
+      return;
+    }
+    const objectName = kindDefinitionName(resolved.group, resolved.version, resolved.kind, domain);
+    const listName = kindDefinitionName(resolved.group, resolved.version, resolved.listKind, domain);
+    this.schemas.define(objectName, resolved.definition.schema, { 'x-kubernetes-group-version-kind': [gvkOf(resolved)] });
+    this.schemas.definePublished(listName, this.listSchema(resolved, objectName));
+    const names = { object: objectName, list: listName, subresources: this.subresourceKinds(resolved) };
+    for (const item of resourcePathItems(resolved, domain)) this.paths.set(item.path, this.pathItem(item, resolved, names));
+  }
+
+  /** The kinds the resource's subresources are served as (scale's Scale), published, by subresource. */
+  private subresourceKinds(resolved: ResolvedResource): Map<string, string> {
+    return new Map([...resolved.subresourceKinds].map(([subresource, kind]) => [subresource, this.defineSubresourceKind(kind)]));
+  }
+
+  /**
+   * A subresource's kind, under upstream's name (io.k8s.api.autoscaling.v1.Scale), with its spec and
+   * status published apart as upstream's Go types name them (ScaleSpec, ScaleStatus).
+   */
+  private defineSubresourceKind(kind: ResolvedResource): string {
+    const { domain } = this.options;
+    const name = kindDefinitionName(kind.group, kind.version, kind.kind, domain);
+    if (this.schemas.has(name)) return name;
+    const { schema } = kind.definition;
+    for (const part of SHARED_KIND_PARTS) {
+      const shared = schemaAt(schema, part.path);
+      if (shared) this.schemas.name(shared, metaDefinitionName(part.kind, domain));
+    }
+    for (const [field, suffix] of [['spec', 'Spec'], ['status', 'Status']] as const) {
+      const part = schemaAt(schema, [field]);
+      if (part) this.schemas.name(part, kindDefinitionName(kind.group, kind.version, `${kind.kind}${suffix}`, domain));
+    }
+    this.schemas.define(name, schema, { 'x-kubernetes-group-version-kind': [gvkOf(kind)] });
     return name;
+  }
+
+  /**
+   * A custom resource: its schema is the CRD's (unstructured.openAPIV3Schema), published in the
+   * document's dialect as upstream's CRD builder does, and its operations are that builder's.
+   */
+  private addCustom(resolved: ResolvedResource): void {
+    const { group, version } = resolved;
+    const objectName = customKindDefinitionName(group, version, resolved.kind);
+    const listName = customKindDefinitionName(group, version, resolved.listKind);
+    const objectMeta = this.objectMetaRef(resolved);
+    const listMeta = this.schemas.convert(listMetaSchema);
+    const { openAPIV3Schema } = resolved.definition.unstructured!;
+    this.schemas.definePublished(objectName, customResourceSchema(openAPIV3Schema, this.dialect, { objectMeta }, gvkOf(resolved)));
+    const listGvk = gvkOf(resolved, resolved.listKind);
+    const refs = { listMeta, object: this.schemas.ref(objectName) };
+    this.schemas.definePublished(listName, customResourceListSchema(this.dialect, refs, listGvk, resolved.kind, resolved.resource));
+    const names = { object: objectName, list: listName, subresources: this.subresourceKinds(resolved) };
+    for (const item of customResourcePathItems(resolved, this.options.domain)) this.paths.set(item.path, this.pathItem(item, resolved, names));
+  }
+
+  /**
+   * The reference to ObjectMeta: the kind's metadata schema where it is the published one, else the
+   * common ObjectMeta (a custom resource's metadata is always ObjectMeta, whatever its schema checks).
+   */
+  private objectMetaRef(resolved: ResolvedResource): JSONSchema {
+    const own = schemaAt(resolved.definition.schema, ['metadata']);
+    const converted = own && this.schemas.convert(own);
+    if (converted && typeof converted.$ref === 'string') return converted;
+    for (const part of SHARED_KIND_PARTS) {
+      const schema = schemaAt(objectMetaSchema, part.path.slice(1));
+      if (schema) this.schemas.name(schema, metaDefinitionName(part.kind, this.options.domain));
+    }
+    return this.schemas.convert(objectMetaSchema);
   }
 
   private listSchema(resolved: ResolvedResource, objectName: string): JSONSchema {
@@ -142,6 +202,7 @@ class DocumentBuilder {
   }
 
   private operation(operation: Operation, resolved: ResolvedResource, names: KindNames): JSONSchema {
+    const produces = operation.produces ?? [...PRODUCES, ...(operation.watch ? WATCH_PRODUCES : [])];
     const responses: JSONSchema = {};
     for (const [code, schema] of Object.entries(operation.responses)) {
       const ref = this.schemaRef(schema, names);
@@ -149,13 +210,12 @@ class DocumentBuilder {
       if (this.dialect === 'v2') {
         responses[code] = { description, schema: ref };
       } else {
-        const types = [...PRODUCES, ...(operation.watch ? WATCH_PRODUCES : [])];
-        responses[code] = { description, content: Object.fromEntries(types.map((type) => [type, { schema: ref }])) };
+        responses[code] = { description, content: Object.fromEntries(produces.map((type) => [type, { schema: ref }])) };
       }
     }
     responses['401'] = { description: 'Unauthorized' };
     const parameters = operation.parameters.map((parameter) => this.parameter(parameter));
-    const consumes = operation.method === 'patch' ? PATCH_CONSUMES : ['*/*'];
+    const consumes = operation.consumes ?? (operation.method === 'patch' ? PATCH_CONSUMES : ['*/*']);
     const body = operation.body && { ref: this.schemaRef(operation.body.schema, names), required: operation.body.required };
     const common = {
       description: operation.description,
@@ -168,7 +228,7 @@ class DocumentBuilder {
       return {
         ...common,
         consumes,
-        produces: [...PRODUCES, ...(operation.watch ? WATCH_PRODUCES : [])],
+        produces,
         schemes: ['https'],
         ...(all.length && { parameters: all }),
         responses,
@@ -211,6 +271,19 @@ function openapi3(builder: DocumentBuilder, options: DocumentOptions): JSONSchem
   };
 }
 
+/**
+ * The document of a group version of custom resources only: upstream serves the one its CRD
+ * builder made, which has its own info and no security schemes.
+ */
+function customOpenapi3(builder: DocumentBuilder): JSONSchema {
+  return {
+    openapi: '3.0.0',
+    info: { title: 'Kubernetes CRD Swagger', version: 'v0.1.0' },
+    paths: byKey(builder.paths),
+    components: { schemas: builder.schemas.all() },
+  };
+}
+
 /** Both documents of the given resources (the catalog's, in its order). */
 export function buildOpenAPIDocuments(resources: readonly ResolvedResource[], options: DocumentOptions): OpenAPIDocuments {
   const groupVersions = new Map<string, { group: string; version: string; resources: ResolvedResource[] }>();
@@ -228,7 +301,8 @@ export function buildOpenAPIDocuments(resources: readonly ResolvedResource[], op
   for (const [key, entry] of groupVersions) {
     const builder = new DocumentBuilder('v3', options, all);
     for (const resolved of entry.resources) builder.add(resolved);
-    v3.set(key, openapi3(builder, options));
+    const custom = entry.resources.every((resolved) => resolved.definition.unstructured);
+    v3.set(key, custom ? customOpenapi3(builder) : openapi3(builder, options));
   }
   return { v2: swagger(v2, options), v3 };
 }

@@ -20,6 +20,12 @@ export function kindDefinitionName(group: string, version: string, kind: string,
   return `${reverseDomain(domain)}.api.${pkg}.${version}.${kind}`;
 }
 
+/**
+ * com.example.stable.v1.CronTab: a custom resource's definition name. Its kind has no Go type, so
+ * upstream names it as any type outside its scheme: "<group>/<version>.<Kind>" with the group reversed.
+ */
+export const customKindDefinitionName = (group: string, version: string, kind: string): string => `${reverseDomain(group)}.${version}.${kind}`;
+
 /** io.k8s.apimachinery.pkg.apis.meta.v1.<Kind>: ObjectMeta, ListMeta, Status, DeleteOptions... */
 export const metaDefinitionName = (kind: string, domain: string): string => `${reverseDomain(domain)}.apimachinery.pkg.apis.meta.v1.${kind}`;
 

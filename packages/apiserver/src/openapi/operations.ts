@@ -16,7 +16,7 @@ export interface Parameter {
 
 /**
  * What a body or a response is: one of the kind's own schemas, the kind a subresource is served as
- * (scale's Scale), or a meta.v1 type.
+ * (scale's autoscaling/v1 Scale), or a meta.v1 type.
  */
 export type SchemaName =
   | { kind: 'object' }
@@ -43,7 +43,10 @@ export interface Operation {
   /** A list that may be a watch: the watch media types are produced too. */
   watch?: boolean;
   tag: string;
-  /** x-kubernetes-group-version-kind where it is not the resource's own: a subresource's kind. */
+  /** The media types of the body and of the responses, where they are not the built-in kinds' (custom resources). */
+  consumes?: readonly string[];
+  produces?: readonly string[];
+  /** x-kubernetes-group-version-kind where it is not the resource's own: a built-in subresource's kind. */
   gvk?: GroupVersionKind;
 }
 
@@ -57,7 +60,7 @@ export interface PathItem {
 const query = (name: string, type: Parameter['type'], description: string): Parameter => ({ name, in: 'query', type, description });
 
 /** The query parameters of the operations (conventions section 4.3), by name. */
-const QUERY_PARAMETERS = {
+export const QUERY_PARAMETERS = {
   allowWatchBookmarks: query('allowWatchBookmarks', 'boolean', 'With watch: also send BOOKMARK events, which carry only a resourceVersion.'),
   continue: query('continue', 'string', 'The token from the previous chunk of a list, to read the next chunk at the same resourceVersion.'),
   dryRun: query('dryRun', 'string', 'All: process the request without persisting anything. Any other value is refused.'),
@@ -73,6 +76,7 @@ const QUERY_PARAMETERS = {
   gracePeriodSeconds: query('gracePeriodSeconds', 'integer', 'Seconds before the object is deleted; 0 deletes at once.'),
   labelSelector: query('labelSelector', 'string', 'Only objects whose labels match, such as app=web,tier!=db.'),
   limit: query('limit', 'integer', 'At most this many objects; the list metadata then carries a continue token when more are left.'),
+  orphanDependents: query('orphanDependents', 'boolean', 'Deprecated: use propagationPolicy. true orphans the dependents, false deletes them in the background.'),
   pretty: query('pretty', 'string', "If 'true', the output is indented."),
   propagationPolicy: query('propagationPolicy', 'string', 'Whether and how dependents are garbage collected: Orphan, Background or Foreground.'),
   resourceVersion: query('resourceVersion', 'string', 'Which version to read from; with resourceVersionMatch, how to match it.'),
@@ -83,7 +87,17 @@ const QUERY_PARAMETERS = {
 } satisfies Record<string, Parameter>;
 
 type QueryName = keyof typeof QUERY_PARAMETERS;
-const params = (...names: QueryName[]): Parameter[] => names.map((name) => QUERY_PARAMETERS[name]);
+export const params = (...names: QueryName[]): Parameter[] => names.map((name) => QUERY_PARAMETERS[name]);
+
+/** The path parameters, in upstream's words. */
+export const NAMESPACE_PARAMETER: Parameter = {
+  name: 'namespace',
+  in: 'path',
+  type: 'string',
+  required: true,
+  description: 'object name and auth scope, such as for teams and projects',
+};
+export const nameParameterOf = (kind: string): Parameter => ({ name: 'name', in: 'path', type: 'string', required: true, description: `name of the ${kind}` });
 
 /** The query parameters of each operation beyond pretty (section 4's table). */
 const LIST_PARAMETERS = params(
@@ -134,14 +148,8 @@ export function resourcePathItems(resolved: ResolvedResource, domain: string): P
   const scoped = namespaced ? `Namespaced${kind}` : kind;
   const id = (verb: string, middle = ''): string => `${verb}${gv}${middle}${scoped}`;
   const pretty = QUERY_PARAMETERS.pretty;
-  const namespaceParameter: Parameter = {
-    name: 'namespace',
-    in: 'path',
-    type: 'string',
-    required: true,
-    description: 'object name and auth scope, such as for teams and projects',
-  };
-  const nameParameter: Parameter = { name: 'name', in: 'path', type: 'string', required: true, description: `name of the ${kind}` };
+  const namespaceParameter = NAMESPACE_PARAMETER;
+  const nameParameter = nameParameterOf(kind);
   const collectionPath = namespaced ? `${base}/namespaces/{namespace}/${resource}` : `${base}/${resource}`;
   const collectionParameters = namespaced ? [namespaceParameter, pretty] : [pretty];
   const itemParameters = namespaced ? [nameParameter, namespaceParameter, pretty] : [nameParameter, pretty];
@@ -248,7 +256,8 @@ export function resourcePathItems(resolved: ResolvedResource, domain: string): P
   for (const [subresource, sub] of Object.entries(definition.subresources ?? {})) {
     const suffix = capitalize(subresource);
     const operations: Operation[] = [];
-    // One served as another kind (scale) is read, written and answered as that kind.
+    // One served as another kind (scale) is read, written and answered as that kind, which upstream's
+    // installer gives its operations as their group-version-kind.
     const servedAs = resolved.subresourceKinds.get(subresource);
     const shown: SchemaName = servedAs ? { kind: 'subresource', subresource } : OBJECT;
     const gvk = servedAs && { gvk: { group: servedAs.group, version: servedAs.version, kind: servedAs.kind } };

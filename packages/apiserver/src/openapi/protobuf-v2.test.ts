@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtinDefinitions } from '@plat/api';
 import { resolveResource } from '@plat/registry';
+import { customResourceSchema } from './custom-schema.js';
 import { buildOpenAPIDocuments } from './documents.js';
 import { swaggerToProtobuf } from './protobuf-v2.js';
 
@@ -121,4 +122,49 @@ test('numbers: doubles as 64-bit, integers as varints; a key without a field is 
   assert.equal((n.get(9)![0] as Buffer).readDoubleLE(), 1.5);
   assert.equal(n.get(11)![0], 300n);
   assert.throws(() => swaggerToProtobuf({ swagger: '2.0', definitions: { n: { oneOf: [] } } }), /no field for oneOf/);
+});
+
+test('a custom resource\u2019s v2 schema: every keyword a CRD schema may hold has its field', () => {
+  const crd = {
+    type: 'object',
+    properties: {
+      spec: {
+        type: 'object',
+        title: 'Spec',
+        description: 'Every keyword.',
+        minProperties: 1,
+        maxProperties: 9,
+        required: ['size', 'maybe'],
+        'x-kubernetes-validations': [{ rule: 'self.size > 0', messageExpression: '"size " + string(self.size)' }],
+        properties: {
+          size: { type: 'number', format: 'double', minimum: -1.5, exclusiveMinimum: true, maximum: 9, multipleOf: 0.5, default: 1 },
+          name: { type: 'string', minLength: 1, maxLength: 63, pattern: '^[a-z]+$', enum: ['a', 'b', null], nullable: true },
+          list: { type: 'array', minItems: 1, maxItems: 3, items: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] } },
+          open: { type: 'object', additionalProperties: true },
+          maybe: { type: 'string', nullable: true },
+          any: { 'x-kubernetes-preserve-unknown-fields': true, oneOf: [{ type: 'object' }, { type: 'array' }] },
+        },
+      },
+    },
+  };
+  const gvk = { group: 'stable.example.com', kind: 'Gadget', version: 'v1' };
+  const v2 = customResourceSchema(crd, 'v2', { objectMeta: { $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' } }, gvk);
+  const encoded = decode(swaggerToProtobuf({ swagger: '2.0', definitions: { gadget: v2 } }));
+  const gadget = sub(subs(sub(encoded, 9), 1)[0]!, 2);
+  const spec = named(subs(sub(gadget, 25), 1)).get('spec')!;
+  assert.deepEqual([text(spec, 3), text(spec, 4), spec.get(18)?.[0], spec.get(17)?.[0]], ['Spec', 'Every keyword.', 1n, 9n]);
+  assert.deepEqual(texts(spec, 19), ['size']);
+  const rules = JSON.parse(text(named(subs(spec, 31)).get('x-kubernetes-validations')!, 2)!);
+  assert.deepEqual(rules, [{ rule: 'self.size > 0', messageExpression: '"size " + string(self.size)' }]);
+  const fields = named(subs(sub(spec, 25), 1));
+  const size = fields.get('size')!;
+  assert.deepEqual([(size.get(9)![0] as Buffer).readDoubleLE(), size.get(10)?.[0], (size.get(6)![0] as Buffer).readDoubleLE(), size.get(5)], [-1.5, 1n, 0.5, undefined]);
+  const name = fields.get('name')!;
+  assert.deepEqual(bytes(name, 20).map((any) => text(decode(any), 2)), ['"a"\n', '"b"\n', 'null\n']);
+  assert.equal(name.get(22), undefined);
+  assert.deepEqual([name.get(12)?.[0], name.get(11)?.[0], text(name, 13)], [1n, 63n, '^[a-z]+$']);
+  const item = sub(sub(fields.get('list')!, 23), 1);
+  assert.equal(JSON.parse(text(named(subs(item, 31)).get('x-kubernetes-int-or-string')!, 2)!), true);
+  assert.deepEqual(sub(fields.get('open')!, 21).get(2), [1n]);
+  assert.equal(fields.get('any')!.get(22), undefined);
 });

@@ -1,7 +1,7 @@
 // The objects a schema marks x-kubernetes-embedded-resource: apiVersion and kind required and well
 // formed, metadata valid ObjectMeta (upstream's schema/objectmeta Validate). The root object is not
 // one of them: its type meta and metadata are the store's.
-import { FieldError, invalid, nameIsPathSegment, required, validateObjectMeta, type ObjectMetaFields } from '@plat/apimachinery';
+import { FieldError, invalid, isDNS1035Label, nameIsPathSegment, required, validateObjectMeta, type ObjectMetaFields } from '@plat/apimachinery';
 import type { JSONSchemaProps } from '../types.js';
 import { badValue } from './go-format.js';
 import { childOf, indexOf, keyOf, type OptionalPath } from './field-path.js';
@@ -14,17 +14,6 @@ function jsonTypeName(value: unknown): string {
   if (Array.isArray(value)) return 'array';
   if (value === null) return 'null';
   return typeof value === 'boolean' ? 'bool' : typeof value === 'object' ? 'object' : typeof value;
-}
-
-const DNS1035_LABEL =
-  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
-
-/** Upstream's IsDNS1035Label. */
-function dns1035LabelErrors(value: string): string[] {
-  const errors: string[] = [];
-  if (value.length > 63) errors.push('must be no more than 63 characters');
-  if (!/^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(value)) errors.push(DNS1035_LABEL);
-  return errors;
 }
 
 /** Upstream's ParseGroupVersion: at most one slash. */
@@ -50,7 +39,7 @@ function validateEmbedded(path: OptionalPath, object: Record<string, unknown>): 
       if (typeof value !== 'string') errors.push(invalid(at, badValue(value), 'must be a string'));
       else if (!value) errors.push(invalid(at, value, 'must not be empty'));
       else {
-        const problems = dns1035LabelErrors(value.toLowerCase());
+        const problems = isDNS1035Label(value.toLowerCase());
         if (problems.length) errors.push(invalid(at, value, `may have mixed case, but should otherwise match: ${problems.join(',')}`));
       }
     } else if (key === 'metadata') {
@@ -92,4 +81,14 @@ function walk(path: OptionalPath, value: unknown, schema: JSONSchemaProps | unde
 /** The errors of the embedded resources inside `object` (the root itself is not checked as one). */
 export function validateEmbeddedResources(schema: JSONSchemaProps, object: unknown): FieldError[] {
   return walk(undefined, object, schema);
+}
+
+/**
+ * Upstream's objectmeta.Validate in full: the embedded resources of `value` at `path`, the value
+ * itself one of them when `isResourceRoot` (a CRD schema's defaults are checked so).
+ */
+export function validateEmbeddedResourcesAt(path: OptionalPath, value: unknown, schema: JSONSchemaProps, isResourceRoot: boolean): FieldError[] {
+  const object = asObject(value);
+  const rootErrors = isResourceRoot && object && schema['x-kubernetes-embedded-resource'] !== true ? validateEmbedded(path, object) : [];
+  return [...rootErrors, ...walk(path, value, schema)];
 }

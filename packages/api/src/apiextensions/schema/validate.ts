@@ -2,16 +2,21 @@
 // OpenAPI validator's errors as field errors (apiextensions validation.go), the embedded resources
 // and the list sets and maps. The store adds the rest: type meta, the root's ObjectMeta, the scale
 // paths (scale.ts) and x-kubernetes-validations rules.
-import { FieldError, goQuote, newPath, required } from '@plat/apimachinery';
+import { FieldError, goQuote } from '@plat/apimachinery';
 import type { JSONSchemaProps } from '../types.js';
 import { validateEmbeddedResources } from './embedded.js';
+import { childOf, type OptionalPath } from './field-path.js';
 import { badValue, canonicalJSON } from './go-format.js';
 import { validateListSetsAndMaps } from './list-type.js';
 import { validationIssues, type ValidationIssue } from './openapi-validator.js';
 
-/** The field a validator error is reported at: its name without the leading dot; the root is `<nil>`. */
-function fieldOf(issue: ValidationIssue): string {
-  return issue.name && issue.name !== '.' ? issue.name.replace(/^\./, '') : '<nil>';
+/**
+ * The field a validator error is reported at: its name without the leading dot, under `base` (a
+ * CRD default's path) when given; the root itself is `base`, or `<nil>` without one.
+ */
+function fieldOf(issue: ValidationIssue, base: OptionalPath): string {
+  const name = issue.name && issue.name !== '.' ? issue.name.replace(/^\./, '') : '';
+  return name ? childOf(base, name).toString() : (base?.toString() ?? '<nil>');
 }
 
 /** Upstream's NotSupported: the allowed values quoted, a non-string one as its JSON. */
@@ -19,14 +24,15 @@ function supportedValues(values: readonly unknown[]): string {
   return `supported values: ${values.map((value) => goQuote(typeof value === 'string' ? value : value === null ? 'null' : canonicalJSON(value))).join(', ')}`;
 }
 
-function toFieldError(issue: ValidationIssue): FieldError {
-  const field = fieldOf(issue);
+/** A validator error as upstream's field error, at `base` plus the error's name. */
+export function issueToFieldError(issue: ValidationIssue, base?: OptionalPath): FieldError {
+  const field = fieldOf(issue, base);
   const value = issue.value === undefined ? '' : badValue(issue.value);
   switch (issue.code) {
     case 'composite':
-      return new FieldError('FieldValueInvalid', '<nil>', '', issue.message);
+      return new FieldError('FieldValueInvalid', base?.toString() ?? '<nil>', '', issue.message);
     case 'required':
-      return required(newPath(field));
+      return new FieldError('FieldValueRequired', field, '', '');
     case 'enum':
       return new FieldError('FieldValueNotSupported', field, badValue(issue.value), issue.values?.length ? supportedValues(issue.values) : '');
     case 'tooLong':
@@ -43,7 +49,7 @@ function toFieldError(issue: ValidationIssue): FieldError {
 
 /** The OpenAPI validator's errors for `value` against `schema`, as upstream converts them. */
 function schemaErrors(schema: JSONSchemaProps, value: unknown): FieldError[] {
-  return validationIssues(schema, value).map(toFieldError);
+  return validationIssues(schema, value).map((issue) => issueToFieldError(issue));
 }
 
 /**

@@ -1,0 +1,130 @@
+// URLs as Go's net/url parses them (url.Parse, url.ParseRequestURI): webhook URLs and the API
+// approval annotation are judged by what Go makes of them, which the WHATWG URL parser does not
+// match (it accepts and rewrites far more).
+import { goQuote } from '@plat/apimachinery';
+
+export interface GoURL {
+  scheme: string;
+  /** Set when the URL is `scheme:opaque` (no `//`). */
+  opaque: string;
+  /** `user` or `user:password`, undefined without an @ in the authority. */
+  user?: string;
+  host: string;
+  rawQuery: string;
+  fragment: string;
+}
+
+const controlCharacter = /[\x00-\x1f\x7f]/;
+
+function unescape(s: string, what: 'path' | 'fragment' | 'user' | 'host'): string {
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (c !== '%') {
+      out += c;
+      continue;
+    }
+    const hex = s.slice(i + 1, i + 3);
+    if (!/^[0-9A-Fa-f]{2}$/.test(hex)) throw new Error(`invalid URL escape ${goQuote(s.slice(i, i + 3))}`);
+    out += String.fromCharCode(Number.parseInt(hex, 16));
+    i += 2;
+  }
+  if (what === 'user' && /[^A-Za-z0-9\-._:~!$&'()*+,;=%@]/.test(s)) throw new Error('net/url: invalid userinfo');
+  return out;
+}
+
+/** The scheme, when the text begins with one (Go's getScheme). */
+function splitScheme(raw: string): [string, string] {
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i]!;
+    if (/[A-Za-z]/.test(c)) continue;
+    if (/[0-9+\-.]/.test(c)) {
+      if (i === 0) return ['', raw];
+      continue;
+    }
+    if (c === ':') {
+      if (i === 0) throw new Error('missing protocol scheme');
+      return [raw.slice(0, i), raw.slice(i + 1)];
+    }
+    return ['', raw];
+  }
+  return ['', raw];
+}
+
+function parseHost(host: string): string {
+  if (host.startsWith('[')) {
+    const end = host.lastIndexOf(']');
+    if (end < 0) throw new Error('missing \']\' in host');
+    const port = host.slice(end + 1);
+    if (port && !/^:[0-9]*$/.test(port)) throw new Error(`invalid port ${goQuote(port)} after host`);
+    return host;
+  }
+  const colon = host.lastIndexOf(':');
+  if (colon >= 0) {
+    const port = host.slice(colon);
+    if (!/^:[0-9]*$/.test(port)) throw new Error(`invalid port ${goQuote(port)} after host`);
+  }
+  return unescape(host, 'host');
+}
+
+function parse(raw: string, viaRequest: boolean): GoURL {
+  if (controlCharacter.test(raw)) throw new Error('net/url: invalid control character in URL');
+  if (raw === '' && viaRequest) throw new Error('empty url');
+  const url: GoURL = { scheme: '', opaque: '', host: '', rawQuery: '', fragment: '' };
+  if (raw === '*') return url;
+  const [scheme, afterScheme] = splitScheme(raw);
+  url.scheme = scheme.toLowerCase();
+  let rest = afterScheme;
+  if (rest.endsWith('?') && rest.split('?').length === 2) rest = rest.slice(0, -1);
+  else {
+    const q = rest.indexOf('?');
+    if (q >= 0) {
+      url.rawQuery = rest.slice(q + 1);
+      rest = rest.slice(0, q);
+    }
+  }
+  if (!rest.startsWith('/')) {
+    if (url.scheme) {
+      url.opaque = rest;
+      return url;
+    }
+    if (viaRequest) throw new Error('invalid URI for request');
+    const slash = rest.indexOf('/');
+    if ((slash < 0 ? rest : rest.slice(0, slash)).includes(':')) throw new Error('first path segment in URL cannot contain colon');
+  }
+  if ((url.scheme || (!viaRequest && !rest.startsWith('///'))) && rest.startsWith('//')) {
+    const afterSlashes = rest.slice(2);
+    const slash = afterSlashes.indexOf('/');
+    const authority = slash < 0 ? afterSlashes : afterSlashes.slice(0, slash);
+    rest = slash < 0 ? '' : afterSlashes.slice(slash);
+    const at = authority.lastIndexOf('@');
+    if (at >= 0) {
+      url.user = unescape(authority.slice(0, at), 'user');
+      url.host = parseHost(authority.slice(at + 1));
+    } else url.host = parseHost(authority);
+  }
+  unescape(rest, 'path');
+  return url;
+}
+
+/** Go's url.Parse; throws an Error with Go's message (`parse "x": ...`). */
+export function parseGoURL(raw: string): GoURL {
+  const hash = raw.indexOf('#');
+  const [main, fragment] = hash < 0 ? [raw, ''] : [raw.slice(0, hash), raw.slice(hash + 1)];
+  try {
+    const url = parse(main, false);
+    url.fragment = unescape(fragment, 'fragment');
+    return url;
+  } catch (error) {
+    throw new Error(`parse ${goQuote(raw)}: ${(error as Error).message}`);
+  }
+}
+
+/** Go's url.ParseRequestURI: an absolute URI or path, no fragment splitting; undefined when Go refuses it. */
+export function parseGoRequestURI(raw: string): GoURL | undefined {
+  try {
+    return parse(raw, true);
+  } catch {
+    return undefined;
+  }
+}
