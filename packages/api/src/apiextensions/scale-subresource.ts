@@ -3,11 +3,11 @@
 // from and written to specReplicasPath, status.replicas and status.selector read from
 // statusReplicasPath and labelSelectorPath. The definition builder puts it in a version's
 // subresources; the one generic store does the rest.
-import { goQuote, invalid, newBadRequest, newInternalError, newInvalid, newPath } from '@plat/apimachinery';
+import { goQuote, newBadRequest, newInternalError, newInvalid } from '@plat/apimachinery';
 import type { KindSubresource, KubeObject, TableColumn } from '@plat/registry';
 import { scaleKind, type Scale } from '../autoscaling/scale.js';
 import { ageColumn, nameColumn } from '../common/table.js';
-import { nestedInteger, nestedString, NestedFieldError, setNestedField } from './nested-field.js';
+import { readInt64, readString, validateScaleSpec, writePath, type PathValue } from './schema/index.js';
 import type { CustomResourceSubresourceScale } from './types.js';
 
 /**
@@ -33,16 +33,12 @@ function fieldsOf(path: string, name: string, under: readonly string[]): string[
 const int32 = (value: number): number => value | 0;
 
 /**
- * Upstream passes a parent's unreadable field on as a plain error, which its handler answers as a
- * 500; so do we, as an InternalError.
+ * The value a path leads to (undefined when it leads nowhere). Upstream passes a parent's unreadable
+ * field on as a plain error, which its handler answers as a 500; so do we, as an InternalError.
  */
-function readable<V>(read: () => V): V {
-  try {
-    return read();
-  } catch (error) {
-    if (error instanceof NestedFieldError) throw newInternalError(error);
-    throw error;
-  }
+function readable(read: PathValue): unknown {
+  if (read.error) throw newInternalError(read.error);
+  return read.found ? read.value : undefined;
 }
 
 const scaleColumns = (now?: () => number): TableColumn<KubeObject>[] => [
@@ -59,15 +55,17 @@ const scaleColumns = (now?: () => number): TableColumn<KubeObject>[] => [
 export function customResourceScale(paths: CustomResourceSubresourceScale, now?: () => number): KindSubresource<KubeObject> {
   const specPath = paths.specReplicasPath;
   const spec = fieldsOf(specPath, 'specReplicasPath', ['spec']);
-  const status = fieldsOf(paths.statusReplicasPath, 'statusReplicasPath', ['status']);
-  const selector = paths.labelSelectorPath ? fieldsOf(paths.labelSelectorPath, 'labelSelectorPath', ['spec', 'status']) : undefined;
+  const statusPath = paths.statusReplicasPath;
+  fieldsOf(statusPath, 'statusReplicasPath', ['status']);
+  const selectorPath = paths.labelSelectorPath;
+  if (selectorPath) fieldsOf(selectorPath, 'labelSelectorPath', ['spec', 'status']);
 
   /** The parent's Scale (upstream's scaleFromCustomResource), `missing` standing for spec replicas it has none of. */
   const scaleOf = (parent: KubeObject, missing: () => number): Scale => {
     const { name, namespace, uid, resourceVersion, creationTimestamp } = parent.metadata;
-    const specReplicas = readable(() => nestedInteger(parent, spec)) ?? missing();
-    const statusReplicas = readable(() => nestedInteger(parent, status)) ?? 0;
-    const labelSelector = selector ? (readable(() => nestedString(parent, selector)) ?? '') : '';
+    const specReplicas = (readable(readInt64(parent, specPath)) as number | undefined) ?? missing();
+    const statusReplicas = (readable(readInt64(parent, statusPath)) as number | undefined) ?? 0;
+    const labelSelector = selectorPath ? ((readable(readString(parent, selectorPath)) as string | undefined) ?? '') : '';
     // In Go's field order and with its omitempty: a Scale of 0 replicas has an empty spec.
     return {
       kind: scaleKind.kind,
@@ -98,13 +96,15 @@ export function customResourceScale(paths: CustomResourceSubresourceScale, now?:
         // A Scale without spec replicas means 0, as Go decodes it.
         const replicas = (object as Scale).spec?.replicas ?? 0;
         if (replicas === NO_SPEC_REPLICAS) throw newBadRequest(`the spec replicas field ${goQuote(specPath)} cannot be empty`);
-        // Upstream's custom resource validation of the replicas it finds at the path.
-        if (replicas < 0) throw newInvalid(context.groupKind, context.name, [invalid(newPath(specPath), replicas, 'should be a non-negative integer')]);
         try {
-          setNestedField(parent, replicas, spec);
+          writePath(parent, specPath, replicas);
         } catch (error) {
-          throw error instanceof NestedFieldError ? newInternalError(error) : error;
+          throw newInternalError(error);
         }
+        // The custom resource strategy's check of the replicas it finds at the path (upstream's
+        // ValidateScaleSpec), made here too so that any parent refuses what a Scale may not say.
+        const errors = validateScaleSpec(parent, paths);
+        if (errors.length) throw newInvalid(context.groupKind, context.name, errors);
         return parent;
       },
       fields: [{ field: ['spec', 'replicas'], parentField: spec }],
