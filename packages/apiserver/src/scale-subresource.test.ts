@@ -3,7 +3,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpsRequest } from 'node:https';
-import { builtinDefinitions, customResourceScale, objectMetaSchema } from '@plat/api';
+import { builtinDefinitions, customResourceDefinitions, customResourceScale, objectMetaSchema, type CustomResourceDefinition } from '@plat/api';
 import { decodeObject, encodeObject } from '@plat/protobuf';
 import type { KubeObject, ResourceDefinition } from '@plat/registry';
 import { startApiServer, type ApiTestServer } from './api-test-support.js';
@@ -44,6 +44,29 @@ const widgets: ResourceDefinition = {
 
 const base = '/apis/stable.example.com/v1/namespaces/default/widgets';
 
+/** A CRD with both subresources, whose versions the custom resource builder makes (the CRD kind itself need not be served). */
+const gadgetsCRD: CustomResourceDefinition = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'gadgets.shop.example.com' },
+  spec: {
+    group: 'shop.example.com',
+    scope: 'Namespaced',
+    names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { count: { type: 'integer', maximum: 5 } } }, status: { type: 'object', properties: { count: { type: 'integer' } } } } } },
+        subresources: { status: {}, scale: { specReplicasPath: '.spec.count', statusReplicasPath: '.status.count' } },
+      },
+    ],
+  },
+  status: { acceptedNames: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' }, storedVersions: ['v1'] },
+};
+const gadgets = '/apis/shop.example.com/v1/namespaces/default/gadgets';
+
 /** A request whose answer is kept as bytes (Protobuf). */
 async function sendBytes(port: number, method: string, path: string, headers: Record<string, string>, body?: Uint8Array): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
   const { ca } = await testCert();
@@ -67,7 +90,7 @@ describe('the scale subresource over HTTP', () => {
   };
 
   before(async () => {
-    server = await startApiServer({}, { definitions: [...builtinDefinitions, widgets] });
+    server = await startApiServer({}, { definitions: [...builtinDefinitions, widgets, ...customResourceDefinitions(gadgetsCRD)] });
     assert.equal((await json('POST', '/api/v1/namespaces', { metadata: { name: 'default' } })).status, 201);
     const created = await json('POST', base, { apiVersion: 'stable.example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { replicas: 1, color: 'blue' } });
     assert.equal(created.status, 201, created.body);
@@ -115,7 +138,8 @@ describe('the scale subresource over HTTP', () => {
     const definition = v2.definitions['io.plat.api.autoscaling.v1.Scale'];
     assert.deepEqual(definition['x-kubernetes-group-version-kind'], [{ group: 'autoscaling', kind: 'Scale', version: 'v1' }]);
     assert.deepEqual(definition.properties.metadata, { $ref: '#/definitions/io.plat.apimachinery.pkg.apis.meta.v1.ObjectMeta' });
-    assert.deepEqual(definition.properties.status.required, ['replicas']);
+    assert.deepEqual(definition.properties.status, { $ref: '#/definitions/io.plat.api.autoscaling.v1.ScaleStatus' });
+    assert.deepEqual(v2.definitions['io.plat.api.autoscaling.v1.ScaleStatus'].required, ['replicas']);
 
     const v3 = (await json('GET', '/openapi/v3/apis/stable.example.com/v1')).object!;
     assert.ok(v3.components.schemas['io.plat.api.autoscaling.v1.Scale']);
@@ -192,6 +216,20 @@ describe('the scale subresource over HTTP', () => {
     const dryRun = await json('PATCH', `${base}/w/scale?dryRun=All`, { spec: { replicas: 0 } }, { 'content-type': 'application/merge-patch+json' });
     assert.deepEqual([dryRun.status, dryRun.object!.spec], [200, {}]);
     assert.equal((await json('GET', `${base}/w`)).object!.spec.replicas, 6);
+  });
+
+  it('a custom resource\u2019s, as its definition builds it: no strategic merge patch (415, as on the object), its own rules', async () => {
+    assert.equal((await json('POST', gadgets, { apiVersion: 'shop.example.com/v1', kind: 'Gadget', metadata: { name: 'g' }, spec: { count: 1 } })).status, 201);
+    const patch = (type: string, body: unknown) => json('PATCH', `${gadgets}/g/scale`, body, { 'content-type': type });
+    const strategic = await patch('application/strategic-merge-patch+json', { spec: { replicas: 2 } });
+    assert.equal(strategic.status, 415);
+    assert.match(strategic.object!.message, /accepted media types include: application\/json-patch\+json, application\/merge-patch\+json, application\/apply-patch\+yaml$/);
+    const merged = await patch('application/merge-patch+json', { spec: { replicas: 2 } });
+    assert.deepEqual([merged.status, merged.object!.kind, merged.object!.spec], [200, 'Scale', { replicas: 2 }]);
+    assert.deepEqual((await json('GET', `${gadgets}/g`)).object!.spec, { count: 2 });
+    const tooMany = await patch('application/merge-patch+json', { spec: { replicas: 6 } });
+    assert.equal(tooMany.status, 422);
+    assert.match(tooMany.object!.message, /^Gadget.shop.example.com "g" is invalid: spec.count: Invalid value: 6: spec.count in body should be less than or equal to 5$/);
   });
 
   it('other verbs are not served on it', async () => {
