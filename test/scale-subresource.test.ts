@@ -1,6 +1,7 @@
 // kubectl 1.28, unchanged, against a custom resource's scale subresource (--api-domain=k8s.io): a
-// test-only definition with status and scale, as the custom resource builder makes them, served by
-// an apiserver in this process (the binary serves only what CustomResourceDefinitions define).
+// CRD's versions with status and scale, as the custom resource builder makes them, given to an
+// apiserver in this process (the binary serves custom resources only through the
+// CustomResourceDefinition kind).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -9,7 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
-import { customResourceScale, objectMetaSchema } from '@plat/api';
+import { customResourceDefinitions } from '@plat/api';
 import { startInProcessApiserver, type Definitions, type InProcessApiserver } from './support/in-process-apiserver.js';
 import { writeKubeconfig } from './support/kubeconfig.js';
 
@@ -19,37 +20,38 @@ const run = promisify(execFile);
 const KUBECTL_128 = '/usr/lib/google-cloud-sdk/bin/kubectl.1.28';
 const KUBECTL = existsSync(KUBECTL_128) ? KUBECTL_128 : 'kubectl';
 
-const closed = (properties: Record<string, unknown>) => ({ type: 'object', properties, additionalProperties: false });
-
-const widgets: Definitions[number] = {
-  group: 'stable.example.com',
-  version: 'v1',
-  kind: 'Widget',
-  resource: 'widgets',
-  singularName: 'widget',
-  namespaced: true,
-  verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'],
-  schema: closed({
-    apiVersion: { type: 'string' },
-    kind: { type: 'string' },
-    metadata: objectMetaSchema,
-    spec: closed({ replicas: { type: 'integer' }, color: { type: 'string' } }),
-    status: closed({ replicas: { type: 'integer' }, selector: { type: 'string' } }),
-  }),
-  strategy: {
-    tracksGeneration: true,
-    prepareForUpdate: (object, old) => {
-      object.status = old.status;
-    },
-    validate: () => [],
-    validateUpdate: () => [],
+/**
+ * The served versions of a CRD with status and scale, as the custom resource builder makes them
+ * (the CustomResourceDefinition kind itself need not be served for that).
+ */
+const widgets: Definitions = customResourceDefinitions({
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.stable.example.com' },
+  spec: {
+    group: 'stable.example.com',
+    scope: 'Namespaced',
+    names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: { type: 'object', properties: { replicas: { type: 'integer' }, color: { type: 'string' } } },
+              status: { type: 'object', properties: { replicas: { type: 'integer' }, selector: { type: 'string' } } },
+            },
+          },
+        },
+        subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } },
+      },
+    ],
   },
-  allowCreateOnUpdate: false,
-  subresources: {
-    status: { merge: (object, old) => ({ ...old, status: object.status }), validateUpdate: () => [] },
-    scale: customResourceScale({ specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' }),
-  },
-};
+  status: { acceptedNames: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' }, storedVersions: ['v1'] },
+});
 
 interface Widget {
   spec: { replicas?: number; color?: string };
@@ -74,7 +76,7 @@ describe('kubectl 1.28 and a scale subresource', () => {
   const widget = async (): Promise<Widget> => JSON.parse(await kubectl('get', 'widget', 'w', '-o', 'json', '--show-managed-fields')) as Widget;
 
   before(async () => {
-    server = await startInProcessApiserver([widgets]);
+    server = await startInProcessApiserver(widgets);
     kubeconfig = await writeKubeconfig(server, server.token);
     workDir = await mkdtemp(join(tmpdir(), 'plat-e2e-scale-'));
     const manifest = join(workDir, 'widget.yaml');
