@@ -1,6 +1,7 @@
-// A plat-apiserver in the test's own process, for end-to-end tests that serve kinds the binary does
-// not (test-only definitions given through ApiOptions.definitions): the built-in API and the system
-// namespaces, memory storage, a self-signed certificate in a temporary folder, an admin token.
+// A plat-apiserver in the test's own process, for end-to-end tests that serve definitions the binary
+// is not given at start (ApiOptions.definitions: a CRD's versions as the custom resource builder
+// makes them, test-only kinds): the built-in API and the system namespaces, memory storage, a
+// self-signed certificate in a temporary folder, an admin token.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:https';
