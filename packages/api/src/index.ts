@@ -41,6 +41,8 @@ export * from './apiextensions/names.js';
 export * from './apiextensions/conditions.js';
 export { customResourceDefinitions, defaultDeprecationWarning } from './apiextensions/custom-resource.js';
 export { customResourceDefinitionDefinition, customResourceCleanupFinalizer } from './apiextensions/custom-resource-definition.js';
+export { customResourceScale } from './apiextensions/scale-subresource.js';
+export { scaleKind, type Scale } from './autoscaling/scale.js';
 export type { Subject } from './common/subject.js';
 export type { RoleRef } from './common/role-ref.js';
 export type { LabelSelector, LabelSelectorRequirement } from './common/label-selector.js';

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { JSONSchema, KubeObject } from '@plat/registry';
-import { builtinDefinitions, kubernetesSchemaFormats, kubernetesSchemaKeywords, objectMetaSchema } from './index.js';
+import { builtinDefinitions, kubernetesSchemaFormats, kubernetesSchemaKeywords, objectMetaSchema, scaleKind } from './index.js';
 
 const quantity = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/;
 const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
@@ -17,7 +17,9 @@ function newAjv(): Ajv2020 {
 }
 
 const ajv = newAjv();
-const validators = new Map(builtinDefinitions.map((d) => [d.kind, ajv.compile(d.schema)]));
+// The kinds served as a subresource (Scale) decode bodies with their schema too.
+const kinds: readonly { kind: string; schema: JSONSchema }[] = [...builtinDefinitions, scaleKind];
+const validators = new Map(kinds.map((d) => [d.kind, ajv.compile(d.schema)]));
 const validate = (kind: string, object: unknown) => {
   const check = validators.get(kind);
   assert.ok(check, kind);
@@ -195,6 +197,13 @@ const samples: Record<string, KubeObject> = {
       storedVersions: ['v1'],
     },
   },
+  Scale: {
+    apiVersion: 'autoscaling/v1',
+    kind: 'Scale',
+    metadata,
+    spec: { replicas: 3 },
+    status: { replicas: 2, selector: 'app=web' },
+  },
 };
 // JSON has no undefined: drop it as the wire would.
 const wire = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -220,6 +229,7 @@ const unknownCases: { name: string; kind: string; mutate: (o: Record<string, any
   { name: 'in a namespace condition', kind: 'Namespace', mutate: (o) => (o.status.conditions[0].since = 'x'), at: '/status/conditions/0', field: 'since' },
   { name: 'in a secret reference', kind: 'ServiceAccount', mutate: (o) => (o.secrets[0].key = 'x'), at: '/secrets/0', field: 'key' },
   { name: 'in a parent reference', kind: 'IPAddress', mutate: (o) => (o.spec.parentRef.kind = 'Service'), at: '/spec/parentRef', field: 'kind' },
+  { name: 'in a scale spec', kind: 'Scale', mutate: (o) => (o.spec.replica = 1), at: '/spec', field: 'replica' },
 ];
 for (const c of unknownCases) {
   test(`schema ${c.kind}: an unknown field ${c.name} is reported at its position`, () => {
@@ -270,7 +280,7 @@ function* nodes(schema: JSONSchema, at = '#'): Generator<[string, JSONSchema]> {
   for (const branch of (schema.anyOf as JSONSchema[] | undefined) ?? []) yield* nodes(branch, `${at}|`);
 }
 
-for (const definition of builtinDefinitions) {
+for (const definition of kinds) {
   test(`schema ${definition.kind}: every object is closed and every field described`, () => {
     for (const [at, node] of nodes(definition.schema)) {
       if (node.type === 'object') {

@@ -15,6 +15,7 @@ import { virtualServices } from './auth/virtual-services.js';
 import { Bootstrapper, type BootstrapObject } from './resources/bootstrap.js';
 import { ResourceCatalog, type ServedResource } from './resources/catalog.js';
 import { registerProtobufKinds } from '@plat/protobuf';
+import { scaleKind } from '@plat/api';
 import { Discovery, type ForeignSubresource } from './resources/discovery.js';
 import { OpenAPI } from './openapi/handlers.js';
 import { CustomResourceDefinitionController, type CustomResourceBuilder } from './apiextensions/crd-controller.js';
@@ -293,7 +294,9 @@ function serveApi(
   // Versions and resources turned off by --runtime-config are not in the catalog: discovery,
   // OpenAPI and dispatch (404) all follow from it.
   // The codec learns each kind's Protobuf form from its definition, before the first object.
-  registerProtobufKinds([...api.definitions, ...(api.subresourceDefinitions ?? [])]);
+  // The kinds subresources are served as too: Scale, for the custom resources that may come.
+  const subresourceKinds = api.definitions.flatMap((definition) => Object.values(definition.subresources ?? {}).flatMap((sub) => (sub.servedAs ? [sub.servedAs] : [])));
+  registerProtobufKinds([...api.definitions, ...(api.subresourceDefinitions ?? []), scaleKind, ...subresourceKinds]);
   const enabled = apiEnablement(api.runtimeConfig ?? [], api.definitions, api.domain);
   const definitions = api.definitions.filter((definition) => enabled(resolveGroup(definition.group, api.domain), definition.version, definition.resource));
   const required = [

@@ -39,6 +39,8 @@ export {
   ManagedFieldsError,
   type ManagedFieldsEntry,
   type ManagedFieldsOperation,
+  type ManagedMap,
+  type ManagedSet,
 } from './managed-fields.js';
 export {
   apply,

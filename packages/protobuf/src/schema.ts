@@ -18,6 +18,7 @@ const files = [
   'k8s.io/api/authorization/v1/generated.proto',
   'k8s.io/api/authentication/v1/generated.proto',
   'k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1/generated.proto',
+  'k8s.io/api/autoscaling/v1/generated.proto',
 ];
 
 function loadRoot(): protobuf.Root {

@@ -1,7 +1,7 @@
 // What a kind hands to the generic store: a declarative definition and a strategy of paired hooks.
 // The store owns the pipeline (decode checks, metadata, defaulting, validation, storage); a kind
 // only says what is particular to it. Kinds live in packages/api, one file each.
-import type { AccessAttributes, AccessDecision, AccessRules, FieldError, KubeObject, UserInfo } from '@plat/apimachinery';
+import type { AccessAttributes, AccessDecision, AccessRules, FieldError, GroupKind, KubeObject, UserInfo } from '@plat/apimachinery';
 
 export type { KubeObject, ObjectMeta, OwnerReference } from '@plat/apimachinery';
 
@@ -63,14 +63,84 @@ export interface ResourceStrategy<T extends KubeObject> {
   prepareForDeletion?(object: T, context: StrategyContext): void;
 }
 
-/** A subresource updated with PUT: which part of the object it may change. */
-export interface SubresourceDefinition<T extends KubeObject> {
+/**
+ * A subresource served as the object itself (status, finalize): GET answers the whole object, and
+ * PUT and PATCH take one, of which only the subresource's part is stored.
+ */
+export interface ObjectSubresource<T extends KubeObject> {
   /** The verbs served on it (default get, patch and update, as upstream's status); others are a 405. */
   verbs?: readonly Verb[];
   /** The object to store: `old` with the subresource's part taken from `object`. */
   merge(object: T, old: T): T;
   /** Field errors of the merged object against the old one. */
   validateUpdate(object: T, old: T, context: StrategyContext): FieldError[];
+  servedAs?: undefined;
+}
+
+/**
+ * A subresource served as another kind (a custom resource's `scale` is an autoscaling/v1 Scale):
+ * GET answers that kind's object made from the parent; PUT and PATCH take one (PATCH works on the one
+ * made from the current parent), and store the parent with it applied, through the kind's own
+ * strategy (prepareForUpdate, validateUpdate), as upstream's scale storage updates its parent.
+ */
+export interface KindSubresource<T extends KubeObject> {
+  /** The verbs served on it (default get, patch and update); others are a 405. */
+  verbs?: readonly Verb[];
+  servedAs: SubresourceKind<T>;
+}
+
+export type SubresourceDefinition<T extends KubeObject> = ObjectSubresource<T> | KindSubresource<T>;
+
+/** What a subresource's kind is told when one of its objects is applied to the parent. */
+export interface SubresourceWriteContext extends StrategyContext {
+  /** The parent's kind: the subject of a 422 about what the parent cannot take. */
+  groupKind: GroupKind;
+  /** The parent's name. */
+  name: string;
+}
+
+/**
+ * A leaf field of a subresource's kind that stands for a leaf field of the parent (Scale's
+ * spec.replicas for a custom resource's specReplicasPath), as field paths (`['spec', 'replicas']`).
+ * Field ownership follows it: who sets the one through the subresource owns the other.
+ */
+export interface SubresourceField {
+  field: readonly string[];
+  parentField: readonly string[];
+}
+
+/** The kind a subresource is served as, and how its objects and the parent's correspond. */
+export interface SubresourceKind<T extends KubeObject> {
+  /** Its API group ("autoscaling"; "{domain}" inside it stands for --api-domain), version and kind. */
+  group: string;
+  version: string;
+  kind: string;
+  /** Its schema, as a kind's: bodies are decoded and checked with it, OpenAPI publishes it. */
+  schema: JSONSchema;
+  /** Its Protobuf form, as a kind's (ResourceDefinition.protobuf); absent: JSON and YAML only. */
+  protobuf?: { message: string; pointers?: readonly string[] };
+  /** Columns of its Table representation; absent: Name and Created At. */
+  tableColumns?: readonly TableColumn<KubeObject>[];
+  /**
+   * Its object made from the parent as served (which it must not change: it may be a watch cache's
+   * shared object): what GET answers, and what a write answers with. Throws a StatusError where the
+   * parent cannot be shown (upstream's scale answers 500 for a custom resource without spec replicas).
+   */
+  fromParent(parent: T): KubeObject;
+  /**
+   * The object a write starts from (PATCH's base, the old object of field ownership and admission),
+   * where it is not what GET shows: a parent it cannot be shown for still takes a write that sets
+   * what it lacks. Default: fromParent.
+   */
+  writeBase?(parent: T): KubeObject;
+  /**
+   * The parent to store with `object` applied (only the parent's fields `object` stands for):
+   * `parent` is a copy, which it may change and return. Throws a StatusError where the parent cannot
+   * take it (422 for values it refuses, 400 for what is missing).
+   */
+  toParent(object: KubeObject, parent: T, context: SubresourceWriteContext): T;
+  /** The fields that stand for the parent's, for field ownership; others set through it are owned by no one. */
+  fields: readonly SubresourceField[];
 }
 
 export interface ResourceDefinition<T extends KubeObject = KubeObject> {

@@ -1,6 +1,6 @@
 // The one generic store that serves every resource type, and the contract kinds plug into it with.
 export type * from './definition.js';
-export { resolveResource, resolveGroup, type ResolvedResource } from './resolved.js';
+export { resolveResource, resolveGroup, DEFAULT_SUBRESOURCE_VERBS, type ResolvedResource } from './resolved.js';
 export { ResourceStore } from './store.js';
 export { ResourceReader, type StoreOptions, type StoreFeatures } from './store-reads.js';
 export type {

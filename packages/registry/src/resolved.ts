@@ -1,7 +1,8 @@
-// A definition bound to the running server's API domain: the concrete group, the storage keys.
+// A definition bound to the running server's API domain: the concrete group, the storage keys, and
+// the kinds its subresources are served as.
 import type { GroupKind, GroupResource } from '@plat/apimachinery';
 import { objectKey } from '@plat/storage';
-import type { KubeObject, ResourceDefinition } from './definition.js';
+import type { KubeObject, ResourceDefinition, SubresourceKind, Verb } from './definition.js';
 
 export interface ResolvedResource<T extends KubeObject = KubeObject> {
   readonly definition: ResourceDefinition<T>;
@@ -19,6 +20,11 @@ export interface ResolvedResource<T extends KubeObject = KubeObject> {
   key(namespace: string, name: string): string;
   /** The storage prefix of a namespace's objects, or of all of them when namespace is "". */
   prefix(namespace: string): string;
+  /**
+   * The subresources served as another kind (scale), each as that kind: what their requests are
+   * decoded, patched, checked and answered as. These are never stored: the parent's store serves them.
+   */
+  readonly subresourceKinds: ReadonlyMap<string, ResolvedResource>;
 }
 
 export const resolveGroup = (group: string, domain: string): string => group.replaceAll('{domain}', domain);
@@ -27,6 +33,10 @@ export function resolveResource<T extends KubeObject>(definition: ResourceDefini
   const group = resolveGroup(definition.group, domain);
   const { version, kind, resource, namespaced } = definition;
   const scope = (namespace: string): string | undefined => (namespaced && namespace ? namespace : undefined);
+  const subresourceKinds = new Map<string, ResolvedResource>();
+  for (const [name, subresource] of Object.entries(definition.subresources ?? {})) {
+    if (subresource.servedAs) subresourceKinds.set(name, resolveResource(subresourceKindDefinition(definition, subresource.servedAs, subresource.verbs), domain));
+  }
   return {
     definition,
     group,
@@ -40,5 +50,35 @@ export function resolveResource<T extends KubeObject>(definition: ResourceDefini
     groupKind: { group, kind },
     key: (namespace, name) => objectKey({ group, resource, ...(scope(namespace) && { namespace }), name }),
     prefix: (namespace) => objectKey({ group, resource, ...(scope(namespace) && { namespace }) }),
+    subresourceKinds,
+  };
+}
+
+/** The verbs of a subresource that names none: upstream's status and scale verbs. */
+export const DEFAULT_SUBRESOURCE_VERBS: readonly Verb[] = ['get', 'patch', 'update'];
+
+/**
+ * A subresource's kind as a definition of its own, at the parent's path and scope: its schema,
+ * Protobuf form and columns are what decoding, patching and answering need. It has no rules of its
+ * own (the parent's strategy judges what is stored) and is never given a store.
+ */
+function subresourceKindDefinition<T extends KubeObject>(
+  parent: ResourceDefinition<T>,
+  kind: SubresourceKind<T>,
+  verbs: readonly Verb[] = DEFAULT_SUBRESOURCE_VERBS,
+): ResourceDefinition {
+  return {
+    group: kind.group,
+    version: kind.version,
+    kind: kind.kind,
+    resource: parent.resource,
+    singularName: '',
+    namespaced: parent.namespaced,
+    verbs,
+    schema: kind.schema,
+    strategy: { validate: () => [], validateUpdate: () => [] },
+    allowCreateOnUpdate: false,
+    ...(kind.protobuf && { protobuf: kind.protobuf }),
+    ...(kind.tableColumns && { tableColumns: kind.tableColumns }),
   };
 }

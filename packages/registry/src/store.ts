@@ -15,13 +15,14 @@ import {
   type FieldError,
 } from '@plat/apimachinery';
 import { dryRunStorage, isStorageError, type Storage } from '@plat/storage';
-import { deepCopy } from '@plat/merge';
-import type { KubeObject, ResourceStrategy } from './definition.js';
+import { deepCopy, recordUpdate } from '@plat/merge';
+import type { KubeObject, ResourceStrategy, SubresourceKind } from './definition.js';
 import { ResourceReader, type StoreOptions } from './store-reads.js';
 import type { ResolvedResource } from './resolved.js';
 import { OPTIMISTIC_LOCK_MESSAGE } from './errors.js';
 import { fillCreateMeta, fillUpdateMeta, formatTimestamp, generateName } from './object-meta.js';
-import { mergeErrorToStatus, recordOwnership } from './managed-fields.js';
+import { mergeErrorToStatus, recordOwnership, setManagedFields } from './managed-fields.js';
+import { parentManagedFields, subresourceManagedFields } from './subresource-fields.js';
 import { ensureIdentity } from './object-input.js';
 import { applyPatch } from './patcher.js';
 import { propagationFinalizers } from './deletion.js';
@@ -55,6 +56,13 @@ const GENERATE_NAME_ATTEMPTS = 8;
 
 /** Finalizers appeared between the read and the delete: mark the object instead. */
 class PendingFinalizers extends Error {}
+
+/** A subresource served as another kind: how it is made and applied, and that kind as a resource. */
+interface KindOfSubresource<T extends KubeObject> {
+  name: string;
+  kind: SubresourceKind<T>;
+  resolved: ResolvedResource;
+}
 
 export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceReader<T> {
   readonly strategy: ResourceStrategy<T>;
@@ -178,11 +186,15 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
       throw newConflict(this.resource.groupResource, name, OPTIMISTIC_LOCK_MESSAGE);
     }
     const subresource = request.subresource ? this.resource.definition.subresources?.[request.subresource] : undefined;
+    // A subresource served as the object itself stores only its part, judged by its own rules; one
+    // served as another kind has made the whole parent, which the kind's own rules judge.
+    const part = subresource?.servedAs ? undefined : subresource;
+    const kind = subresource?.servedAs;
     let object = deepCopy(input);
-    if (subresource) object = subresource.merge(object, deepCopy(old));
+    if (part) object = part.merge(object, deepCopy(old));
     if (this.resource.namespaced) object.metadata.namespace = object.metadata.namespace || namespace;
     fillUpdateMeta(object, old, !!this.strategy.tracksGeneration);
-    if (!subresource) this.strategy.prepareForUpdate?.(object, old, this.context);
+    if (!part) this.strategy.prepareForUpdate?.(object, old, this.context);
     this.strategy.default?.(object, this.context);
     this.withType(object);
     object.metadata.resourceVersion = old.metadata.resourceVersion!;
@@ -192,14 +204,16 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
       ...(request.user && { user: request.user }),
       namespace,
       name,
-      object,
-      oldObject: old,
+      // Upstream's admission of a scale update sees Scale objects: the new parent's, and the one the
+      // write started from.
+      object: kind ? kind.fromParent(object) : object,
+      oldObject: kind ? (kind.writeBase ?? kind.fromParent)(old) : old,
       ...(request.subresource && { subresource: request.subresource }),
       dryRun: !!request.dryRun,
     });
     const errors = [
       ...validateObjectMetaUpdate(object.metadata, old.metadata),
-      ...(subresource ? subresource.validateUpdate(object, old, this.context) : this.strategy.validateUpdate(object, old, this.context)),
+      ...(part ? part.validateUpdate(object, old, this.context) : this.strategy.validateUpdate(object, old, this.context)),
     ];
     if (errors.length) throw this.invalid(name, errors);
     return object;
@@ -207,6 +221,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
 
   /** PUT: replaces the object (or its subresource's part); creates it where the kind allows. */
   async update(namespace: string, name: string, input: T, request: UpdateRequest = {}): Promise<UpdateResult<T>> {
+    this.notServedAsKind(request.subresource);
     ensureIdentity(this.resource, input, namespace, { url: name, fillName: true });
     const key = this.resource.key(namespace, name);
     const storage = this.storageFor(request);
@@ -236,6 +251,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
    * A server-side apply to a missing object creates it.
    */
   async patch(namespace: string, name: string, request: PatchRequest): Promise<PatchResult<T>> {
+    this.notServedAsKind(request.subresource);
     const key = this.resource.key(namespace, name);
     const storage = this.storageFor(request);
     const mayCreate = request.type === 'apply' && !request.subresource;
@@ -254,18 +270,148 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
         throw mergeErrorToStatus(error);
       }
     };
-    let stored: T;
+    const stored = await this.storePatched(storage, key, name, compute, { mayCreate, apply: request.type === 'apply' });
+    return { object: await this.settled(storage, key, this.served(stored)), created, warnings };
+  }
+
+  /** A patch's write: `compute` over the current object, retried as upstream's patcher retries it. */
+  private async storePatched(
+    storage: Storage,
+    key: string,
+    name: string,
+    compute: (stored: T | null) => Promise<T>,
+    { mayCreate, apply }: { mayCreate: boolean; apply: boolean },
+  ): Promise<T> {
     try {
-      stored = await storage.guaranteedUpdate<T>(key, compute, { ignoreNotFound: mayCreate }).catch((error: unknown) => {
+      return await storage.guaranteedUpdate<T>(key, compute, { ignoreNotFound: mayCreate }).catch((error: unknown) => {
         // Too large to store: as upstream's patch handler, once more without managedFields, which
         // can be large and are safe to drop; not for apply, whose result is its managedFields.
-        if (request.type === 'apply' || !isStorageError(error, 'RequestTooLarge')) throw error;
+        if (apply || !isStorageError(error, 'RequestTooLarge')) throw error;
         return storage.guaranteedUpdate<T>(key, async (current) => withoutManagedFields(await compute(current)), { ignoreNotFound: mayCreate });
       });
     } catch (error) {
       this.fail(error, name);
     }
-    return { object: await this.settled(storage, key, this.served(stored)), created, warnings };
+  }
+
+  /** update and patch take the object itself: another kind's goes through updateSubresource and patchSubresource. */
+  private notServedAsKind(subresource: string | undefined): void {
+    if (subresource && this.kindOf(subresource)) throw new Error(`${this.resource.resource}/${subresource} is served as another kind: write it with updateSubresource or patchSubresource`);
+  }
+
+  /** A subresource served as another kind, if `subresource` is one. */
+  private kindOf(subresource: string): KindOfSubresource<T> | undefined {
+    const kind = this.resource.definition.subresources?.[subresource]?.servedAs;
+    const resolved = this.resource.subresourceKinds.get(subresource);
+    return kind && resolved ? { name: subresource, kind, resolved } : undefined;
+  }
+
+  /**
+   * GET of a subresource: the object as it is for one served as the object itself (status), else
+   * the object of the kind it is served as, made from the object.
+   */
+  async getSubresource(namespace: string, name: string, subresource: string, resourceVersion?: string): Promise<KubeObject> {
+    const parent = await this.get(namespace, name, resourceVersion);
+    const sub = this.kindOf(subresource);
+    return sub ? sub.kind.fromParent(parent) : parent;
+  }
+
+  /**
+   * PUT of a subresource. One served as another kind takes that kind's object (decoded with its
+   * schema) and stores the parent with it applied, answering with the kind's object of what was
+   * stored; a resourceVersion in it must be the parent's. Never creates.
+   */
+  async updateSubresource(namespace: string, name: string, subresource: string, input: KubeObject, request: UpdateRequest = {}): Promise<UpdateResult<KubeObject>> {
+    const sub = this.kindOf(subresource);
+    if (!sub) return this.update(namespace, name, input as T, { ...request, subresource });
+    ensureIdentity(sub.resolved, input, namespace, { url: name, fillName: true });
+    const key = this.resource.key(namespace, name);
+    const storage = this.storageFor(request);
+    const write = { ...request, subresource };
+    let stored: T;
+    try {
+      stored = await storage.guaranteedUpdate<T>(key, async (current) => {
+        const parent = this.current(current!);
+        return this.toStorage(await this.applySubresourceObject(sub, namespace, name, input, parent, this.writeBase(sub, parent), write));
+      });
+    } catch (error) {
+      this.fail(error, name);
+    }
+    const parent = await this.settled(storage, key, this.served(stored));
+    return { object: sub.kind.fromParent(parent), created: false };
+  }
+
+  /**
+   * PATCH of a subresource. One served as another kind is patched as that kind's object made from
+   * the current parent (every patch type, apply with its field ownership), then stored as by PUT.
+   */
+  async patchSubresource(namespace: string, name: string, subresource: string, request: PatchRequest): Promise<PatchResult<KubeObject>> {
+    const sub = this.kindOf(subresource);
+    if (!sub) return this.patch(namespace, name, { ...request, subresource });
+    const key = this.resource.key(namespace, name);
+    const storage = this.storageFor(request);
+    const write = { ...request, subresource };
+    let warnings: string[] = [];
+    const compute = async (stored: T | null): Promise<T> => {
+      const parent = this.current(stored!);
+      try {
+        const base = this.writeBase(sub, parent);
+        const patched = applyPatch(sub.resolved, deepCopy(base), write, { namespace, name }, formatTimestamp(this.now()));
+        warnings = patched.warnings;
+        const ownership = patched.ownershipDone ? { ...write, ownershipDone: true } : write;
+        return this.toStorage(await this.applySubresourceObject(sub, namespace, name, patched.object, parent, base, ownership));
+      } catch (error) {
+        throw mergeErrorToStatus(error);
+      }
+    };
+    const stored = await this.storePatched(storage, key, name, compute, { mayCreate: false, apply: request.type === 'apply' });
+    const parent = await this.settled(storage, key, this.served(stored));
+    return { object: sub.kind.fromParent(parent), created: false, warnings };
+  }
+
+  /** What a write through a subresource kind starts from: its object, with the parent's owners of what it stands for. */
+  private writeBase(sub: KindOfSubresource<T>, parent: T): KubeObject {
+    const base = (sub.kind.writeBase ?? sub.kind.fromParent)(parent);
+    const managed = subresourceManagedFields(parent.metadata.managedFields, sub.kind.fields, sub.resolved.apiVersion);
+    if (managed.length) base.metadata.managedFields = managed;
+    else delete base.metadata.managedFields;
+    return base;
+  }
+
+  /**
+   * The parent to store after a write of `object` through a subresource kind: field ownership
+   * recorded in the kind's fields and carried to the parent's, the object applied by the kind, its
+   * resourceVersion a precondition, then the parent's update rules as for any update.
+   */
+  private async applySubresourceObject(
+    sub: KindOfSubresource<T>,
+    namespace: string,
+    name: string,
+    object: KubeObject,
+    parent: T,
+    base: KubeObject,
+    request: UpdateRequest,
+  ): Promise<T> {
+    let owners: unknown;
+    try {
+      owners = request.ownershipDone
+        ? (object.metadata.managedFields ?? [])
+        : recordUpdate(base, object, {
+            manager: request.manager ?? 'unknown',
+            apiVersion: sub.resolved.apiVersion,
+            now: formatTimestamp(this.now()),
+            schema: sub.resolved.definition.schema,
+            subresource: sub.name,
+          });
+    } catch (error) {
+      throw mergeErrorToStatus(error);
+    }
+    const { managedFields: _owners, ...meta } = object.metadata;
+    const updated = sub.kind.toParent({ ...object, metadata: meta }, deepCopy(parent), { ...this.context, groupKind: this.resource.groupKind, name });
+    const managed = parentManagedFields(parent.metadata.managedFields, base.metadata.managedFields, owners, sub.kind.fields, this.resource.apiVersion);
+    if (managed) setManagedFields(updated, managed);
+    updated.metadata.resourceVersion = object.metadata.resourceVersion || parent.metadata.resourceVersion!;
+    return this.prepareUpdate(namespace, name, updated, parent, { ...request, ownershipDone: true });
   }
 
   /** An object whose deletion was only waiting on finalizers that a write has just removed is gone now. */

@@ -86,7 +86,7 @@ describe('custom resources from a CRD', () => {
     assert.deepEqual(v1!.shortNames, ['ct']);
     assert.equal(v1!.namespaced, true);
     assert.equal(v1!.unstructured?.storageVersion, 'v1');
-    assert.deepEqual(Object.keys(v1!.subresources ?? {}), ['status']);
+    assert.deepEqual(Object.keys(v1!.subresources ?? {}), ['status', 'scale']);
   });
 
   it('defaults on create, drops status (status subresource), starts the generation at 1', async () => {
@@ -123,6 +123,25 @@ describe('custom resources from a CRD', () => {
     assert.equal((status.object.spec as { cronSpec: string }).cronSpec, '*/2 * * * *');
     assert.equal(status.object.metadata.generation, 2);
     await assert.rejects(v1!.update('ns', 'a', { ...status.object, status: { replicas: 'x' } }, { subresource: 'status' }), invalid(/replicas: Invalid value: "string": replicas in body must be of type integer/));
+  });
+
+  it('/scale is the Scale of its paths; a write through it is judged by the custom resource\u2019s own rules', async () => {
+    const { v1, v1beta1 } = stores();
+    await v1!.create('ns', cronTab('a', { cronSpec: '* * * * *' }));
+    await v1!.updateSubresource('ns', 'a', 'status', { ...(await v1!.get('ns', 'a')), status: { replicas: 2, selector: 'app=a' } });
+    const scale = (await v1beta1!.getSubresource('ns', 'a', 'scale')) as KubeObject & { spec: unknown; status: unknown };
+    assert.deepEqual([scale.apiVersion, scale.kind, scale.spec, scale.status], ['autoscaling/v1', 'Scale', { replicas: 1 }, { replicas: 2, selector: 'app=a' }]);
+    const { object } = await v1beta1!.patchSubresource('ns', 'a', 'scale', { type: 'merge', patch: { spec: { replicas: 3 } } });
+    assert.deepEqual(object.spec, { replicas: 3 });
+    const stored = await v1!.get('ns', 'a');
+    assert.deepEqual([stored.spec, stored.status, stored.metadata.generation], [{ cronSpec: '* * * * *', replicas: 3 }, { replicas: 2, selector: 'app=a' }, 2]);
+    // The schema's maximum is the custom resource's; a negative count is refused at the scale path.
+    await assert.rejects(v1!.patchSubresource('ns', 'a', 'scale', { type: 'merge', patch: { spec: { replicas: 11 } } }), invalid(/spec\.replicas in body should be less than or equal to 10/));
+    await assert.rejects(
+      v1!.updateSubresource('ns', 'a', 'scale', { metadata: { name: 'a' }, spec: { replicas: -1 } }),
+      invalid(/^CronTab.stable.example.com "a" is invalid: .spec.replicas: Invalid value: -1: should be a non-negative integer$/),
+    );
+    assert.equal((await v1!.get('ns', 'a')).spec?.replicas, 3);
   });
 
   it('prunes unknown fields (reported by fieldValidation), keeps them under preserve-unknown-fields, keeps an allowed null', () => {

@@ -7,6 +7,7 @@ import { compareKubeVersions, type FieldError } from '@plat/apimachinery';
 import { pruneUnknownFields, type JSONSchema, type KubeObject, type ResourceDefinition, type SubresourceDefinition, type TableColumn } from '@plat/registry';
 import { objectMetaSchema } from '../common/object-meta-schema.js';
 import { nameColumn } from '../common/table.js';
+import { customResourceScale } from './scale-subresource.js';
 import { allVerbs } from '../common/verbs.js';
 import {
   applyDefaults,
@@ -140,7 +141,12 @@ function versionDefinition(crd: CustomResourceDefinition, version: CustomResourc
       validate: (object) => [...validateCustomResource(schema, object), ...scaleErrors(object)],
       validateUpdate: (object, old) => [...validateCustomResourceUpdate(schema, object, old), ...scaleErrors(object)],
     },
-    ...(hasStatus && { subresources: { status: statusSubresource(schema, scale) } }),
+    ...((hasStatus || scale) && {
+      subresources: {
+        ...(hasStatus && { status: statusSubresource(schema, scale) }),
+        ...(scale && { scale: customResourceScale(scale) }),
+      },
+    }),
     tableColumns: tableColumns(version),
     allowCreateOnUpdate: false,
     ...(version.deprecated && { deprecated: { warning: version.deprecationWarning ?? defaultDeprecationWarning(version.name, crd.spec, names.kind) } }),

@@ -4,7 +4,7 @@
 // Protobuf form of /openapi/v2 with a CRD schema in it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { builtinDefinitions, objectMetaSchema } from '@plat/api';
+import { builtinDefinitions, customResourceScale, objectMetaSchema } from '@plat/api';
 import { resolveResource, type JSONSchema, type KubeObject, type ResourceDefinition, type ResolvedResource } from '@plat/registry';
 import { buildOpenAPIDocuments } from './documents.js';
 import { swaggerToProtobuf } from './protobuf-v2.js';
@@ -13,6 +13,8 @@ type Json = Record<string, any>;
 
 const ALL_VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'] as const;
 const subresource = { merge: (object: KubeObject) => object, validateUpdate: () => [] };
+/** The scale subresource as the custom resource builder makes it: served as autoscaling/v1 Scale. */
+const scale = customResourceScale({ specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' });
 
 /** A custom resource's version as the CRD controller hands it to the store: unstructured, with its CRD schema. */
 function custom(overrides: Partial<ResourceDefinition> & Pick<ResourceDefinition, 'group' | 'kind' | 'resource' | 'namespaced'>, schema?: JSONSchema): ResourceDefinition {
@@ -29,7 +31,7 @@ function custom(overrides: Partial<ResourceDefinition> & Pick<ResourceDefinition
 }
 
 const cronTabs = custom(
-  { group: 'stable.example.com', kind: 'CronTab', resource: 'crontabs', namespaced: true, subresources: { status: subresource, scale: subresource } },
+  { group: 'stable.example.com', kind: 'CronTab', resource: 'crontabs', namespaced: true, subresources: { status: subresource, scale } },
   {
     type: 'object',
     properties: {

@@ -41,7 +41,6 @@ const LIST: SchemaName = { kind: 'list' };
 const STATUS: SchemaName = { kind: 'meta', name: 'Status' };
 const DELETE_OPTIONS: SchemaName = { kind: 'meta', name: 'DeleteOptions' };
 const PATCH: SchemaName = { kind: 'meta', name: 'Patch' };
-const SCALE: SchemaName = { kind: 'scale' };
 
 /** One route of the builder: a verb on a path, answering with `sample`. */
 interface Route {
@@ -88,9 +87,9 @@ function description(route: Route, kind: string): string {
   }
 }
 
-/** The routes of a subresource: status answers with the object, scale with a Scale. */
+/** The routes of a subresource: status answers with the object, scale with the kind it is served as (a Scale). */
 function subresourceRoutes(name: string, definition: SubresourceDefinition<KubeObject>): Route[] {
-  const sample = name === 'scale' ? SCALE : OBJECT;
+  const sample: SchemaName = definition.servedAs ? { kind: 'subresource', subresource: name } : OBJECT;
   const suffix = `/{name}/${name}`;
   const all: Route[] = [
     { suffix, method: 'get', action: 'get', operationVerb: 'read', sample, verb: 'get' },

@@ -18,8 +18,7 @@ import {
   statusSchema,
 } from './meta.js';
 import { customKindDefinitionName, groupVersionPath, kindDefinitionName, metaDefinitionName } from './names.js';
-import { resourcePathItems, type Operation, type Parameter, type PathItem, type SchemaName } from './operations.js';
-import { scaleSchema, scaleSpecSchema, scaleStatusSchema } from './scale.js';
+import { resourcePathItems, type GroupVersionKind, type Operation, type Parameter, type PathItem, type SchemaName } from './operations.js';
 import { SchemaSet, type Dialect } from './schema.js';
 
 export interface DocumentOptions {
@@ -35,12 +34,6 @@ export interface OpenAPIDocuments {
   v3: Map<string, JSONSchema>;
 }
 
-interface GroupVersionKind {
-  group: string;
-  kind: string;
-  version: string;
-}
-
 /** The media types responses come in (Protobuf is not served yet). */
 const PRODUCES = ['application/json', 'application/yaml'];
 const WATCH_PRODUCES = ['application/json;stream=watch'];
@@ -53,6 +46,13 @@ const PATCH_CONSUMES = [
 const RESPONSE_DESCRIPTIONS: Record<string, string> = { '200': 'OK', '201': 'Created', '202': 'Accepted' };
 
 const gvkOf = (resolved: ResolvedResource, kind = resolved.kind): GroupVersionKind => ({ group: resolved.group, kind, version: resolved.version });
+
+/** The published names of a resource's schemas: its kind's, its list's, and its subresources' kinds'. */
+interface KindNames {
+  object: string;
+  list: string;
+  subresources: ReadonlyMap<string, string>;
+}
 
 const byKey = <T>(entries: Iterable<[string, T]>): Record<string, T> =>
   Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
@@ -90,8 +90,34 @@ class DocumentBuilder {
     const listName = kindDefinitionName(resolved.group, resolved.version, resolved.listKind, domain);
     this.schemas.define(objectName, resolved.definition.schema, { 'x-kubernetes-group-version-kind': [gvkOf(resolved)] });
     this.schemas.definePublished(listName, this.listSchema(resolved, objectName));
-    const names = { object: objectName, list: listName };
+    const names = { object: objectName, list: listName, subresources: this.subresourceKinds(resolved) };
     for (const item of resourcePathItems(resolved, domain)) this.paths.set(item.path, this.pathItem(item, resolved, names));
+  }
+
+  /** The kinds the resource's subresources are served as (scale's Scale), published, by subresource. */
+  private subresourceKinds(resolved: ResolvedResource): Map<string, string> {
+    return new Map([...resolved.subresourceKinds].map(([subresource, kind]) => [subresource, this.defineSubresourceKind(kind)]));
+  }
+
+  /**
+   * A subresource's kind, under upstream's name (io.k8s.api.autoscaling.v1.Scale), with its spec and
+   * status published apart as upstream's Go types name them (ScaleSpec, ScaleStatus).
+   */
+  private defineSubresourceKind(kind: ResolvedResource): string {
+    const { domain } = this.options;
+    const name = kindDefinitionName(kind.group, kind.version, kind.kind, domain);
+    if (this.schemas.has(name)) return name;
+    const { schema } = kind.definition;
+    for (const part of SHARED_KIND_PARTS) {
+      const shared = schemaAt(schema, part.path);
+      if (shared) this.schemas.name(shared, metaDefinitionName(part.kind, domain));
+    }
+    for (const [field, suffix] of [['spec', 'Spec'], ['status', 'Status']] as const) {
+      const part = schemaAt(schema, [field]);
+      if (part) this.schemas.name(part, kindDefinitionName(kind.group, kind.version, `${kind.kind}${suffix}`, domain));
+    }
+    this.schemas.define(name, schema, { 'x-kubernetes-group-version-kind': [gvkOf(kind)] });
+    return name;
   }
 
   /**
@@ -109,7 +135,7 @@ class DocumentBuilder {
     const listGvk = gvkOf(resolved, resolved.listKind);
     const refs = { listMeta, object: this.schemas.ref(objectName) };
     this.schemas.definePublished(listName, customResourceListSchema(this.dialect, refs, listGvk, resolved.kind, resolved.resource));
-    const names = { object: objectName, list: listName };
+    const names = { object: objectName, list: listName, subresources: this.subresourceKinds(resolved) };
     for (const item of customResourcePathItems(resolved, this.options.domain)) this.paths.set(item.path, this.pathItem(item, resolved, names));
   }
 
@@ -145,8 +171,8 @@ class DocumentBuilder {
   }
 
   /** The reference to a body's or response's schema, publishing the meta.v1 type on first use. */
-  private schemaRef(schema: SchemaName, names: { object: string; list: string }, resolved: ResolvedResource): JSONSchema {
-    if (schema.kind === 'scale') return this.scaleRef(resolved);
+  private schemaRef(schema: SchemaName, names: KindNames): JSONSchema {
+    if (schema.kind === 'subresource') return this.schemas.ref(names.subresources.get(schema.subresource)!);
     if (schema.kind !== 'meta') return this.schemas.ref(names[schema.kind]);
     const name = metaDefinitionName(schema.name, this.options.domain);
     if (!this.schemas.has(name)) {
@@ -162,37 +188,24 @@ class DocumentBuilder {
     return this.schemas.ref(name);
   }
 
-  /** autoscaling/v1 Scale, published on first use under upstream's name. */
-  private scaleRef(resolved: ResolvedResource): JSONSchema {
-    const { domain } = this.options;
-    const name = kindDefinitionName('autoscaling', 'v1', 'Scale', domain);
-    if (!this.schemas.has(name)) {
-      this.schemas.name(scaleSpecSchema, kindDefinitionName('autoscaling', 'v1', 'ScaleSpec', domain));
-      this.schemas.name(scaleStatusSchema, kindDefinitionName('autoscaling', 'v1', 'ScaleStatus', domain));
-      const objectMeta = schemaAt(resolved.definition.schema, ['metadata']) ?? objectMetaSchema;
-      this.schemas.define(name, scaleSchema(objectMeta), { 'x-kubernetes-group-version-kind': [{ group: 'autoscaling', kind: 'Scale', version: 'v1' }] });
-    }
-    return this.schemas.ref(name);
-  }
-
   private parameter(parameter: Parameter): JSONSchema {
     const { name, description, required } = parameter;
     if (this.dialect === 'v2') return { name, in: parameter.in, description, type: parameter.type, ...(required && { required }) };
     return { name, in: parameter.in, description, ...(required && { required }), schema: { type: parameter.type } };
   }
 
-  private pathItem(item: PathItem, resolved: ResolvedResource, names: { object: string; list: string }): JSONSchema {
+  private pathItem(item: PathItem, resolved: ResolvedResource, names: KindNames): JSONSchema {
     const out: JSONSchema = {};
     for (const operation of item.operations) out[operation.method] = this.operation(operation, resolved, names);
     out.parameters = item.parameters.map((parameter) => this.parameter(parameter));
     return out;
   }
 
-  private operation(operation: Operation, resolved: ResolvedResource, names: { object: string; list: string }): JSONSchema {
+  private operation(operation: Operation, resolved: ResolvedResource, names: KindNames): JSONSchema {
     const produces = operation.produces ?? [...PRODUCES, ...(operation.watch ? WATCH_PRODUCES : [])];
     const responses: JSONSchema = {};
     for (const [code, schema] of Object.entries(operation.responses)) {
-      const ref = this.schemaRef(schema, names, resolved);
+      const ref = this.schemaRef(schema, names);
       const description = RESPONSE_DESCRIPTIONS[code];
       if (this.dialect === 'v2') {
         responses[code] = { description, schema: ref };
@@ -203,13 +216,13 @@ class DocumentBuilder {
     responses['401'] = { description: 'Unauthorized' };
     const parameters = operation.parameters.map((parameter) => this.parameter(parameter));
     const consumes = operation.consumes ?? (operation.method === 'patch' ? PATCH_CONSUMES : ['*/*']);
-    const body = operation.body && { ref: this.schemaRef(operation.body.schema, names, resolved), required: operation.body.required };
+    const body = operation.body && { ref: this.schemaRef(operation.body.schema, names), required: operation.body.required };
     const common = {
       description: operation.description,
       operationId: operation.operationId,
       tags: [operation.tag],
     };
-    const extensions = { 'x-kubernetes-action': operation.action, 'x-kubernetes-group-version-kind': gvkOf(resolved) };
+    const extensions = { 'x-kubernetes-action': operation.action, 'x-kubernetes-group-version-kind': operation.gvk ?? gvkOf(resolved) };
     if (this.dialect === 'v2') {
       const all = body ? [{ name: 'body', in: 'body', ...(body.required && { required: true }), schema: body.ref }, ...parameters] : parameters;
       return {

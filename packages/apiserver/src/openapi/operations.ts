@@ -1,7 +1,7 @@
 // The operations of a served resource, as the path items of an OpenAPI document describe them
 // (resources document 2 section 4): one path item per URL, one operation per verb, with upstream's
 // operation IDs, parameters and responses. Written once here, rendered for v2 and v3 by documents.ts.
-import type { ResolvedResource, Verb } from '@plat/registry';
+import { DEFAULT_SUBRESOURCE_VERBS, type ResolvedResource, type Verb } from '@plat/registry';
 import { groupVersionId, groupVersionTag } from './names.js';
 
 export type Method = 'get' | 'put' | 'post' | 'delete' | 'patch';
@@ -14,8 +14,21 @@ export interface Parameter {
   required?: boolean;
 }
 
-/** What a body or a response is: one of the kind's own schemas, a meta.v1 type, or autoscaling/v1 Scale. */
-export type SchemaName = { kind: 'object' } | { kind: 'list' } | { kind: 'meta'; name: 'Status' | 'DeleteOptions' | 'Patch' } | { kind: 'scale' };
+/**
+ * What a body or a response is: one of the kind's own schemas, the kind a subresource is served as
+ * (scale's autoscaling/v1 Scale), or a meta.v1 type.
+ */
+export type SchemaName =
+  | { kind: 'object' }
+  | { kind: 'list' }
+  | { kind: 'subresource'; subresource: string }
+  | { kind: 'meta'; name: 'Status' | 'DeleteOptions' | 'Patch' };
+
+export interface GroupVersionKind {
+  group: string;
+  version: string;
+  kind: string;
+}
 
 export interface Operation {
   method: Method;
@@ -33,6 +46,8 @@ export interface Operation {
   /** The media types of the body and of the responses, where they are not the built-in kinds' (custom resources). */
   consumes?: readonly string[];
   produces?: readonly string[];
+  /** x-kubernetes-group-version-kind where it is not the resource's own: a built-in subresource's kind. */
+  gvk?: GroupVersionKind;
 }
 
 export interface PathItem {
@@ -114,8 +129,6 @@ const DELETE_COLLECTION_PARAMETERS = params(
   'timeoutSeconds',
 );
 
-/** Verbs of a subresource, as discovery lists them (resources/discovery.ts). */
-const SUBRESOURCE_VERBS: Record<string, Verb[]> = { status: ['get', 'patch', 'update'], finalize: ['update'] };
 
 const OBJECT: SchemaName = { kind: 'object' };
 const LIST: SchemaName = { kind: 'list' };
@@ -240,10 +253,15 @@ export function resourcePathItems(resolved: ResolvedResource, domain: string): P
   }
   if (item.length) items.push({ path: `${collectionPath}/{name}`, parameters: itemParameters, operations: item });
 
-  for (const subresource of Object.keys(definition.subresources ?? {})) {
+  for (const [subresource, sub] of Object.entries(definition.subresources ?? {})) {
     const suffix = capitalize(subresource);
     const operations: Operation[] = [];
-    for (const verb of SUBRESOURCE_VERBS[subresource] ?? ['get', 'patch', 'update']) {
+    // One served as another kind (scale) is read, written and answered as that kind, which upstream's
+    // installer gives its operations as their group-version-kind.
+    const servedAs = resolved.subresourceKinds.get(subresource);
+    const shown: SchemaName = servedAs ? { kind: 'subresource', subresource } : OBJECT;
+    const gvk = servedAs && { gvk: { group: servedAs.group, version: servedAs.version, kind: servedAs.kind } };
+    for (const verb of sub.verbs ?? DEFAULT_SUBRESOURCE_VERBS) {
       if (!verbs.has(verb)) continue;
       if (verb === 'get') {
         operations.push({
@@ -252,8 +270,9 @@ export function resourcePathItems(resolved: ResolvedResource, domain: string): P
           description: `read ${subresource} of the specified ${kind}`,
           action: 'get',
           parameters: [],
-          responses: { '200': OBJECT },
+          responses: { '200': shown },
           tag,
+          ...gvk,
         });
       } else if (verb === 'update') {
         operations.push({
@@ -262,9 +281,10 @@ export function resourcePathItems(resolved: ResolvedResource, domain: string): P
           description: `replace ${subresource} of the specified ${kind}`,
           action: 'put',
           parameters: WRITE_PARAMETERS,
-          body: { schema: OBJECT, required: true },
-          responses: { '200': OBJECT, '201': OBJECT },
+          body: { schema: shown, required: true },
+          responses: { '200': shown, '201': shown },
           tag,
+          ...gvk,
         });
       } else if (verb === 'patch') {
         operations.push({
@@ -274,8 +294,9 @@ export function resourcePathItems(resolved: ResolvedResource, domain: string): P
           action: 'patch',
           parameters: PATCH_PARAMETERS,
           body: { schema: PATCH, required: true },
-          responses: { '200': OBJECT, '201': OBJECT },
+          responses: { '200': shown, '201': shown },
           tag,
+          ...gvk,
         });
       }
     }

@@ -1,14 +1,14 @@
 // Discovery (/api, /apis, /apis/{group}, the group-version resource lists) and the
 // aggregated discovery document kubectl 1.28 asks for first, with the plain documents as fallback.
-import type { KubeObject, ResolvedResource, SubresourceDefinition, Verb } from '@plat/registry';
+import { DEFAULT_SUBRESOURCE_VERBS, type KubeObject, type ResolvedResource, type SubresourceDefinition, type Verb } from '@plat/registry';
 import type { Handler, RequestContext } from '../context.js';
 import type { GroupVersions, ResourceCatalog, ServedResource } from './catalog.js';
 import { parseAccept } from './negotiation.js';
 import { writeObject } from './respond.js';
 
 
-/** The verbs a subresource serves: its own list, else upstream's status verbs (GET, PUT, PATCH). */
-export const subresourceVerbs = (definition: SubresourceDefinition<KubeObject>): Verb[] => [...(definition.verbs ?? ['get', 'patch', 'update'])];
+/** The verbs a subresource serves: its own list, else upstream's status and scale verbs (GET, PUT, PATCH). */
+export const subresourceVerbs = (definition: SubresourceDefinition<KubeObject>): Verb[] => [...(definition.verbs ?? DEFAULT_SUBRESOURCE_VERBS)];
 
 const groupVersion = (group: string, version: string): string => (group ? `${group}/${version}` : version);
 
@@ -38,11 +38,15 @@ function apiResources(served: readonly ServedResource[], foreign: readonly Forei
       ...(definition.categories?.length && { categories: [...definition.categories] }),
     });
     for (const [subresource, subresourceDefinition] of Object.entries(definition.subresources ?? {})) {
+      // One served as another kind names its group and version (scale: autoscaling/v1 Scale), which
+      // is how kubectl's scale client learns what to expect.
+      const kind = resolved.subresourceKinds.get(subresource);
       out.push({
         name: `${resolved.resource}/${subresource}`,
         singularName: '',
         namespaced: resolved.namespaced,
-        kind: resolved.kind,
+        ...(kind && { group: kind.group, version: kind.version }),
+        kind: (kind ?? resolved).kind,
         verbs: subresourceVerbs(subresourceDefinition),
       });
     }
@@ -78,7 +82,14 @@ function discoveredResources(served: readonly ServedResource[], foreign: readonl
       ...(definition.categories?.length && { categories: [...definition.categories] }),
       ...((subresources.length || others.length) && {
         subresources: [
-          ...subresources.map(([subresource, sub]) => ({ subresource, responseKind, verbs: subresourceVerbs(sub) })),
+          ...subresources.map(([subresource, sub]) => {
+            const kind = resolved.subresourceKinds.get(subresource);
+            return {
+              subresource,
+              responseKind: kind ? { group: kind.group, version: kind.version, kind: kind.kind } : responseKind,
+              verbs: subresourceVerbs(sub),
+            };
+          }),
           ...others.map(({ subresource, resolved: r, verbs }) => ({
             subresource,
             responseKind: { group: r.group, version: r.version, kind: r.kind },

@@ -78,6 +78,10 @@ export function resourceHandler(catalog: ResourceCatalog, services: ServerServic
       served = sub;
     } else {
       effectiveVerb = checkVerb(info, parent, verb, query.boolean('watch'));
+      // A subresource served as another kind (scale) is decoded and answered as that kind, by the
+      // parent's store.
+      const kind = info.subresource ? parent.resolved.subresourceKinds.get(info.subresource) : undefined;
+      if (kind) served = { resolved: kind, store: parent.store };
     }
     const { resolved } = served;
     const handler = handlers[effectiveVerb];

@@ -44,8 +44,10 @@ function parsePatch(type: PatchType, text: string): { patch: unknown; duplicates
 export async function patchObject({ ctx, info, served, query, services, representation }: VerbScope): Promise<void> {
   const { store } = served;
   const mediaType = (ctx.get('content-type').split(';')[0] ?? '').trim().toLowerCase();
-  // Custom resources have no patch strategies of their own: upstream serves them no strategic merge patch.
-  const unstructured = !!served.resolved.definition.unstructured;
+  // Custom resources have no patch strategies of their own: upstream serves them no strategic merge
+  // patch, on their subresources neither (its custom resource handler offers /status and /scale the
+  // same patch types), though a Scale itself has strategies.
+  const unstructured = !!store.resource.definition.unstructured;
   const type = PATCH_TYPES[mediaType];
   if (!type || (unstructured && type === 'strategic')) {
     throw newUnsupportedMediaType(Object.keys(PATCH_TYPES).filter((t) => !unstructured || PATCH_TYPES[t] !== 'strategic'));
@@ -61,7 +63,7 @@ export async function patchObject({ ctx, info, served, query, services, represen
         : [],
   );
   const { patch, duplicates } = parsePatch(type, (await readBody(ctx)).toString('utf8'));
-  const { object, created, warnings } = await store.patch(info.namespace, info.name, {
+  const request = {
     type,
     patch,
     duplicates,
@@ -70,8 +72,10 @@ export async function patchObject({ ctx, info, served, query, services, represen
     manager: fieldManager ?? managerOf(ctx),
     user: ctx.state.user,
     ...(force && { force }),
-    ...(info.subresource && { subresource: info.subresource }),
-  });
+  };
+  const { object, created, warnings } = info.subresource
+    ? await store.patchSubresource(info.namespace, info.name, info.subresource, request)
+    : await store.patch(info.namespace, info.name, request);
   addWarnings(ctx, warnings);
   await writeObject(ctx, created ? 201 : 200, object, { representation });
 }

@@ -1,4 +1,4 @@
-// PUT of one object or of a subresource (status, finalize).
+// PUT of one object or of a subresource (status, finalize; scale, whose body is a Scale).
 import { objectFromInput } from '@plat/registry';
 import { decodeBody } from '../body.js';
 import { protobufBodyOf } from '../protobuf.js';
@@ -13,11 +13,9 @@ export async function updateObject({ ctx, info, served, query, services, represe
   const manager = fieldManager ?? managerOf(ctx);
   const { object, warnings } = objectFromInput(resolved, await decodeBody(ctx, protobufBodyOf(resolved, services.domain)), fieldValidation);
   addWarnings(ctx, warnings);
-  const { object: stored, created } = await store.update(info.namespace, info.name, object, {
-    dryRun,
-    manager,
-    user: ctx.state.user,
-    ...(info.subresource && { subresource: info.subresource }),
-  });
+  const options = { dryRun, manager, user: ctx.state.user };
+  const { object: stored, created } = info.subresource
+    ? await store.updateSubresource(info.namespace, info.name, info.subresource, object, options)
+    : await store.update(info.namespace, info.name, object, options);
   await writeObject(ctx, created ? 201 : 200, stored, { representation });
 }
