@@ -207,9 +207,10 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
 }
 
 /**
- * How the objects of an unstructured kind are read. Pruning and defaults apply to a request's
- * object as it is decoded, and to objects read from storage (written before the schema changed,
- * or by another version): a client sees no field the schema does not have, and every default.
+ * How the objects of an unstructured kind are read. Pruning applies to a request's object as it is
+ * decoded (defaults are the strategy's, as for any kind), and both to objects read from storage
+ * (written before the schema changed, or by another version): a client sees no field the schema
+ * does not have, and every default.
  */
 export interface UnstructuredRules {
   /**

@@ -40,11 +40,9 @@ export function objectFromInput<T extends KubeObject>(
     throw newBadRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: ${check.typeErrors.join('; ')}`);
   }
   const rules = resolved.definition.unstructured;
-  if (rules) {
-    // As upstream's custom resource decoding: pruned by the schema, then defaulted.
-    check.unknownFields.push(...rules.prune(object as KubeObject));
-    rules.default(object as KubeObject);
-  }
+  // As upstream's custom resource decoding: pruned by the schema (its defaults are the store's,
+  // strategy.default, so that every write gets them).
+  if (rules) check.unknownFields.push(...rules.prune(object as KubeObject));
   const problems = [...check.unknownFields.map((field) => `unknown field "${field}"`), ...input.duplicates.map((field) => `duplicate field "${field}"`)];
   if (problems.length && fieldValidation === 'Strict') throw newBadRequest(`strict decoding error: ${problems.join(', ')}`);
   object.metadata ??= {};

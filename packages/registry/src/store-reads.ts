@@ -62,9 +62,9 @@ export class ResourceReader<T extends KubeObject = KubeObject> {
   /** An unstructured kind's stored form (typed kinds: undefined, their objects are served as stored). */
   readonly form: StoredForm<T> | undefined;
 
-  /** An object read from storage as this version serves it (a stored one need not be copied). */
+  /** An object a read has its own copy of, as this version serves it. */
   protected served(stored: T): T {
-    return this.form ? this.form.served(stored) : this.withType(stored);
+    return this.form ? this.form.servedInPlace(stored) : this.withType(stored);
   }
 
   /** An object read from storage as the store's writes work on it: pruned and defaulted. */

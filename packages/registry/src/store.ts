@@ -168,7 +168,8 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
       const object = await this.prepareCreate(namespace, input, request, { generateName: generated });
       const name = object.metadata.name ?? '';
       try {
-        return this.served(await storage.create(this.resource.key(namespace, name), this.toStorage(object)));
+        // What was written was decoded, pruned and defaulted already: it only takes this version's apiVersion.
+        return this.withType(await storage.create(this.resource.key(namespace, name), this.toStorage(object)));
       } catch (error) {
         if (generated && isStorageError(error, 'AlreadyExists') && attempt < GENERATE_NAME_ATTEMPTS) continue;
         this.fail(error, name);
@@ -243,7 +244,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
     } catch (error) {
       this.fail(error, name);
     }
-    return { object: await this.settled(storage, key, this.served(updated)), created };
+    return { object: await this.settled(storage, key, this.withType(updated)), created };
   }
 
   /**
@@ -271,7 +272,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
       }
     };
     const stored = await this.storePatched(storage, key, name, compute, { mayCreate, apply: request.type === 'apply' });
-    return { object: await this.settled(storage, key, this.served(stored)), created, warnings };
+    return { object: await this.settled(storage, key, this.withType(stored)), created, warnings };
   }
 
   /** A patch's write: `compute` over the current object, retried as upstream's patcher retries it. */

@@ -12,6 +12,8 @@ export interface StoredForm<T extends KubeObject> {
    * which is not changed (it may be a watch cache's shared object). Made once per stored object.
    */
   served(stored: T): T;
+  /** The same, made of an object the caller owns (a read's own copy), in place. */
+  servedInPlace(stored: T): T;
   /** Gives an object about to be written the storage version's apiVersion (in place). */
   toStorage(object: T): T;
 }
@@ -38,6 +40,13 @@ export function storedFormOf<T extends KubeObject>(resolved: ResolvedResource<T>
       }
       made.set(stored, object);
       return object;
+    },
+    servedInPlace(stored) {
+      rules.prune(stored);
+      rules.default(stored);
+      stored.apiVersion = resolved.apiVersion;
+      stored.kind = resolved.kind;
+      return stored;
     },
     toStorage(object) {
       object.apiVersion = storageApiVersion;

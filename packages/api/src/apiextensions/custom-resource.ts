@@ -101,6 +101,18 @@ function versionDefinition(crd: CustomResourceDefinition, version: CustomResourc
   const names = crd.status?.acceptedNames ?? crd.spec.names;
   const schema = version.schema?.openAPIV3Schema ?? OPEN_SCHEMA;
   const structural = structuralSchema(schema);
+  // The root's metadata is ObjectMeta, already decoded and pruned as one (embedded resources'
+  // metadata is the schema's to prune): pruning and defaults need not walk it again.
+  const values: JSONSchema = {
+    ...structural,
+    properties: { ...(structural.properties as Record<string, JSONSchema>), metadata: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+  };
+  // Upstream's order after pruning: nulls the schema does not allow go, then defaults.
+  const defaults = (object: KubeObject): boolean => {
+    const pruned = pruneNulls(values, object);
+    const defaulted = applyDefaults(values, object);
+    return pruned || defaulted;
+  };
   const subresources = version.subresources;
   const scale = subresources?.scale;
   const hasStatus = subresources?.status !== undefined;
@@ -119,17 +131,13 @@ function versionDefinition(crd: CustomResourceDefinition, version: CustomResourc
     schema: decodingSchema,
     unstructured: {
       storageVersion,
-      prune: (object) => pruneUnknownFields(structural, object).sort(),
-      // Upstream's order after pruning: nulls the schema does not allow go, then defaults.
-      default: (object) => {
-        const pruned = pruneNulls(structural, object);
-        const defaulted = applyDefaults(structural, object);
-        return pruned || defaulted;
-      },
+      prune: (object) => pruneUnknownFields(values, object).sort(),
+      default: defaults,
       openAPIV3Schema: schema as JSONSchema,
     },
     strategy: {
       tracksGeneration: true,
+      default: (object) => void defaults(object),
       prepareForCreate(object) {
         if (hasStatus) delete object.status;
       },

@@ -28,7 +28,7 @@ function fieldSchema(schema: Schema, field: string): Schema {
 }
 
 /** A copy of a default, so that no two objects (or an object and the schema) share one. */
-const copyOf = <T>(value: T): T => structuredClone(value);
+const copyOf = <T>(value: T): T => (value !== null && typeof value === 'object' ? structuredClone(value) : value);
 
 /** Fills in `schema`'s defaults in `value`, in place; whether anything was filled in. */
 export function applyDefaults(schema: JSONSchema, value: unknown): boolean {
@@ -80,6 +80,8 @@ export function pruneNulls(schema: JSONSchema, value: unknown): boolean {
 }
 
 function pruneNullsIn(value: unknown, schema: Schema): boolean {
+  // Where the schema says nothing (preserved unknown fields), nulls are the data's own.
+  if (!schema) return false;
   let changed = false;
   if (Array.isArray(value)) {
     const items = asSchema(schema?.items);

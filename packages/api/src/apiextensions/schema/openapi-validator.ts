@@ -68,6 +68,13 @@ class Result {
 
 const failure = (issue: ValidationIssue): Result => new Result().add(issue);
 
+/** A check that passed: one match. */
+function matched(): Result {
+  const result = new Result();
+  result.matchCount = 1;
+  return result;
+}
+
 const IN = 'body';
 
 type Kind = 'null' | 'boolean' | 'string' | 'integer' | 'number' | 'array' | 'object';
@@ -111,7 +118,7 @@ function validateType(schema: JSONSchemaProps, value: unknown, path: string): Re
   const format = supportedFormat(schema.format);
   if (value === null || value === undefined) {
     if (types.length && !types.includes('null') && schema.nullable !== true) return failure(invalidType(path, types.join(','), 'null'));
-    return Object.assign(new Result(), { matchCount: 1 });
+    return matched();
   }
   const kind = kindOf(value);
   const [jsonType, goFormat] = inferred(kind);
@@ -124,11 +131,12 @@ function validateType(schema: JSONSchemaProps, value: unknown, path: string): Re
   if (!(!numeric && format && stringLike) && !(types.includes(jsonType) || intAsNumber)) {
     return failure(invalidType(path, types.join(','), jsonType));
   }
-  return Object.assign(new Result(), { matchCount: 1 });
+  return matched();
 }
 
 function validateString(schema: JSONSchemaProps, value: string, path: string): Result | undefined {
-  const length = [...value].length;
+  // Counted in code points, as Go counts runes; only when a bound asks.
+  const length = schema.maxLength !== undefined || schema.minLength !== undefined ? [...value].length : 0;
   if (schema.maxLength !== undefined && length > schema.maxLength) {
     return failure({ code: 'tooLong', name: path, value, valid: schema.maxLength, message: `${path} in ${IN} should be at most ${schema.maxLength} chars long` });
   }
@@ -312,8 +320,8 @@ function validateObject(schema: JSONSchemaProps, value: Record<string, unknown>,
       result.merge(validateValue(additional, value[key], `${path}.${key}`));
     }
   }
-  for (const [name, property] of Object.entries(properties)) {
-    if (Object.hasOwn(value, name)) result.merge(validateValue(property, value[name], childPath(path, name)));
+  for (const name in properties) {
+    if (Object.hasOwn(properties, name) && Object.hasOwn(value, name)) result.merge(validateValue(properties[name]!, value[name], childPath(path, name)));
   }
   for (const name of schema.required ?? []) {
     if (!Object.hasOwn(value, name)) result.add({ code: 'required', name: `${path}.${name}`, message: `${path}.${name} in ${IN} is required` });
@@ -392,23 +400,27 @@ function validateValue(schema: JSONSchemaProps, value: unknown, path: string): R
   }
   const kind = kindOf(value);
   const format = supportedFormat(schema.format);
-  const steps: (() => Result | undefined)[] = [];
-  if (typesOf(schema).length || format) steps.push(() => validateType(schema, value, path));
-  steps.push(() => validateComposition(schema, value, path));
+  // Each check counts one match, and the check itself what it matched (anyOf and oneOf pick their
+  // best failure by it). Called in order, without a list of steps: this runs for every value.
+  if (typesOf(schema).length || format) step(result, validateType(schema, value, path));
+  if (schema.anyOf?.length || schema.oneOf?.length || schema.allOf?.length || schema.not) step(result, validateComposition(schema, value, path));
+  // No junctors: what validateComposition would have counted (its one match), and its step.
+  else result.matchCount += 2;
   if (kind === 'string') {
-    steps.push(() => validateString(schema, value as string, path));
-    if (format) steps.push(() => validateFormat(format, value as string, path));
+    step(result, validateString(schema, value as string, path));
+    if (format) step(result, validateFormat(format, value as string, path));
   }
-  if (kind === 'integer' || kind === 'number') steps.push(() => validateNumber(schema, value as number, path));
-  if (kind === 'array') steps.push(() => validateItems(schema, value as unknown[], path));
-  steps.push(() => validateEnum(schema, value, path));
-  if (kind === 'object') steps.push(() => validateObject(schema, value as Record<string, unknown>, path));
-  for (const step of steps) {
-    result.merge(step());
-    result.matchCount++;
-  }
+  if (kind === 'integer' || kind === 'number') step(result, validateNumber(schema, value as number, path));
+  if (kind === 'array') step(result, validateItems(schema, value as unknown[], path));
+  step(result, validateEnum(schema, value, path));
+  if (kind === 'object') step(result, validateObject(schema, value as Record<string, unknown>, path));
   result.matchCount++;
   return result;
+}
+
+function step(result: Result, outcome: Result | undefined): void {
+  if (outcome) result.merge(outcome);
+  result.matchCount++;
 }
 
 /** The validator's errors for a whole value, in its order, each message once. */
