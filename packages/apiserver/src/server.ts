@@ -373,12 +373,15 @@ function serveApi(
     ),
   );
   const bootstrapper = new Bootstrapper(catalog, [...(api.bootstrap ?? []), ...(policy?.objects ?? [])], logger);
-  const stored = catalog.all().filter((served) => !served.resolved.definition.virtual);
-  // One count per resource, not per version: versions of a group share their objects.
-  const counted = new Map(stored.map(({ resolved }) => [resolved.prefix(''), resolved.group ? `${resolved.resource}.${resolved.group}` : resolved.resource]));
+  const counted = (): { prefix: string; name: string }[] => {
+    const stored = catalog.all().filter((served) => !served.resolved.definition.virtual);
+    // One count per resource, not per version: versions of a group share their objects.
+    const byPrefix = new Map(stored.map(({ resolved }) => [resolved.prefix(''), resolved.group ? `${resolved.resource}.${resolved.group}` : resolved.resource]));
+    return [...byPrefix].map(([prefix, name]) => ({ prefix, name }));
+  };
   const objectCounter = new ObjectCounter(
     storage,
-    [...counted].map(([prefix, name]) => ({ prefix, name })),
+    counted,
     metrics,
     logger,
     api.objectCountIntervalMs ?? 60_000,

@@ -79,9 +79,13 @@ export class ObjectCounter {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
 
+  /** The resources counted last round: a resource no longer served loses its series. */
+  private counted = new Set<string>();
+
   constructor(
     private readonly storage: Storage,
-    private readonly resources: readonly CountedResource[],
+    /** What to count, asked at each round: custom resources come and go. */
+    private readonly resources: () => readonly CountedResource[],
     private readonly metrics: ServerMetrics,
     private readonly logger: Logger,
     private readonly intervalMs = 60_000,
@@ -103,7 +107,11 @@ export class ObjectCounter {
     if (this.running) return;
     this.running = true;
     try {
-      for (const resource of this.resources) {
+      const resources = this.resources();
+      const names = new Set(resources.map((r) => r.name));
+      for (const gone of this.counted) if (!names.has(gone)) this.metrics.storageObjects.remove({ resource: gone });
+      this.counted = names;
+      for (const resource of resources) {
         try {
           const list = await this.storage.list(resource.prefix, { limit: 1 });
           const count = list.items.length + (list.continue ? (list.remainingItemCount ?? 0) : 0);
