@@ -223,6 +223,13 @@ export interface UnstructuredRules {
   /** Fills the schema's defaults in place; idempotent. Returns whether anything changed. */
   default(object: KubeObject): boolean;
   /**
+   * The schema server-side apply and field ownership work by (the version's structural schema,
+   * in `schema`'s dialect): its x-kubernetes-list-type, list-map-keys and map-type markers, every
+   * list atomic without one, as upstream treats custom resources. Absent: all of it deduced from
+   * the objects (objects granular, lists atomic).
+   */
+  fieldsSchema?: JSONSchema;
+  /**
    * The schema OpenAPI publishes for the kind, in OpenAPI 3.0's dialect as a CustomResourceDefinition
    * gives it (`nullable`, boolean `exclusiveMinimum`, x-kubernetes-* markers); `schema` above is
    * only what decoding checks (apiVersion, kind and metadata). Absent: published as an object that

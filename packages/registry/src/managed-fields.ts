@@ -3,7 +3,7 @@
 import { newBadRequest, StatusError } from '@plat/apimachinery';
 import { ApplyConflictError, TypedError, deepCopy, isPatchError, recordUpdate, type ManagedFieldsEntry } from '@plat/merge';
 import type { KubeObject } from './definition.js';
-import type { ResolvedResource } from './resolved.js';
+import { fieldsSchemaOf, type ResolvedResource } from './resolved.js';
 
 export interface Ownership {
   manager: string;
@@ -28,7 +28,7 @@ export function recordOwnership<T extends KubeObject>(
     manager: ownership.manager,
     apiVersion: resource.apiVersion,
     now: ownership.now,
-    schema: resource.definition.schema,
+    schema: fieldsSchemaOf(resource.definition),
     emptyObject: { metadata: {}, ...deepCopy(resource.definition.zeroValue ?? {}) },
     ...(ownership.subresource && { subresource: ownership.subresource }),
   });

@@ -14,7 +14,7 @@ import type { KubeObject } from './definition.js';
 import { setManagedFields } from './managed-fields.js';
 import { ensureIdentity, objectFromInput } from './object-input.js';
 import type { PatchRequest } from './requests.js';
-import type { ResolvedResource } from './resolved.js';
+import { fieldsSchemaOf, type ResolvedResource } from './resolved.js';
 
 export interface Patched<T> {
   object: T;
@@ -38,7 +38,7 @@ export function applyPatch<T extends KubeObject>(
       manager: request.manager ?? 'unknown',
       apiVersion: resource.apiVersion,
       now,
-      schema: resource.definition.schema,
+      schema: fieldsSchemaOf(resource.definition),
       force: !!request.force,
       kind: resource.kind,
       ...(request.subresource && { subresource: request.subresource }),
@@ -54,7 +54,7 @@ export function applyPatch<T extends KubeObject>(
       ? applyJsonPatch(current, request.patch as unknown[])
       : request.type === 'merge'
         ? applyMergePatch(current, request.patch)
-        : applyStrategicMergePatch(current, request.patch, resource.definition.schema);
+        : applyStrategicMergePatch(current, request.patch, fieldsSchemaOf(resource.definition));
   const { object, warnings } = decode(patched);
   ensureIdentity(resource, object, target.namespace, { url: target.name, fillName: false });
   return { object, warnings, ownershipDone: false };

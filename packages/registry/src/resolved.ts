@@ -2,7 +2,7 @@
 // the kinds its subresources are served as.
 import type { GroupKind, GroupResource } from '@plat/apimachinery';
 import { objectKey } from '@plat/storage';
-import type { KubeObject, ResourceDefinition, SubresourceKind, Verb } from './definition.js';
+import type { JSONSchema, KubeObject, ResourceDefinition, SubresourceKind, Verb } from './definition.js';
 
 export interface ResolvedResource<T extends KubeObject = KubeObject> {
   readonly definition: ResourceDefinition<T>;
@@ -81,4 +81,13 @@ function subresourceKindDefinition<T extends KubeObject>(
     ...(kind.protobuf && { protobuf: kind.protobuf }),
     ...(kind.tableColumns && { tableColumns: kind.tableColumns }),
   };
+}
+
+/** An unstructured kind that names no schema for its fields: every object granular, every list atomic. */
+const UNTYPED: JSONSchema = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+
+/** The schema field ownership, apply and patches work by: an unstructured kind's own, else the kind's. */
+export function fieldsSchemaOf<T extends KubeObject>(definition: ResourceDefinition<T>): JSONSchema {
+  if (!definition.unstructured) return definition.schema;
+  return definition.unstructured.fieldsSchema ?? UNTYPED;
 }

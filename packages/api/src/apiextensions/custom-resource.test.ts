@@ -20,6 +20,13 @@ const schema = {
         replicas: { type: 'integer', minimum: 1, maximum: 10, default: 1 },
         tags: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' },
         extra: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+        ports: {
+          type: 'array',
+          'x-kubernetes-list-type': 'map',
+          'x-kubernetes-list-map-keys': ['name'],
+          items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: { type: 'integer' } } },
+        },
+        hosts: { type: 'array', items: { type: 'string' } },
         note: { type: 'string', nullable: true },
       },
       required: ['cronSpec'],
@@ -153,6 +160,16 @@ describe('custom resources from a CRD', () => {
     assert.deepEqual(warnings, ['unknown field "spec.shape"', 'unknown field "top"']);
     // Pruned while decoding; the defaults are the store's (strategy.default).
     assert.deepEqual(object.spec, { cronSpec: '* * * * *', extra: { anything: { deep: 1 } }, note: null });
+  });
+
+  it('server-side apply merges a map list by its keys, and replaces an unmarked list whole', async () => {
+    const { v1 } = stores();
+    const applied = (manager: string, spec: Record<string, unknown>) =>
+      v1!.patch('ns', 'a', { type: 'apply', manager, patch: { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'a' }, spec } });
+    await applied('alice', { cronSpec: '* * * * *', ports: [{ name: 'http', port: 80 }], hosts: ['a'] });
+    const { object } = await applied('bob', { ports: [{ name: 'https', port: 443 }] });
+    assert.deepEqual(object.spec?.ports, [{ name: 'http', port: 80 }, { name: 'https', port: 443 }]);
+    await assert.rejects(applied('bob', { hosts: ['b'] }), (error: unknown) => isStatusError(error) && error.code === 409 && /conflict with "alice"/.test(error.status.message ?? '') && /\.spec\.hosts/.test(error.status.message ?? ''));
   });
 
   it('is stored in the storage version and read in each served version', async () => {

@@ -134,6 +134,7 @@ function versionDefinition(crd: CustomResourceDefinition, version: CustomResourc
       prune: (object) => pruneUnknownFields(values, object).sort(),
       default: defaults,
       openAPIV3Schema: schema as JSONSchema,
+      fieldsSchema: structural,
     },
     strategy: {
       tracksGeneration: true,
