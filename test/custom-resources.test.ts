@@ -132,6 +132,16 @@ describe('custom resources: kubectl against two replicas on etcd (k8s.io)', () =
     assert.match(table.stdout, /^nightly\s+\* \* \* \* \*\/5\s+1\s+\d+s$/m);
   });
 
+  it('kubectl explain shows the schema, through either replica', async () => {
+    for (const i of [0, 1]) {
+      const { stdout } = await kubectlOn(i, 'explain', 'crontabs.spec');
+      assert.match(stdout, /^KIND:\s+CronTab$/m);
+      assert.match(stdout, /What to run and when\./);
+      assert.match(stdout, /^\s+cronSpec\s+<string> -required-$/m);
+      assert.match(stdout, /The schedule, in cron format\./);
+    }
+  });
+
   it('validation answers 422 with the schema\u2019s message; strict field validation names the unknown field', async () => {
     const bad = await file('bad.json', { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'bad', namespace: 'crons' }, spec: { cronSpec: 'never' } });
     await assert.rejects(kubectl('create', '-f', bad), (error: { stderr: string }) => /spec\.cronSpec: Invalid value: "never": spec\.cronSpec in body should match/.test(error.stderr));
