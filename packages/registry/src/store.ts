@@ -1,23 +1,21 @@
-// The generic store: the one create / update / patch / delete pipeline every kind is served by, over
-// the reads of store-reads.ts. A kind contributes its definition and strategy; this file knows no
-// kind by name. A dry run is the same pipeline over a storage that does not write (@plat/storage
-// dryRunStorage).
+// The generic store: the one create / update / patch pipeline every kind is served by, over the
+// deletes of store-deletes.ts and the reads of store-reads.ts. A kind contributes its definition and
+// strategy; this file knows no kind by name. A dry run is the same pipeline over a storage that does
+// not write (@plat/storage dryRunStorage).
 import {
-  StatusError,
   newBadRequest,
   newConflict,
   newGenericServerResponse,
-  newInvalid,
   newNotFound,
   validateObjectMeta,
   validateObjectMetaUpdate,
   nameIsDNSSubdomain,
   type FieldError,
 } from '@plat/apimachinery';
-import { dryRunStorage, isStorageError, type Storage } from '@plat/storage';
+import { isStorageError, type Storage } from '@plat/storage';
 import { deepCopy, recordUpdate } from '@plat/merge';
-import type { KubeObject, ResourceStrategy, SubresourceKind } from './definition.js';
-import { ResourceReader, type StoreOptions } from './store-reads.js';
+import type { KubeObject, SubresourceKind } from './definition.js';
+import { ResourceDeleter } from './store-deletes.js';
 import type { ResolvedResource } from './resolved.js';
 import { OPTIMISTIC_LOCK_MESSAGE } from './errors.js';
 import { fillCreateMeta, fillUpdateMeta, formatTimestamp, generateName } from './object-meta.js';
@@ -25,19 +23,12 @@ import { mergeErrorToStatus, recordOwnership, setManagedFields } from './managed
 import { parentManagedFields, subresourceManagedFields } from './subresource-fields.js';
 import { ensureIdentity } from './object-input.js';
 import { applyPatch } from './patcher.js';
-import { propagationFinalizers } from './deletion.js';
 import type {
-  AdmissionAttributes,
   CreateRequest,
-  DeleteRequest,
-  DeleteResult,
-  ListQueryWithSelectors,
-  ObjectList,
   PatchRequest,
   PatchResult,
   UpdateRequest,
   UpdateResult,
-  WriteOptions,
 } from './requests.js';
 
 /** How prepareCreate treats the new object. */
@@ -54,9 +45,6 @@ interface CreateMode {
 /** Generated names are retried this many times when the name is taken. */
 const GENERATE_NAME_ATTEMPTS = 8;
 
-/** Finalizers appeared between the read and the delete: mark the object instead. */
-class PendingFinalizers extends Error {}
-
 /** A subresource served as another kind: how it is made and applied, and that kind as a resource. */
 interface KindOfSubresource<T extends KubeObject> {
   name: string;
@@ -64,46 +52,10 @@ interface KindOfSubresource<T extends KubeObject> {
   resolved: ResolvedResource;
 }
 
-export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceReader<T> {
-  readonly strategy: ResourceStrategy<T>;
-  private readonly now: () => Date;
-  private readonly dryRun: Storage;
-
-  constructor(resource: ResolvedResource<T>, options: StoreOptions) {
-    super(resource, options);
-    this.strategy = resource.definition.strategy;
-    this.now = options.now ?? (() => new Date());
-    this.dryRun = dryRunStorage(options.storage);
-  }
-
-  /** Where a write goes: the storage, or for a dry run the storage that checks and does not write. */
-  private storageFor(request: WriteOptions): Storage {
-    return request.dryRun ? this.dryRun : this.storage;
-  }
-
-  private invalid(name: string, errors: readonly FieldError[]): StatusError {
-    return newInvalid(this.resource.groupKind, name, errors);
-  }
-
+export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceDeleter<T> {
   /** Gives an object about to be written its stored form (an unstructured kind's storage version). */
   private toStorage(object: T): T {
     return this.form ? this.form.toStorage(object) : object;
-  }
-
-  private missingDeletionFinalizers(object: T): string[] {
-    const wanted = this.strategy.deletionFinalizers?.(this.context) ?? [];
-    if (!wanted.length || object.metadata.deletionTimestamp) return [];
-    return wanted.filter((f) => !object.metadata.finalizers?.includes(f));
-  }
-
-  private pendingFinalizers(object: T): boolean {
-    return this.strategy.hasPendingFinalizers?.(object) ?? (object.metadata.finalizers?.length ?? 0) > 0;
-  }
-
-  private async admit(attributes: Omit<AdmissionAttributes, 'resource'>): Promise<void> {
-    // Admission sees every kind through the one base type.
-    const resource = this.resource as unknown as ResolvedResource;
-    for (const check of this.options.admission ?? []) await check({ ...attributes, resource });
   }
 
   /**
@@ -413,99 +365,6 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
     if (managed) setManagedFields(updated, managed);
     updated.metadata.resourceVersion = object.metadata.resourceVersion || parent.metadata.resourceVersion!;
     return this.prepareUpdate(namespace, name, updated, parent, { ...request, ownershipDone: true });
-  }
-
-  /** An object whose deletion was only waiting on finalizers that a write has just removed is gone now. */
-  private async settled(storage: Storage, key: string, object: T): Promise<T> {
-    if (object.metadata.deletionTimestamp && !this.pendingFinalizers(object)) await this.removeFinalized(storage, key, object);
-    return object;
-  }
-
-  /** Removes an object whose deletion was waiting on finalizers that are now all gone. */
-  private async removeFinalized(storage: Storage, key: string, object: T): Promise<void> {
-    try {
-      await storage.delete(key, { preconditions: { resourceVersion: object.metadata.resourceVersion! } });
-    } catch (error) {
-      // Changed or deleted meanwhile: whoever did that takes it from here.
-      if (!isStorageError(error, 'Conflict') && !isStorageError(error, 'NotFound')) throw error;
-    }
-  }
-
-  /**
-   * DELETE: removes the object, or when finalizers must run first, marks it with a
-   * deletionTimestamp and leaves it for them.
-   */
-  async delete(namespace: string, name: string, request: DeleteRequest = {}): Promise<DeleteResult<T>> {
-    const key = this.resource.key(namespace, name);
-    const storage = this.storageFor(request);
-    const preconditions = request.preconditions;
-    try {
-      const current = this.current(await storage.get<T>(key));
-      await this.admit({ operation: 'DELETE', namespace, name, oldObject: current, dryRun: !!request.dryRun, ...(request.user && { user: request.user }) });
-      const collecting = propagationFinalizers(current, request.propagationPolicy) !== undefined || this.missingDeletionFinalizers(current).length > 0;
-      if (!collecting && !this.pendingFinalizers(current) && !current.metadata.deletionTimestamp) {
-        try {
-          const deleted = await storage.delete<T>(key, {
-            ...(preconditions && { preconditions }),
-            validateDeletion: (object) => {
-              if (this.pendingFinalizers(object) || propagationFinalizers(object, request.propagationPolicy)) throw new PendingFinalizers();
-            },
-          });
-          return { object: this.served(deleted), deleted: true };
-        } catch (error) {
-          if (!(error instanceof PendingFinalizers)) throw error;
-        }
-      }
-      return await this.markForDeletion(storage, key, request);
-    } catch (error) {
-      this.fail(error, name);
-    }
-  }
-
-  private async markForDeletion(storage: Storage, key: string, request: DeleteRequest): Promise<DeleteResult<T>> {
-    const mark = (object: T): T => {
-      // Finalizers change with the policy even when deletion has begun, as upstream's for kinds
-      // without graceful deletion.
-      const finalizers = propagationFinalizers(object, request.propagationPolicy);
-      if (object.metadata.deletionTimestamp && !finalizers) return object;
-      const marked = deepCopy(object);
-      if (finalizers?.length) marked.metadata.finalizers = finalizers;
-      else if (finalizers) delete marked.metadata.finalizers;
-      // The kind's own, on the first delete only, as upstream's CustomResourceDefinition storage.
-      if (!marked.metadata.deletionTimestamp) {
-        const missing = this.missingDeletionFinalizers(marked);
-        if (missing.length) marked.metadata.finalizers = [...(marked.metadata.finalizers ?? []), ...missing];
-      }
-      if (marked.metadata.deletionTimestamp || !this.pendingFinalizers(marked)) return marked;
-      marked.metadata.deletionTimestamp = formatTimestamp(this.now());
-      marked.metadata.deletionGracePeriodSeconds = 0;
-      // Upstream's mark for deletion: the beginning of deletion is a new generation, where there is one.
-      if ((marked.metadata.generation ?? 0) > 0) marked.metadata.generation! += 1;
-      this.strategy.prepareForDeletion?.(marked, this.context);
-      return marked;
-    };
-    const preconditions = request.preconditions;
-    const marked = this.served(await storage.guaranteedUpdate<T>(key, (current) => mark(current!), { ...(preconditions && { preconditions }) }));
-    if (this.pendingFinalizers(marked)) return { object: marked, deleted: false };
-    await this.removeFinalized(storage, key, marked);
-    return { object: marked, deleted: true };
-  }
-
-  /**
-   * DELETE on a collection: every selected object is deleted as by DELETE. The answer is the list as
-   * it was selected, as upstream's (not the objects as deletion left them).
-   */
-  async deleteCollection(namespace: string, query: ListQueryWithSelectors, request: DeleteRequest = {}): Promise<ObjectList<T>> {
-    const list = await this.list(namespace, query);
-    for (const item of list.items) {
-      try {
-        await this.delete(item.metadata.namespace ?? namespace, item.metadata.name!, request);
-      } catch (error) {
-        // Deleted by someone else meanwhile: that is what was asked for.
-        if (!(error instanceof StatusError && error.code === 404)) throw error;
-      }
-    }
-    return list;
   }
 
   private recordOwnership(live: T | null, object: T, options: UpdateRequest): void {

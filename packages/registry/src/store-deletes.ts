@@ -1,0 +1,147 @@
+// The deletes of the generic store (DELETE and DELETE of a collection: finalizers, propagation
+// policies, marking for deletion), and what its writes share with them: the storage a request
+// writes to (a dry run's does not), admission, and removing an object whose last finalizer a write
+// took away.
+import { StatusError, newInvalid, type FieldError } from '@plat/apimachinery';
+import { dryRunStorage, isStorageError, type Storage } from '@plat/storage';
+import { deepCopy } from '@plat/merge';
+import type { KubeObject, ResourceStrategy } from './definition.js';
+import { ResourceReader, type StoreOptions } from './store-reads.js';
+import type { ResolvedResource } from './resolved.js';
+import { formatTimestamp } from './object-meta.js';
+import { propagationFinalizers } from './deletion.js';
+import type { AdmissionAttributes, DeleteRequest, DeleteResult, ListQueryWithSelectors, ObjectList, WriteOptions } from './requests.js';
+
+/** Finalizers appeared between the read and the delete: mark the object instead. */
+class PendingFinalizers extends Error {}
+
+export class ResourceDeleter<T extends KubeObject = KubeObject> extends ResourceReader<T> {
+  readonly strategy: ResourceStrategy<T>;
+  protected readonly now: () => Date;
+  private readonly dryRun: Storage;
+
+  constructor(resource: ResolvedResource<T>, options: StoreOptions) {
+    super(resource, options);
+    this.strategy = resource.definition.strategy;
+    this.now = options.now ?? (() => new Date());
+    this.dryRun = dryRunStorage(options.storage);
+  }
+
+  /** Where a write goes: the storage, or for a dry run the storage that checks and does not write. */
+  protected storageFor(request: WriteOptions): Storage {
+    return request.dryRun ? this.dryRun : this.storage;
+  }
+
+  protected invalid(name: string, errors: readonly FieldError[]): StatusError {
+    return newInvalid(this.resource.groupKind, name, errors);
+  }
+
+  private missingDeletionFinalizers(object: T): string[] {
+    const wanted = this.strategy.deletionFinalizers?.(this.context) ?? [];
+    if (!wanted.length || object.metadata.deletionTimestamp) return [];
+    return wanted.filter((f) => !object.metadata.finalizers?.includes(f));
+  }
+
+  protected pendingFinalizers(object: T): boolean {
+    return this.strategy.hasPendingFinalizers?.(object) ?? (object.metadata.finalizers?.length ?? 0) > 0;
+  }
+
+  protected async admit(attributes: Omit<AdmissionAttributes, 'resource'>): Promise<void> {
+    // Admission sees every kind through the one base type.
+    const resource = this.resource as unknown as ResolvedResource;
+    for (const check of this.options.admission ?? []) await check({ ...attributes, resource });
+  }
+
+  /** An object whose deletion was only waiting on finalizers that a write has just removed is gone now. */
+  protected async settled(storage: Storage, key: string, object: T): Promise<T> {
+    if (object.metadata.deletionTimestamp && !this.pendingFinalizers(object)) await this.removeFinalized(storage, key, object);
+    return object;
+  }
+
+  /** Removes an object whose deletion was waiting on finalizers that are now all gone. */
+  private async removeFinalized(storage: Storage, key: string, object: T): Promise<void> {
+    try {
+      await storage.delete(key, { preconditions: { resourceVersion: object.metadata.resourceVersion! } });
+    } catch (error) {
+      // Changed or deleted meanwhile: whoever did that takes it from here.
+      if (!isStorageError(error, 'Conflict') && !isStorageError(error, 'NotFound')) throw error;
+    }
+  }
+
+  /**
+   * DELETE: removes the object, or when finalizers must run first, marks it with a
+   * deletionTimestamp and leaves it for them.
+   */
+  async delete(namespace: string, name: string, request: DeleteRequest = {}): Promise<DeleteResult<T>> {
+    const key = this.resource.key(namespace, name);
+    const storage = this.storageFor(request);
+    const preconditions = request.preconditions;
+    try {
+      const current = this.current(await storage.get<T>(key));
+      await this.admit({ operation: 'DELETE', namespace, name, oldObject: current, dryRun: !!request.dryRun, ...(request.user && { user: request.user }) });
+      const collecting = propagationFinalizers(current, request.propagationPolicy) !== undefined || this.missingDeletionFinalizers(current).length > 0;
+      if (!collecting && !this.pendingFinalizers(current) && !current.metadata.deletionTimestamp) {
+        try {
+          const deleted = await storage.delete<T>(key, {
+            ...(preconditions && { preconditions }),
+            validateDeletion: (object) => {
+              if (this.pendingFinalizers(object) || propagationFinalizers(object, request.propagationPolicy)) throw new PendingFinalizers();
+            },
+          });
+          return { object: this.served(deleted), deleted: true };
+        } catch (error) {
+          if (!(error instanceof PendingFinalizers)) throw error;
+        }
+      }
+      return await this.markForDeletion(storage, key, request);
+    } catch (error) {
+      this.fail(error, name);
+    }
+  }
+
+  private async markForDeletion(storage: Storage, key: string, request: DeleteRequest): Promise<DeleteResult<T>> {
+    const mark = (object: T): T => {
+      // Finalizers change with the policy even when deletion has begun, as upstream's for kinds
+      // without graceful deletion.
+      const finalizers = propagationFinalizers(object, request.propagationPolicy);
+      if (object.metadata.deletionTimestamp && !finalizers) return object;
+      const marked = deepCopy(object);
+      if (finalizers?.length) marked.metadata.finalizers = finalizers;
+      else if (finalizers) delete marked.metadata.finalizers;
+      // The kind's own, on the first delete only, as upstream's CustomResourceDefinition storage.
+      if (!marked.metadata.deletionTimestamp) {
+        const missing = this.missingDeletionFinalizers(marked);
+        if (missing.length) marked.metadata.finalizers = [...(marked.metadata.finalizers ?? []), ...missing];
+      }
+      if (marked.metadata.deletionTimestamp || !this.pendingFinalizers(marked)) return marked;
+      marked.metadata.deletionTimestamp = formatTimestamp(this.now());
+      marked.metadata.deletionGracePeriodSeconds = 0;
+      // Upstream's mark for deletion: the beginning of deletion is a new generation, where there is one.
+      if ((marked.metadata.generation ?? 0) > 0) marked.metadata.generation! += 1;
+      this.strategy.prepareForDeletion?.(marked, this.context);
+      return marked;
+    };
+    const preconditions = request.preconditions;
+    const marked = this.served(await storage.guaranteedUpdate<T>(key, (current) => mark(current!), { ...(preconditions && { preconditions }) }));
+    if (this.pendingFinalizers(marked)) return { object: marked, deleted: false };
+    await this.removeFinalized(storage, key, marked);
+    return { object: marked, deleted: true };
+  }
+
+  /**
+   * DELETE on a collection: every selected object is deleted as by DELETE. The answer is the list as
+   * it was selected, as upstream's (not the objects as deletion left them).
+   */
+  async deleteCollection(namespace: string, query: ListQueryWithSelectors, request: DeleteRequest = {}): Promise<ObjectList<T>> {
+    const list = await this.list(namespace, query);
+    for (const item of list.items) {
+      try {
+        await this.delete(item.metadata.namespace ?? namespace, item.metadata.name!, request);
+      } catch (error) {
+        // Deleted by someone else meanwhile: that is what was asked for.
+        if (!(error instanceof StatusError && error.code === 404)) throw error;
+      }
+    }
+    return list;
+  }
+}
