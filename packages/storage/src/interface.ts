@@ -178,4 +178,9 @@ export interface Storage {
   /** Resolves when the backend answers; rejects with the reason when it does not. */
   checkHealth(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Drops what is kept for the objects below `prefix` (a watch cache and its watch on the store):
+   * their resource is no longer served. Their watchers end. Optional: plain backends keep nothing.
+   */
+  release?(prefix: string): void;
 }

@@ -98,7 +98,11 @@ export class ResourceCatalog {
   /** Stops serving a resource added after start-up; the served resource it was, if any. */
   remove(group: string, version: string, resource: string): ServedResource | undefined {
     const served = this.detach(group, version, resource);
-    if (served) this.changed();
+    if (!served) return undefined;
+    // The last version of a resource gone: what storage keeps for it (a watch cache) goes too.
+    const prefix = served.resolved.prefix('');
+    if (!this.all().some((other) => other.resolved.prefix('') === prefix)) this.options.storage.release?.(prefix);
+    this.changed();
     return served;
   }
 

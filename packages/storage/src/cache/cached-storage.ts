@@ -253,6 +253,14 @@ export class CachedStorage implements Storage {
       }));
   }
 
+  release(prefix: string): void {
+    const cache = this.caches.get(prefix);
+    if (!cache) return;
+    this.caches.delete(prefix);
+    this.lastWrites.delete(prefix);
+    void cache.then((started) => started?.stop());
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     const caches = await Promise.all(this.caches.values());
