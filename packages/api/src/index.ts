@@ -39,6 +39,7 @@ export * from './authentication/token-request.js';
 export type * from './apiextensions/types.js';
 export * from './apiextensions/names.js';
 export * from './apiextensions/conditions.js';
+export { apiApprovalCondition } from './apiextensions/api-approval.js';
 export { customResourceDefinitions, defaultDeprecationWarning } from './apiextensions/custom-resource.js';
 export { customResourceDefinitionDefinition, customResourceCleanupFinalizer } from './apiextensions/custom-resource-definition.js';
 export { customResourceScale } from './apiextensions/scale-subresource.js';
