@@ -14,6 +14,7 @@ import {
   required,
   type FieldError,
   type FieldPath,
+  parseGoRequestURI,
 } from '@plat/apimachinery';
 import { wellKnownPrefix } from '../common/domain.js';
 import { hasValidConversionReviewVersionOrEmpty, validateConversion, validateEnumString } from './crd-conversion-validation.js';
@@ -28,7 +29,6 @@ import {
 } from './crd-internal-view.js';
 import { validateCustomResourceValidation, validateMapListKeysMapSet, type SchemaRuleOptions } from './crd-schema-validation.js';
 import { crdShapeErrors, withNullItemsAsZero } from './crd-shape.js';
-import { parseGoRequestURI } from './go-url.js';
 import { hasUnprunedDefaults } from './schema-defaults-check.js';
 import { isSet, itemsSchema, schemaHas } from './schema-props.js';
 import { checkValueAgainstSchema, type SchemaValueValidator } from './schema-value-check.js';
