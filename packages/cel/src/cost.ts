@@ -4,7 +4,7 @@
 // as upstream finds them; a range [min, max] is carried and max is what limits compare against.
 import { ACCUMULATOR, OP, type Expr } from './ast.js';
 import type { CheckedExpr } from './checker.js';
-import { COST } from './limits.js';
+import { AUTHZ_NOMINAL_FUNCTIONS, COST, TRAVERSAL_FUNCTIONS } from './limits.js';
 import type { CelType } from './types.js';
 import { codePointLength } from './values.js';
 
@@ -232,36 +232,21 @@ class Coster {
   // Kubernetes' EstimateCallCost, by function name.
   private libraryCost(fn: string, target: Node | undefined, args: Node[]): { cost: Estimate; resultSize?: Estimate } | undefined {
     const traversal = COST.stringTraversalFactor;
+    if (AUTHZ_NOMINAL_FUNCTIONS.has(fn)) return { cost: fixed(1) };
+    if (TRAVERSAL_FUNCTIONS.has(fn)) {
+      if (!target) return undefined;
+      const element = this.elementOf(target);
+      if (element) {
+        // One comparison per element, and for strings or bytes their traversal.
+        let perElement = fixed(1);
+        if (element.type?.kind === 'string' || element.type?.kind === 'bytes') perElement = sum(perElement, factor(this.librarySize(element), traversal));
+        return { cost: product(this.librarySize(target), perElement) };
+      }
+      return { cost: factor(this.librarySize(target), traversal) };
+    }
     switch (fn) {
       case 'check':
         return { cost: fixed(COST.authzCheck) };
-      case 'serviceAccount':
-      case 'path':
-      case 'group':
-      case 'resource':
-      case 'subresource':
-      case 'namespace':
-      case 'name':
-      case 'allowed':
-      case 'reason':
-      case 'error':
-      case 'errored':
-        return { cost: fixed(1) };
-      case 'isSorted':
-      case 'sum':
-      case 'max':
-      case 'min':
-      case 'indexOf':
-      case 'lastIndexOf': {
-        if (!target) return undefined;
-        const element = this.elementOf(target);
-        if (element) {
-          let perElement = fixed(1);
-          if (element.type?.kind === 'string' || element.type?.kind === 'bytes') perElement = sum(perElement, factor(this.librarySize(element), traversal));
-          return { cost: product(this.librarySize(target), perElement) };
-        }
-        return { cost: factor(this.librarySize(target), traversal) };
-      }
       case 'url':
         return args.length === 1 ? { cost: factor(this.librarySize(args[0]!), traversal) } : undefined;
       case 'lowerAscii':

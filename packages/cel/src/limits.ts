@@ -47,3 +47,21 @@ export const SERIALIZED_SIZE = {
   minBool: 4,
   minNumber: 1,
 } as const;
+
+/** Kubernetes' authorizer builders and accessors: each costs a nominal 1 (its checks cost authzCheck). */
+export const AUTHZ_NOMINAL_FUNCTIONS: ReadonlySet<string> = new Set([
+  'serviceAccount',
+  'path',
+  'group',
+  'resource',
+  'subresource',
+  'namespace',
+  'name',
+  'allowed',
+  'reason',
+  'error',
+  'errored',
+]);
+
+/** Kubernetes' list functions (and the strings' indexOf): each costs one traversal of its target. */
+export const TRAVERSAL_FUNCTIONS: ReadonlySet<string> = new Set(['isSorted', 'sum', 'max', 'min', 'indexOf', 'lastIndexOf']);

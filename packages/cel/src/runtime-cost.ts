@@ -1,7 +1,7 @@
 // What one call costs at runtime, from its actual arguments (the target first) and result: cel-go's
 // CostTracker.costCall with Kubernetes' library costs (k8s.io/apiserver pkg/cel/library/cost.go)
 // consulted first, as upstream does.
-import { COST } from './limits.js';
+import { AUTHZ_NOMINAL_FUNCTIONS, COST, TRAVERSAL_FUNCTIONS } from './limits.js';
 import { ListValue, MapValue, actualSize, type Value } from './values.js';
 
 const ceil = Math.ceil;
@@ -29,28 +29,11 @@ const regexCost = (str: Value, pattern: Value): number =>
 
 /** Kubernetes' library costs, by function name; undefined where it has none. */
 function libraryCallCost(fn: string, args: readonly Value[], result: Value): number | undefined {
+  if (AUTHZ_NOMINAL_FUNCTIONS.has(fn)) return 1;
+  if (TRAVERSAL_FUNCTIONS.has(fn)) return args.length > 0 ? traversalCost(args[0]!) : 0;
   switch (fn) {
     case 'check':
       return COST.authzCheck;
-    case 'serviceAccount':
-    case 'path':
-    case 'group':
-    case 'resource':
-    case 'subresource':
-    case 'namespace':
-    case 'name':
-    case 'allowed':
-    case 'reason':
-    case 'error':
-    case 'errored':
-      return 1;
-    case 'isSorted':
-    case 'sum':
-    case 'max':
-    case 'min':
-    case 'indexOf':
-    case 'lastIndexOf':
-      return args.length > 0 ? traversalCost(args[0]!) : 0;
     case 'url':
     case 'lowerAscii':
     case 'upperAscii':
