@@ -9,9 +9,10 @@ const allowed = {
   'packages/apimachinery': [],
   'packages/storage': [],
   'packages/protobuf': ['@plat/apimachinery'],
+  'packages/cel': ['@plat/apimachinery'],
   'packages/registry': ['@plat/apimachinery', '@plat/storage', '@plat/merge'],
   'packages/merge': ['@plat/apimachinery'],
-  'packages/api': ['@plat/apimachinery', '@plat/registry'],
+  'packages/api': ['@plat/apimachinery', '@plat/registry', '@plat/cel'],
   'packages/auth': ['@plat/apimachinery'],
   'packages/serving': ['@plat/apimachinery'],
   'packages/apiserver': ['@plat/apimachinery', '@plat/storage', '@plat/registry', '@plat/api', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving'],
@@ -21,7 +22,7 @@ const allowed = {
   'packages/agent-config': ['@plat/apimachinery'],
   'apps/node-agent': ['@plat/apimachinery', '@plat/agent-config'],
   test: ['@plat/apimachinery', '@plat/apiserver', '@plat/api', '@plat/storage', '@plat/protobuf'],
-  bench: ['@plat/apimachinery', '@plat/api', '@plat/storage', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving'],
+  bench: ['@plat/apimachinery', '@plat/api', '@plat/cel', '@plat/storage', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving'],
 };
 /** What a workspace's tests (`*.test.ts`, `test-support.ts`) may import besides: a server to talk to. */
 const allowedInTests = {

@@ -43,3 +43,4 @@ export type { AccessAttributes, AccessDecision, AccessRules, Decision, NonResour
 export type { PolicyRule, RoleRef, Subject } from './types/rbac.js';
 export type { Lease, LeaseSpec } from './types/lease.js';
 export { compareKubeVersions } from './version-priority.js';
+export { goURLEscapedPath, goURLHostname, goURLPort, goURLQuery, parseGoRequestURI, parseGoURL, type GoURL } from './go-url.js';

@@ -14,6 +14,7 @@ import {
   required,
   type FieldError,
   type FieldPath,
+  parseGoRequestURI,
 } from '@plat/apimachinery';
 import { apiApprovalAnnotation, approvalState, isProtectedGroup } from './api-approval.js';
 import { hasValidConversionReviewVersionOrEmpty, validateConversion, validateEnumString } from './crd-conversion-validation.js';
