@@ -14,7 +14,6 @@ import {
   required,
   type FieldError,
   type FieldPath,
-  parseGoRequestURI,
 } from '@plat/apimachinery';
 import { apiApprovalAnnotation, approvalState, isProtectedGroup } from './api-approval.js';
 import { hasValidConversionReviewVersionOrEmpty, validateConversion, validateEnumString } from './crd-conversion-validation.js';
