@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startEtcd, type EtcdProcess } from '@plat/storage/testing';
-import { EtcdChannel, decodeRangeResponse, encodeRangeRequest } from '@plat/storage/etcd';
 import { adminTokenFile, eventually, startApiserver, type ApiserverProcess } from './support/apiserver-process.js';
 import { writeKubeconfig } from './support/kubeconfig.js';
+import { etcdReader, type EtcdReader } from './support/etcd-raw.js';
 
 const run = promisify(execFile);
 const key1 = randomBytes(32).toString('base64');
@@ -46,17 +46,16 @@ const widgetsCrd = {
 
 describe('encryption at rest on etcd (--encryption-provider-config)', () => {
   let etcd: EtcdProcess;
-  let channel: EtcdChannel;
+  let reader: EtcdReader;
   let tokens: Awaited<ReturnType<typeof adminTokenFile>>;
   let dir: string;
   let server: ApiserverProcess | undefined;
 
   /** The bytes etcd holds at `key`. */
   async function rawValue(key: string): Promise<Buffer> {
-    const range = decodeRangeResponse(await channel.call('/etcdserverpb.KV/Range', encodeRangeRequest({ key: Buffer.from(key) })));
-    const value = range.kvs[0]?.value;
+    const value = await reader.value(key);
     assert.ok(value, `etcd has ${key}`);
-    return Buffer.from(value);
+    return value;
   }
 
   /** (Re)starts the one replica with `config` as its encryption configuration. */
@@ -78,14 +77,14 @@ describe('encryption at rest on etcd (--encryption-provider-config)', () => {
 
   before(async () => {
     etcd = await startEtcd();
-    channel = new EtcdChannel({ endpoints: [etcd.endpoint], timeoutMs: 5000 });
+    reader = etcdReader(etcd.endpoint);
     tokens = await adminTokenFile();
     dir = await mkdtemp(join(tmpdir(), 'plat-e2e-encryption-'));
     await restartWith(encryptionConfig([['key1', key1]]));
   });
   after(async () => {
     await server?.stop();
-    channel.close();
+    reader.close();
     await etcd.stop();
     await tokens.cleanup();
     await rm(dir, { recursive: true, force: true });

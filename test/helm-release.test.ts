@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startEtcd, type EtcdProcess } from '@plat/storage/testing';
-import { EtcdChannel, decodeRangeResponse, encodeRangeRequest } from '@plat/storage/etcd';
 import { adminTokenFile, startApiserver, type ApiserverProcess } from './support/apiserver-process.js';
 import { writeKubeconfig } from './support/kubeconfig.js';
+import { etcdReader, type EtcdReader } from './support/etcd-raw.js';
 
 const run = promisify(execFile);
 const HELM = fileURLToPath(new URL('../../.tools/helm', import.meta.url));
@@ -61,7 +61,7 @@ interface Release {
 
 describe('helm against a replica in k8s.io mode, release Secrets encrypted at rest', () => {
   let etcd: EtcdProcess;
-  let channel: EtcdChannel;
+  let reader: EtcdReader;
   let tokens: Awaited<ReturnType<typeof adminTokenFile>>;
   let server: ApiserverProcess;
   let kubeconfig: Awaited<ReturnType<typeof writeKubeconfig>>;
@@ -92,10 +92,7 @@ describe('helm against a replica in k8s.io mode, release Secrets encrypted at re
   /** The names of the release Secrets Helm keeps, by its labels. */
   const releaseSecrets = async (): Promise<string[]> =>
     (await json<{ items: { metadata: { name: string } }[] }>(`/api/v1/namespaces/${NAMESPACE}/secrets?labelSelector=owner%3Dhelm`)).items.map((item) => item.metadata.name);
-  async function rawValue(key: string): Promise<Buffer | undefined> {
-    const range = decodeRangeResponse(await channel.call('/etcdserverpb.KV/Range', encodeRangeRequest({ key: Buffer.from(key) })));
-    return range.kvs[0] && Buffer.from(range.kvs[0].value);
-  }
+  const rawValue = (key: string): Promise<Buffer | undefined> => reader.value(key);
 
   before(async () => {
     assert.ok(existsSync(HELM), `no ${HELM}: make test fetches it (node scripts/fetch-helm.mjs .tools)`);
@@ -111,7 +108,7 @@ describe('helm against a replica in k8s.io mode, release Secrets encrypted at re
       `apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n  - resources: [secrets]\n    providers:\n      - aesgcm:\n          keys: [{name: key1, secret: ${randomBytes(32).toString('base64')}}]\n      - identity: {}\n`,
     );
     etcd = await startEtcd();
-    channel = new EtcdChannel({ endpoints: [etcd.endpoint], timeoutMs: 5000 });
+    reader = etcdReader(etcd.endpoint);
     tokens = await adminTokenFile();
     server = await startApiserver([
       `--etcd-servers=${etcd.endpoint}`,
@@ -124,7 +121,7 @@ describe('helm against a replica in k8s.io mode, release Secrets encrypted at re
   });
   after(async () => {
     await server?.stop();
-    channel?.close();
+    reader?.close();
     await etcd?.stop();
     await kubeconfig?.cleanup();
     await tokens?.cleanup();
