@@ -75,6 +75,13 @@ describe('Secret update', () => {
   const frozen = secret({ type: 'Opaque', immutable: true, data: { a: b64('x') } });
   const cases: { name: string; old: Secret; object: Secret; want: string[] }[] = [
     { name: 'the type may not change', old: secret({ type: 'Opaque' }), object: secret({ type: 'kubernetes.io/basic-auth', data: { username: '' } }), want: ['type: Invalid value: "kubernetes.io/basic-auth": field is immutable'] },
+    {
+      // Upstream defaults the type while decoding, before its strategy could keep the old one.
+      name: 'a type left out is Opaque, so a TLS secret cannot be replaced without its type',
+      old: secret({ type: 'kubernetes.io/tls', data: { 'tls.crt': '', 'tls.key': '' } }),
+      object: secret({ data: { 'tls.crt': '', 'tls.key': '' } }),
+      want: ['type: Invalid value: "Opaque": field is immutable'],
+    },
     { name: 'a mutable one: data changes', old: secret({ type: 'Opaque', data: { a: b64('x') } }), object: secret({ type: 'Opaque', data: { a: b64('y') } }), want: [] },
     { name: 'an immutable one: data frozen', old: frozen, object: { ...frozen, data: { a: b64('y') } }, want: ['data: Forbidden: field is immutable when `immutable` is set'] },
     { name: 'an immutable one: stringData is data', old: frozen, object: { ...frozen, stringData: { a: 'y' } }, want: ['data: Forbidden: field is immutable when `immutable` is set'] },
