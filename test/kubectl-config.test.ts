@@ -4,7 +4,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -86,6 +86,14 @@ describe('kubectl create configmap and secret against --api-domain=k8s.io', () =
     assert.equal(secret.type, 'kubernetes.io/tls');
     assert.match(decoded(secret, 'tls.crt'), /BEGIN CERTIFICATE/);
     assert.match(decoded(secret, 'tls.key'), /PRIVATE KEY/);
+    // A key that is not the certificate's (kubectl's generator refuses it; a manifest does not):
+    // accepted, with upstream's warning.
+    const [cert, otherKey] = await Promise.all([readFile(join(certs.dir, 'client.crt')), readFile(join(certs.dir, 'server.key'))]);
+    const manifest = join(dir, 'odd-tls.json');
+    await writeFile(manifest, JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'odd-tls' }, type: 'kubernetes.io/tls', data: { 'tls.crt': cert.toString('base64'), 'tls.key': otherKey.toString('base64') } }));
+    const mismatched = await run('kubectl', [`--kubeconfig=${kubeconfig.path}`, 'create', '-f', manifest], { env: { ...process.env, HOME: dir, KUBECACHEDIR: join(dir, 'cache') } });
+    assert.match(mismatched.stdout, /secret\/odd-tls created/);
+    assert.match(mismatched.stderr, /Warning: tls: private key does not match public key/);
     const patched = await kubectlFails('patch', 'secret', 'web-tls', '--type=merge', '-p', '{"type":"Opaque"}');
     assert.match(patched, /type: Invalid value: "Opaque": field is immutable/);
   });

@@ -93,6 +93,16 @@ describe('Secret update', () => {
   }
 });
 
+describe('Secret warnings', () => {
+  it('a TLS Secret whose certificate and key are no pair is accepted, with a warning', () => {
+    const tls = secret({ type: 'kubernetes.io/tls', data: { 'tls.crt': '', 'tls.key': '' } });
+    assert.deepEqual(messages(create(secretDefinition, tls).errors), []);
+    assert.deepEqual(secretDefinition.strategy.warningsOnCreate(tls), ['tls: failed to find any PEM data in certificate input']);
+    assert.deepEqual(secretDefinition.strategy.warningsOnUpdate(tls), ['tls: failed to find any PEM data in certificate input']);
+    assert.deepEqual(secretDefinition.strategy.warningsOnCreate(secret({ type: 'Opaque' })), []);
+  });
+});
+
 describe('Secret table and field selector', () => {
   it('Name, Type, Data, Age; a fieldSelector may name type', () => {
     const columns = secretDefinition.tableColumns;

@@ -9,6 +9,7 @@ import { booleanField, stringField } from '../common/schema.js';
 import { allVerbs } from '../common/verbs.js';
 import { MAX_DATA_BYTES, base64Bytes, configKeyErrors, immutableErrors } from './config-data.js';
 import { byteMap } from './config-map.js';
+import { keyPairProblem } from './tls-key-pair.js';
 
 export interface Secret extends KubeObject {
   immutable?: boolean;
@@ -66,6 +67,8 @@ export const secretDefinition = {
       if (!secret.type) secret.type = secretTypes.opaque;
     },
     validate: (secret) => validateSecret(secret),
+    warningsOnCreate: (secret) => secretWarnings(secret),
+    warningsOnUpdate: (secret) => secretWarnings(secret),
     validateUpdate: (secret, old) => [
       ...(secret.type !== old.type ? [invalid(newPath('type'), secret.type ?? '', 'field is immutable')] : []),
       // stringData is already in data here: only data is frozen.
@@ -143,6 +146,14 @@ export function validateSecret(secret: Secret): FieldError[] {
       break;
   }
   return errors;
+}
+
+/** A TLS Secret whose key does not match its certificate is accepted, with a warning (as upstream). */
+function secretWarnings(secret: Secret): string[] {
+  if (secret.type !== secretTypes.tls) return [];
+  const text = (key: string): string => Buffer.from(secret.data?.[key] ?? '', 'base64').toString('utf8');
+  const problem = keyPairProblem(text('tls.crt'), text('tls.key'));
+  return problem ? [problem] : [];
 }
 
 /** The key must be there and hold a JSON object (null too, as Go's decoding into a map takes it). */
