@@ -1,8 +1,9 @@
 // bench/secrets, encryption at rest: Secret creates/s at 64 in flight through a replica whose
 // Secrets go through aesgcm against one whose Secrets are stored as they are (identity), both on
 // the same etcd in the same run, driven in alternating rounds after both have warmed up (one is
-// idle while the other is measured): the ratio of the medians. Beside it, what one value's
-// transformation costs in process for each provider (µs per Secret of this size, each way).
+// idle while the other is measured): the ratio of the medians, and each replica's CPU per create
+// (which other work on a shared machine disturbs less than throughput). Beside it, what one
+// value's transformation costs in process for each provider (µs per Secret of this size, each way).
 // Prints JSON.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import { startEtcd } from '@plat/storage/testing';
 import { AesCbcTransformer, AesGcmTransformer, SecretboxTransformer, type ValueTransformer } from '@plat/storage';
 import { measure } from '../throughput.js';
+import { cpuSeconds, machineBusySeconds } from '../proc.js';
 import { Client, IN_FLIGHT, median, round, startReplica } from '../api/replica.js';
 
 const OPERATIONS = Number(process.env.BENCH_OPERATIONS ?? 3000);
@@ -78,11 +80,24 @@ async function main(): Promise<void> {
     await measure(WARM_UP, IN_FLIGHT, (i) => create(clients.identity, -1, i));
     const aesgcm: number[] = [];
     const identity: number[] = [];
+    const cpu = { aesgcm: 0, identity: 0 };
+    /** Creates/s of one round, adding the replica's CPU seconds to its total. */
+    const timedRound = async (name: 'aesgcm' | 'identity', replica: { pid: number }, r: number): Promise<number> => {
+      const before = await cpuSeconds(replica.pid);
+      const rate = await measure(OPERATIONS, IN_FLIGHT, (i) => create(clients[name], r, i));
+      cpu[name] += (await cpuSeconds(replica.pid)) - before;
+      return rate;
+    };
+    const busyBefore = await machineBusySeconds();
+    const started = Date.now();
     for (let r = 0; r < ROUNDS; r++) {
-      aesgcm.push(await measure(OPERATIONS, IN_FLIGHT, (i) => create(clients.aesgcm, r, i)));
-      identity.push(await measure(OPERATIONS, IN_FLIGHT, (i) => create(clients.identity, r, i)));
+      aesgcm.push(await timedRound('aesgcm', encrypted, r));
+      identity.push(await timedRound('identity', clear, r));
     }
+    // Cores busy on average (2 here): near 2 means the run shared the machine with other work.
+    const machineBusyCores = round(((await machineBusySeconds()) - busyBefore) / ((Date.now() - started) / 1000));
     const medians = { aesgcm: median(aesgcm), identity: median(identity) };
+    const cpuUsPerCreate = { aesgcm: Math.round((cpu.aesgcm / (ROUNDS * OPERATIONS)) * 1e6), identity: Math.round((cpu.identity / (ROUNDS * OPERATIONS)) * 1e6) };
     console.log(
       JSON.stringify(
         {
@@ -93,6 +108,9 @@ async function main(): Promise<void> {
             identityPerSecond: identity,
             medians,
             ratio: round(medians.aesgcm / medians.identity),
+            replicaCpuUsPerCreate: cpuUsPerCreate,
+            cpuRatio: round(cpuUsPerCreate.aesgcm / cpuUsPerCreate.identity),
+            machineBusyCores,
           },
           transformInProcess: inProcess,
         },
