@@ -4,7 +4,11 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { KVStorage } from '../store.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { MemoryKV } from '../memory/kv.js';
+import { SqliteStorage } from '../sqlite/store.js';
 import { isStorageError } from '../errors.js';
 import type { StoredObject } from '../interface.js';
 import { AesGcmTransformer } from './aes.js';
@@ -88,6 +92,23 @@ describe('the store with encryption at rest', () => {
     await migrating.guaranteedUpdate<Secret>(SECRET, (current) => current!);
     assert.equal((await raw(kv, SECRET)).subarray(0, 18).toString(), 'k8s:enc:aesgcm:v1:');
     assert.deepEqual((await strict.get<Secret>(SECRET)).data, { password: 'hunter2' });
+  });
+
+  it('SQLite keeps the encrypted bytes as they are, across a reopen', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plat-encrypted-sqlite-'));
+    try {
+      const first = new SqliteStorage({ dir, prefix: '/registry', transformers: secretsWith([['key1', key1]]) });
+      await first.create(SECRET, secret('hunter2'));
+      await first.close();
+      const second = new SqliteStorage({ dir, prefix: '/registry', transformers: secretsWith([['key1', key1]]) });
+      assert.deepEqual((await second.get<Secret>(SECRET)).data, { password: 'hunter2' });
+      await second.close();
+      const unencrypted = new SqliteStorage({ dir, prefix: '/registry' });
+      await assert.rejects(unencrypted.get(SECRET), /identity transformer tried to read encrypted data/);
+      await unencrypted.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a wrong key or no configuration fails with an internal error naming the provider, never other data', async () => {
