@@ -4,6 +4,8 @@ import { leaseDefinition } from './coordination/lease.js';
 import { limitRangeDefinition } from './core/limit-range.js';
 import { namespaceDefinition } from './core/namespace.js';
 import { serviceAccountDefinition } from './core/service-account.js';
+import { configMapDefinition } from './core/config-map.js';
+import { secretDefinition } from './core/secret.js';
 import { ipAddressDefinition } from './networking/ip-address.js';
 import { clusterRoleBindingDefinition } from './rbac/cluster-role-binding.js';
 import { clusterRoleDefinition } from './rbac/cluster-role.js';
@@ -20,6 +22,8 @@ import { customResourceDefinitionDefinition } from './apiextensions/custom-resou
 
 export * from './core/namespace.js';
 export * from './core/service-account.js';
+export { configMapDefinition, type ConfigMap } from './core/config-map.js';
+export { secretDefinition, secretTypes, type Secret } from './core/secret.js';
 export * from './core/limit-range.js';
 export * from './networking/ip-address.js';
 export * from './coordination/lease.js';
@@ -58,6 +62,8 @@ const register = <T extends KubeObject>(definition: ResourceDefinition<T>): Reso
 export const builtinDefinitions: readonly ResourceDefinition[] = [
   register(namespaceDefinition),
   register(serviceAccountDefinition),
+  register(configMapDefinition),
+  register(secretDefinition),
   register(limitRangeDefinition),
   register(ipAddressDefinition),
   register(leaseDefinition),

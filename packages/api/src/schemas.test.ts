@@ -70,6 +70,23 @@ const samples: Record<string, KubeObject> = {
     imagePullSecrets: [{ name: 'registry' }],
     secrets: [{ name: 'token', namespace: 'default', kind: 'Secret', apiVersion: 'v1', uid: 'u', resourceVersion: '1', fieldPath: '' }],
   },
+  ConfigMap: {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata,
+    immutable: true,
+    data: { 'app.properties': 'a=b' },
+    binaryData: { 'logo.png': 'iVBORw==' },
+  },
+  Secret: {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata,
+    immutable: false,
+    data: { password: 'aHVudGVyMg==' },
+    stringData: { username: 'admin' },
+    type: 'kubernetes.io/basic-auth',
+  },
   LimitRange: {
     apiVersion: 'v1',
     kind: 'LimitRange',

@@ -5,6 +5,7 @@ export { parseDuration, formatDuration } from './duration.js';
 export { goQuote } from './go-format.js';
 export { goStringSlice } from './go-string-slice.js';
 export {
+  isConfigMapKey,
   isDNS1035Label,
   isDNS1123Label,
   isDNS1123Subdomain,

@@ -32,6 +32,7 @@ import { newUserRateLimiter, type LimitOptions } from './limits.js';
 import { AuditFileLog, type AuditSink } from './audit.js';
 import { auditFilter } from './filters/audit.js';
 import { ServerMetrics } from './metrics.js';
+import type { TransformationMetrics } from './encryption/transformation-metrics.js';
 import { registerWatchCacheMetrics, type WatchCacheStatsSource } from './watch-cache-metrics.js';
 import { ObjectCounter, timedStorage } from './storage-metrics.js';
 import { apiEnablement, type RuntimeConfigEntry } from './runtime-config.js';
@@ -43,6 +44,8 @@ import { versionHandler, versionInfo, type VersionInfo } from './version.js';
 
 export interface ServerOptions {
   storage: Storage;
+  /** The metrics of `storage`'s value transformers (encryption at rest), served at /metrics. */
+  storageTransformationMetrics?: TransformationMetrics;
   /**
    * Serve watches and current lists from a watch cache over `storage` (--watch-cache): true, or its
    * options. Only what reaches `storage` is timed as etcd requests (etcd_request_duration_seconds),
@@ -130,6 +133,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 export function createServer(options: ServerOptions): Server {
   const { logger } = options;
   const metrics = new ServerMetrics();
+  options.storageTransformationMetrics?.register(metrics.registry);
   // Every call that reaches the store is timed (etcd_request_duration_seconds); with a watch cache
   // made here, that is what the cache passes on, not what it answers itself.
   const timed = timedStorage(options.storage, metrics);

@@ -49,6 +49,13 @@ export interface ResourceStrategy<T extends KubeObject> {
   /** Field errors of an update, including changes to immutable fields. */
   validateUpdate(object: T, old: T, context: StrategyContext): FieldError[];
   /**
+   * Warnings for the client about an object that is valid but likely wrong (upstream's
+   * WarningsOnCreate: a TLS Secret whose key does not match its certificate), after validation.
+   */
+  warningsOnCreate?(object: T, context: StrategyContext): string[];
+  /** As warningsOnCreate, for the object an update stores. */
+  warningsOnUpdate?(object: T, old: T, context: StrategyContext): string[];
+  /**
    * Whether something still has to happen before the object may be removed. Default: a non-empty
    * metadata.finalizers. (A Namespace also waits for spec.finalizers.)
    */

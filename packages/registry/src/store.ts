@@ -80,6 +80,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceDe
     }
     const errors = mode.virtual ? this.strategy.validate(object, this.context) : this.validateCreate(object);
     if (errors.length) throw this.invalid(mode.virtual ? '' : name, errors);
+    for (const warning of this.strategy.warningsOnCreate?.(object, this.context) ?? []) request.warn?.(warning);
     return object;
   }
 
@@ -169,6 +170,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceDe
       ...(part ? part.validateUpdate(object, old, this.context) : this.strategy.validateUpdate(object, old, this.context)),
     ];
     if (errors.length) throw this.invalid(name, errors);
+    if (!part) for (const warning of this.strategy.warningsOnUpdate?.(object, old, this.context) ?? []) request.warn?.(warning);
     return object;
   }
 

@@ -82,6 +82,24 @@ export const serviceAccount: JsonObject = {
   automountServiceAccountToken: false,
 };
 
+export const configMap: JsonObject = {
+  kind: 'ConfigMap',
+  apiVersion: 'v1',
+  metadata: meta('settings', 'team-a', 'v1'),
+  immutable: false,
+  data: { 'app.properties': 'color=blue\nsize=3\n', empty: '' },
+  binaryData: { 'logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 255]).toString('base64') },
+};
+
+export const secret: JsonObject = {
+  kind: 'Secret',
+  apiVersion: 'v1',
+  metadata: meta('builder-tls', 'team-a', 'v1'),
+  immutable: true,
+  data: { 'tls.crt': Buffer.from('-----BEGIN CERTIFICATE-----').toString('base64'), 'tls.key': '' },
+  type: 'kubernetes.io/tls',
+};
+
 export const limitRange: JsonObject = {
   kind: 'LimitRange',
   apiVersion: 'v1',
@@ -458,6 +476,8 @@ export function listOf(object: JsonObject, count: number, listMeta: JsonObject =
 export const objectsByKind: Record<string, JsonObject> = {
   Namespace: namespace,
   ServiceAccount: serviceAccount,
+  ConfigMap: configMap,
+  Secret: secret,
   LimitRange: limitRange,
   Role: role,
   ClusterRole: clusterRole,

@@ -1,6 +1,6 @@
 // The etcd backend's KV: each primitive is one etcd request (a range, or a transaction comparing
 // mod_revision), over the channel (channel.ts) that carries all of this replica's etcd traffic.
-import type { CompareResult, KV, KeyValue, RangeRequest, RangeResult, WatchHandle, WatchSink } from '../kv.js';
+import type { CompareResult, KV, KeyValue, RangeRequest, RangeResult, StoredValue, WatchHandle, WatchSink } from '../kv.js';
 import { toStorageError, isCompactedError } from './errors.js';
 import { EtcdWatch, toKeyValue } from './watch.js';
 import type { EtcdChannel } from './channel.js';
@@ -113,9 +113,9 @@ export class EtcdKV implements KV {
     return { kvs, revision: readAt, remaining: response.count - kvs.length };
   }
 
-  async compareAndPut(key: string, expectedModRevision: number, value: string): Promise<CompareResult> {
+  async compareAndPut(key: string, expectedModRevision: number, value: StoredValue): Promise<CompareResult> {
     const keyBytes = Buffer.from(key);
-    const valueBytes = Buffer.from(value);
+    const valueBytes = typeof value === 'string' ? Buffer.from(value) : value;
     const { response, resent } = await this.call(0, () =>
       this.txn({
         compare: [{ key: keyBytes, result: 'Equal', modRevision: expectedModRevision }],

@@ -1,6 +1,6 @@
 // The embedded backend's KV: etcd's data model in process memory. One global revision counter,
 // every key's history of versions, an event log for watches from past revisions, and compaction.
-import type { CompareResult, KV, KVEvent, KeyValue, RangeRequest, RangeResult, WatchHandle, WatchSink } from '../kv.js';
+import type { CompareResult, KV, KVEvent, KeyValue, RangeRequest, RangeResult, StoredValue, WatchHandle, WatchSink } from '../kv.js';
 import { gone, tooLargeResourceVersion } from '../errors.js';
 import { firstIndex } from '../sorted.js';
 import { LocalWatchers } from '../local-watchers.js';
@@ -10,7 +10,7 @@ interface Version {
   modRevision: number;
   createRevision: number;
   /** null: the key was deleted at modRevision. */
-  value: string | null;
+  value: StoredValue | null;
 }
 
 
@@ -62,7 +62,7 @@ export class MemoryKV implements KV {
     return { kvs, revision: readAt, remaining };
   }
 
-  async compareAndPut(key: string, expectedModRevision: number, value: string): Promise<CompareResult> {
+  async compareAndPut(key: string, expectedModRevision: number, value: StoredValue): Promise<CompareResult> {
     const current = this.at(key, this.revision);
     checkCompareAndPutSize(key, value, expectedModRevision);
     if ((current?.modRevision ?? 0) !== expectedModRevision) return { succeeded: false, current };

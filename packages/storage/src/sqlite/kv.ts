@@ -8,7 +8,7 @@
 // turn, are applied in one transaction (each compare checked against the writes before it) and
 // acknowledged once that transaction's commit has reached the disk, so one fsync serves them all.
 import type Database from 'better-sqlite3';
-import type { CompareResult, KV, KVEvent, KeyValue, RangeRequest, RangeResult, WatchHandle, WatchSink } from '../kv.js';
+import type { CompareResult, KV, KVEvent, KeyValue, RangeRequest, RangeResult, StoredValue, WatchHandle, WatchSink } from '../kv.js';
 import { gone, tooLargeResourceVersion, unavailable } from '../errors.js';
 import { LocalWatchers } from '../local-watchers.js';
 import { checkCompareAndPutSize } from '../request-size.js';
@@ -18,19 +18,19 @@ interface Row {
   rev: number;
   key: string;
   create_rev: number;
-  value: string | null;
+  value: StoredValue | null;
 }
 
 interface EventRow extends Row {
   prev_rev: number | null;
   prev_create_rev: number | null;
-  prev_value: string | null;
+  prev_value: StoredValue | null;
 }
 
 interface PendingWrite {
   key: string;
   /** null: a delete. */
-  value: string | null;
+  value: StoredValue | null;
   expectedModRevision: number;
   resolve(result: CompareResult): void;
   reject(error: unknown): void;
@@ -86,7 +86,7 @@ export class SqliteKV implements KV {
            FROM log l LEFT JOIN log p ON p.rev = l.prev_rev
           WHERE l.rev > ? AND l.key >= ? AND l.key < ? ORDER BY l.rev`,
       ),
-      insert: db.prepare<[number, string, number, number | null, string | null]>('INSERT INTO log (rev, key, create_rev, prev_rev, value) VALUES (?, ?, ?, ?, ?)'),
+      insert: db.prepare<[number, string, number, number | null, StoredValue | null]>('INSERT INTO log (rev, key, create_rev, prev_rev, value) VALUES (?, ?, ?, ?, ?)'),
       setCurrent: db.prepare<[string, number]>('INSERT INTO current (key, rev) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET rev = excluded.rev'),
       unsetCurrent: db.prepare<[string]>('DELETE FROM current WHERE key = ?'),
       // Kept below R: each key's newest live version (what a read at R finds), and the version each
@@ -149,7 +149,7 @@ export class SqliteKV implements KV {
     return { kvs: rows.map(toKeyValue), revision: readAt, remaining };
   }
 
-  async compareAndPut(key: string, expectedModRevision: number, value: string): Promise<CompareResult> {
+  async compareAndPut(key: string, expectedModRevision: number, value: StoredValue): Promise<CompareResult> {
     this.checkOpen();
     checkCompareAndPutSize(key, value, expectedModRevision);
     return this.enqueue(key, expectedModRevision, value);
@@ -160,7 +160,7 @@ export class SqliteKV implements KV {
     return this.enqueue(key, expectedModRevision, null);
   }
 
-  private enqueue(key: string, expectedModRevision: number, value: string | null): Promise<CompareResult> {
+  private enqueue(key: string, expectedModRevision: number, value: StoredValue | null): Promise<CompareResult> {
     return new Promise((resolve, reject) => {
       this.pending.push({ key, value, expectedModRevision, resolve, reject });
       if (!this.flushScheduled) {

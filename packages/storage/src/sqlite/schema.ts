@@ -8,6 +8,7 @@ export const SCHEMA_VERSION = 1;
 const TABLES = `
   -- Every write, its revision the row id. value NULL: the key was deleted at rev.
   -- prev_rev: the live version this write replaced (the previous object of its watch event).
+  -- value: JSON text, or a BLOB where a value transformer (encryption at rest) wrote bytes.
   CREATE TABLE IF NOT EXISTS log (
     rev INTEGER PRIMARY KEY,
     key TEXT NOT NULL,
