@@ -2,6 +2,7 @@
 // embedded backends share one implementation of paging, preconditions, retries and watch events.
 import { isDeepStrictEqual } from 'node:util';
 import type {
+  CreateOptions,
   DeleteOptions,
   GetOptions,
   ListOptions,
@@ -36,9 +37,9 @@ export class KVStorage implements Storage {
     private readonly prefix = '',
   ) {}
 
-  async create<T extends StoredObject>(key: string, object: T): Promise<T> {
+  async create<T extends StoredObject>(key: string, object: T, options: CreateOptions = {}): Promise<T> {
     const value = encodeObject(object, key);
-    const result = await this.kv.compareAndPut(this.prefix + key, 0, value);
+    const result = await this.kv.compareAndPut(this.prefix + key, 0, value, options.ttl ?? 0);
     if (!result.succeeded) throw alreadyExists(key);
     // What was stored is `object` as encoded: rather than decode `value` again, the result is the
     // object itself under a new top level and metadata (see Storage.create).
@@ -115,7 +116,7 @@ export class KVStorage implements Storage {
       // Nothing changed: no write, no new revision, no event (as upstream). The same content with
       // its keys in another order is the same length, and only then worth parsing to compare.
       if (current && existing && sameContent(value, current.value)) return existing;
-      const result = await this.kv.compareAndPut(fullKey, current?.modRevision ?? 0, value);
+      const result = await this.kv.compareAndPut(fullKey, current?.modRevision ?? 0, value, options.ttl ?? 0);
       if (result.succeeded) return decodeObject<T>(value, result.revision, key);
       current = result.current;
     }
