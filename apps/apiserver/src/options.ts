@@ -32,6 +32,7 @@ export const apiserverFlags = {
   'etcd-prefix': flag.string('The prefix to prepend to all resource paths in etcd.', '/registry'),
   'etcd-compaction-interval': flag.duration('The interval of compaction requests. If 0, the compaction request from apiserver is disabled.', 5 * 60_000),
   'etcd-healthcheck-timeout': flag.duration('The timeout to use when checking etcd health.', 2000),
+  'event-ttl': flag.duration('Amount of time to retain events.', 60 * 60_000),
   'watch-cache': flag.bool('Enable watch caching in the apiserver: watches and current lists are served from memory, one etcd watch per resource.', true),
   'secure-port': flag.int('The port on which to serve HTTPS; 0 picks a free port.', 6443, 0, 65535),
   'bind-address': flag.string('The IP address on which to listen for the --secure-port port.', '0.0.0.0'),
@@ -105,6 +106,8 @@ export interface ApiserverConfig {
   storageHealthTimeoutMs: number;
   /** Serve watches and current lists from the watch cache (--watch-cache). */
   watchCache: boolean;
+  /** --event-ttl: how long an Event lives after its last write. */
+  eventTTLMs: number;
   bindAddress: string;
   port: number;
   certDir: string;
@@ -219,6 +222,7 @@ export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
     },
     storageHealthTimeoutMs: values['etcd-healthcheck-timeout'],
     watchCache: values['watch-cache'],
+    eventTTLMs: values['event-ttl'],
     bindAddress: values['bind-address'],
     port: values['secure-port'],
     certDir: values['cert-dir'],

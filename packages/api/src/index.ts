@@ -2,6 +2,8 @@
 import type { KubeObject, ResourceDefinition } from '@plat/registry';
 import { leaseDefinition } from './coordination/lease.js';
 import { limitRangeDefinition } from './core/limit-range.js';
+import { eventDefinition } from './core/event.js';
+import { eventsAPIEventDefinition } from './events/event.js';
 import { namespaceDefinition } from './core/namespace.js';
 import { serviceAccountDefinition } from './core/service-account.js';
 import { ipAddressDefinition } from './networking/ip-address.js';
@@ -21,6 +23,8 @@ import { customResourceDefinitionDefinition } from './apiextensions/custom-resou
 export * from './core/namespace.js';
 export * from './core/service-account.js';
 export * from './core/limit-range.js';
+export * from './core/event.js';
+export * from './events/event.js';
 export * from './networking/ip-address.js';
 export * from './coordination/lease.js';
 export * from './rbac/role.js';
@@ -58,6 +62,8 @@ export const builtinDefinitions: readonly ResourceDefinition[] = [
   register(namespaceDefinition),
   register(serviceAccountDefinition),
   register(limitRangeDefinition),
+  register(eventDefinition),
+  register(eventsAPIEventDefinition),
   register(ipAddressDefinition),
   register(leaseDefinition),
   register(roleDefinition),

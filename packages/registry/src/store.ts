@@ -90,6 +90,12 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
     return this.form ? this.form.toStorage(object) : object;
   }
 
+  /** How long what a write stores lives (the kind's time to live, as upstream's TTLFunc), for the storage. */
+  private get lifetime(): { ttl?: number } {
+    const ttl = this.resource.definition.timeToLive?.(this.context) ?? 0;
+    return ttl > 0 ? { ttl } : {};
+  }
+
   private missingDeletionFinalizers(object: T): string[] {
     const wanted = this.strategy.deletionFinalizers?.(this.context) ?? [];
     if (!wanted.length || object.metadata.deletionTimestamp) return [];
@@ -168,8 +174,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
       const object = await this.prepareCreate(namespace, input, request, { generateName: generated });
       const name = object.metadata.name ?? '';
       try {
-        // What was written was decoded, pruned and defaulted already: it only takes this version's apiVersion.
-        return this.withType(await storage.create(this.resource.key(namespace, name), this.toStorage(object)));
+        return this.written(await storage.create(this.resource.key(namespace, name), this.toStorage(object), this.lifetime));
       } catch (error) {
         if (generated && isStorageError(error, 'AlreadyExists') && attempt < GENERATE_NAME_ATTEMPTS) continue;
         this.fail(error, name);
@@ -239,12 +244,12 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
           if (input.metadata.resourceVersion) throw newNotFound(this.resource.groupResource, name);
           return this.toStorage(await this.prepareCreate(namespace, input, request));
         },
-        { ignoreNotFound: mayCreate },
+        { ignoreNotFound: mayCreate, ...this.lifetime },
       );
     } catch (error) {
       this.fail(error, name);
     }
-    return { object: await this.settled(storage, key, this.withType(updated)), created };
+    return { object: await this.settled(storage, key, this.written(updated)), created };
   }
 
   /**
@@ -272,7 +277,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
       }
     };
     const stored = await this.storePatched(storage, key, name, compute, { mayCreate, apply: request.type === 'apply' });
-    return { object: await this.settled(storage, key, this.withType(stored)), created, warnings };
+    return { object: await this.settled(storage, key, this.written(stored)), created, warnings };
   }
 
   /** A patch's write: `compute` over the current object, retried as upstream's patcher retries it. */
@@ -284,11 +289,12 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
     { mayCreate, apply }: { mayCreate: boolean; apply: boolean },
   ): Promise<T> {
     try {
-      return await storage.guaranteedUpdate<T>(key, compute, { ignoreNotFound: mayCreate }).catch((error: unknown) => {
+      const options = { ignoreNotFound: mayCreate, ...this.lifetime };
+      return await storage.guaranteedUpdate<T>(key, compute, options).catch((error: unknown) => {
         // Too large to store: as upstream's patch handler, once more without managedFields, which
         // can be large and are safe to drop; not for apply, whose result is its managedFields.
         if (apply || !isStorageError(error, 'RequestTooLarge')) throw error;
-        return storage.guaranteedUpdate<T>(key, async (current) => withoutManagedFields(await compute(current)), { ignoreNotFound: mayCreate });
+        return storage.guaranteedUpdate<T>(key, async (current) => withoutManagedFields(await compute(current)), options);
       });
     } catch (error) {
       this.fail(error, name);
@@ -331,10 +337,14 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
     const write = { ...request, subresource };
     let stored: T;
     try {
-      stored = await storage.guaranteedUpdate<T>(key, async (current) => {
-        const parent = this.current(current!);
-        return this.toStorage(await this.applySubresourceObject(sub, namespace, name, input, parent, this.writeBase(sub, parent), write));
-      });
+      stored = await storage.guaranteedUpdate<T>(
+        key,
+        async (current) => {
+          const parent = this.current(current!);
+          return this.toStorage(await this.applySubresourceObject(sub, namespace, name, input, parent, this.writeBase(sub, parent), write));
+        },
+        this.lifetime,
+      );
     } catch (error) {
       this.fail(error, name);
     }
@@ -485,7 +495,11 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceRe
       return marked;
     };
     const preconditions = request.preconditions;
-    const marked = this.served(await storage.guaranteedUpdate<T>(key, (current) => mark(current!), { ...(preconditions && { preconditions }) }));
+    // Deletion marks only metadata, which a kind stored as another shares; its own hook
+    // (prepareForDeletion) must see the served shape, so such a kind is marked in that.
+    const convert = !!this.resource.definition.storedAs;
+    const update = (current: T | null): T => (convert ? this.toStorage(mark(this.current(current!))) : mark(current!));
+    const marked = this.served(await storage.guaranteedUpdate<T>(key, update, { ...(preconditions && { preconditions }), ...this.lifetime }));
     if (this.pendingFinalizers(marked)) return { object: marked, deleted: false };
     await this.removeFinalized(storage, key, marked);
     return { object: marked, deleted: true };
