@@ -133,6 +133,8 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
       definitions: builtinDefinitions,
       subresourceDefinitions: builtinSubresourceDefinitions,
       domain: config.apiDomain,
+      // Upstream keeps whole seconds of --event-ttl (a lease's unit).
+      eventTTLSeconds: Math.floor(config.eventTTLMs / 1000),
       bootstrap: systemNamespaceObjects(config.apiDomain).map((object) => ({ group: '', version: 'v1', resource: 'namespaces', object })),
       immortalNamespaces: immortalNamespaces(config.apiDomain),
       responseCompression: config.featureGates.APIResponseCompression,

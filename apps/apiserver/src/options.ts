@@ -35,6 +35,7 @@ export const apiserverFlags = {
   'encryption-provider-config': flag.string(
     'The file containing configuration for encryption providers to be used for storing secrets in etcd: an EncryptionConfiguration (apiserver.config.k8s.io/v1) listing resources and their providers (aesgcm, aescbc, secretbox, identity); the first provider writes, all read. Read at start-up: restart to rotate keys.',
   ),
+  'event-ttl': flag.duration('Amount of time to retain events.', 60 * 60_000),
   'watch-cache': flag.bool('Enable watch caching in the apiserver: watches and current lists are served from memory, one etcd watch per resource.', true),
   'secure-port': flag.int('The port on which to serve HTTPS; 0 picks a free port.', 6443, 0, 65535),
   'bind-address': flag.string('The IP address on which to listen for the --secure-port port.', '0.0.0.0'),
@@ -110,6 +111,8 @@ export interface ApiserverConfig {
   storageHealthTimeoutMs: number;
   /** Serve watches and current lists from the watch cache (--watch-cache). */
   watchCache: boolean;
+  /** --event-ttl: how long an Event lives after its last write. */
+  eventTTLMs: number;
   bindAddress: string;
   port: number;
   certDir: string;
@@ -225,6 +228,7 @@ export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
     },
     storageHealthTimeoutMs: values['etcd-healthcheck-timeout'],
     watchCache: values['watch-cache'],
+    eventTTLMs: values['event-ttl'],
     bindAddress: values['bind-address'],
     port: values['secure-port'],
     certDir: values['cert-dir'],

@@ -2,6 +2,8 @@
 import type { KubeObject, ResourceDefinition } from '@plat/registry';
 import { leaseDefinition } from './coordination/lease.js';
 import { limitRangeDefinition } from './core/limit-range.js';
+import { eventDefinition } from './core/event.js';
+import { eventsAPIEventDefinition } from './events/event.js';
 import { namespaceDefinition } from './core/namespace.js';
 import { serviceAccountDefinition } from './core/service-account.js';
 import { configMapDefinition } from './core/config-map.js';
@@ -25,6 +27,8 @@ export * from './core/service-account.js';
 export { configMapDefinition, type ConfigMap } from './core/config-map.js';
 export { secretDefinition, secretTypes, type Secret } from './core/secret.js';
 export * from './core/limit-range.js';
+export * from './core/event.js';
+export * from './events/event.js';
 export * from './networking/ip-address.js';
 export * from './coordination/lease.js';
 export * from './rbac/role.js';
@@ -65,6 +69,8 @@ export const builtinDefinitions: readonly ResourceDefinition[] = [
   register(configMapDefinition),
   register(secretDefinition),
   register(limitRangeDefinition),
+  register(eventDefinition),
+  register(eventsAPIEventDefinition),
   register(ipAddressDefinition),
   register(leaseDefinition),
   register(roleDefinition),

@@ -85,6 +85,8 @@ export interface ApiOptions {
   definitions: readonly ResourceDefinition[];
   /** --api-domain: group names such as rbac.authorization.<domain>. */
   domain: string;
+  /** --event-ttl in seconds: how long an Event lives after its last write; default an hour, 0: until deleted. */
+  eventTTLSeconds?: number;
   /** Created at start-up when missing (the system namespaces); with RBAC, the bootstrap policy too. */
   bootstrap?: readonly BootstrapObject[];
   /** Kinds served as a subresource of another (virtual.subresourceOf): serviceaccounts/token. */
@@ -127,6 +129,9 @@ export interface Server {
 
 /** How long streams get to end after being told to, before their connections are closed. */
 const STREAM_END_GRACE_MS = 5000;
+
+/** kube-apiserver's --event-ttl default: an hour. */
+const DEFAULT_EVENT_TTL_SECONDS = 3600;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -321,6 +326,7 @@ function serveApi(
   const catalog = new ResourceCatalog(definitions, {
     storage,
     domain: api.domain,
+    eventTTLSeconds: api.eventTTLSeconds ?? DEFAULT_EVENT_TTL_SECONDS,
     ...(api.features && { features: api.features }),
     admission: (self) => [
       namespaceLifecycle(self, api.immortalNamespaces ?? []),

@@ -160,6 +160,21 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     });
   }
 
+  /**
+   * PATCH of one object with a patch of `type` (its Content-Type: application/merge-patch+json,
+   * application/strategic-merge-patch+json, application/json-patch+json).
+   */
+  patch(name: string, patch: unknown, type: string, options: WriteOptions & { subresource?: string } = {}): Promise<T> {
+    this.requireNamespace();
+    return this.rest.request<T>({
+      method: 'PATCH',
+      path: this.path(name, options.subresource),
+      query: { ...(options.dryRun && { dryRun: 'All' }), fieldManager: options.fieldManager },
+      body: patch,
+      contentType: type,
+    });
+  }
+
   /** DELETE: the deleted object, a Success Status, or the object marked while finalizers hold it. */
   delete(name: string, options: DeleteOptions = {}): Promise<T | Status> {
     this.requireNamespace();

@@ -2,6 +2,7 @@
 // embedded backends share one implementation of paging, preconditions, retries and watch events.
 import { isDeepStrictEqual } from 'node:util';
 import type {
+  CreateOptions,
   DeleteOptions,
   GetOptions,
   ListOptions,
@@ -75,9 +76,9 @@ export class KVStorage implements Storage {
     return decodeObject<T>(this.plain(value, key).data, revision, key);
   }
 
-  async create<T extends StoredObject>(key: string, object: T): Promise<T> {
+  async create<T extends StoredObject>(key: string, object: T, options: CreateOptions = {}): Promise<T> {
     const value = this.seal(encodeObject(object, key), key);
-    const result = await this.kv.compareAndPut(this.prefix + key, 0, value);
+    const result = await this.kv.compareAndPut(this.prefix + key, 0, value, options.ttl ?? 0);
     if (!result.succeeded) throw alreadyExists(key);
     // What was stored is `object` as encoded: rather than decode `value` again, the result is the
     // object itself under a new top level and metadata (see Storage.create).
@@ -158,7 +159,7 @@ export class KVStorage implements Storage {
       // parsing to compare.
       if (current && existing && !stored!.stale && sameContent(json, stored!.data)) return existing;
       const value = this.seal(json, key);
-      const result = await this.kv.compareAndPut(fullKey, current?.modRevision ?? 0, value);
+      const result = await this.kv.compareAndPut(fullKey, current?.modRevision ?? 0, value, options.ttl ?? 0);
       if (result.succeeded) return decodeObject<T>(json, result.revision, key);
       current = result.current;
     }

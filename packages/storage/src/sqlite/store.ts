@@ -27,7 +27,7 @@ export class SqliteStorage extends KVStorage {
 
   constructor(options: SqliteStorageOptions) {
     mkdirSync(options.dir, { recursive: true, mode: 0o700 });
-    const kv = new SqliteKV({ file: join(options.dir, DATABASE_FILE) });
+    const kv = new SqliteKV({ file: join(options.dir, DATABASE_FILE), ...(options.onBackgroundError && { onBackgroundError: options.onBackgroundError }) });
     super(kv, (options.prefix ?? '').replace(/\/+$/, ''), options.transformers);
     const interval = options.compactionIntervalMs ?? 0;
     if (interval > 0) this.timer = startIntervalCompaction(kv, interval, options.onBackgroundError ?? (() => {}));
