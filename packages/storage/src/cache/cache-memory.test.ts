@@ -4,6 +4,7 @@ import { runStorageConformance } from '../testing/conformance.js';
 import { MemoryStorage } from '../memory/store.js';
 import { CachedStorage } from './cached-storage.js';
 import type { StoredObject, Watch, WatchEvent } from '../interface.js';
+import { isStorageError } from '../errors.js';
 
 runStorageConformance({ name: 'watch cache over memory', newStore: async () => new CachedStorage(new MemoryStorage()) });
 
@@ -17,11 +18,14 @@ const item = (namespace: string, name: string, n = 0): Item => ({ metadata: { na
 async function collect(watch: Watch, count: number, timeoutMs = 10_000): Promise<WatchEvent[]> {
   const events: WatchEvent[] = [];
   const timer = setTimeout(() => watch.stop(), timeoutMs);
-  for await (const event of watch) {
-    events.push(event);
-    if (events.length === count) break;
+  try {
+    for await (const event of watch) {
+      events.push(event);
+      if (events.length === count) break;
+    }
+  } finally {
+    clearTimeout(timer);
   }
-  clearTimeout(timer);
   return events;
 }
 
@@ -312,10 +316,97 @@ describe('watch cache (memory backend)', () => {
       const [stats] = await store.stats();
       assert.equal(stats!.events, 10);
       assert.equal(stats!.oldestRevision, revisions[9]);
-      // Older than the window, after compaction: Gone, as the store says.
-      await store.compact(await store.currentRevision());
+      // Older than the window: Gone from the cache itself, though the store still has that history
+      // (as upstream's watch cache: the client lists again, it gets no etcd watch of its own).
+      const innerWatch = store.inner.watch.bind(store.inner);
+      let innerWatches = 0;
+      store.inner.watch = ((key: string, options?: object) => (innerWatches++, innerWatch(key, options))) as typeof store.inner.watch;
       const old = await store.watch('/apps/things/', { recursive: true, revision: revisions[2]! });
-      await assert.rejects(collect(old, 1), (error: Error) => /compacted/.test(error.message));
+      await assert.rejects(collect(old, 1), (error: Error) => isStorageError(error, 'Gone') && error.revision === revisions[9]! + 1);
+      assert.equal(innerWatches, 0);
+      // After compaction, all the same.
+      await store.compact(await store.currentRevision());
+      const compacted = await store.watch('/apps/things/', { recursive: true, revision: revisions[2]! });
+      await assert.rejects(collect(compacted, 1), (error: Error) => /compacted/.test(error.message));
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a new cache fills its window from the store\'s history: a watch from before it started is served from it', async () => {
+    const inner = new MemoryStorage();
+    const revisions: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const created = await inner.create(`/apps/things/ns/t${i}`, item('ns', `t${i}`, i));
+      revisions.push(Number(created.metadata.resourceVersion));
+    }
+    await inner.guaranteedUpdate<Item>('/apps/things/ns/t3', (current) => ({ ...current!, n: 33 }));
+    await inner.delete('/apps/things/ns/t4');
+    // A replica started now (a restart): its cache lists, then fills its window back from history.
+    const store = new CachedStorage(inner, { historyRevisions: 100 });
+    const innerWatch = inner.watch.bind(inner);
+    let innerWatches = 0;
+    inner.watch = ((key: string, options?: object) => (innerWatches++, innerWatch(key, options))) as typeof inner.watch;
+    try {
+      store.keep(['/apps/things/']);
+      await waitUntil(async () => store.unsynced(['/apps/things/']).length === 0);
+      const watch = await store.watch('/apps/things/', { recursive: true, revision: revisions[5]! });
+      const events = await collect(watch, 6);
+      assert.deepEqual(
+        events.map((event) => [event.type, event.object.metadata?.name]),
+        [['ADDED', 't6'], ['ADDED', 't7'], ['ADDED', 't8'], ['ADDED', 't9'], ['MODIFIED', 't3'], ['DELETED', 't4']],
+      );
+      assert.equal(innerWatches, 1, 'the cache\'s own watch only');
+      // An object still current is held once: the history's event and the state share it.
+      const [stats] = await store.stats();
+      assert.equal(stats!.oldestRevision, 0);
+      assert.equal(stats!.events, 12);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a new cache fills its window only back to compaction: older watches are Gone', async () => {
+    const inner = new MemoryStorage();
+    const revisions: number[] = [];
+    for (let i = 0; i < 10; i++) revisions.push(Number((await inner.create(`/apps/things/ns/t${i}`, item('ns', `t${i}`))).metadata.resourceVersion));
+    await inner.compact(revisions[6]!);
+    const store = new CachedStorage(inner);
+    try {
+      store.keep(['/apps/things/']);
+      await waitUntil(async () => store.unsynced(['/apps/things/']).length === 0);
+      const served = await store.watch('/apps/things/', { recursive: true, revision: revisions[6]! });
+      assert.deepEqual((await collect(served, 3)).map((event) => event.object.metadata?.name), ['t7', 't8', 't9']);
+      const old = await store.watch('/apps/things/', { recursive: true, revision: revisions[2]! });
+      await assert.rejects(collect(old, 1), (error: Error) => isStorageError(error, 'Gone'));
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('keep starts caches at once, and tries again one that fails to start; unsynced names those not ready yet', async () => {
+    const inner = new MemoryStorage();
+    const innerList = inner.list.bind(inner);
+    let failures = 2;
+    inner.list = ((prefix: string, options?: object) => {
+      if (prefix === '/apps/broken/' && failures-- > 0) return Promise.reject(new Error('the store is not answering'));
+      return innerList(prefix, options);
+    }) as typeof inner.list;
+    const errors: string[] = [];
+    const store = new CachedStorage(inner, { onError: (_, what) => errors.push(what) });
+    try {
+      assert.deepEqual(store.unsynced(['/apps/things/', '/apps/broken/']), ['/apps/things/', '/apps/broken/']);
+      store.keep(['/apps/things/', '/apps/broken/']);
+      await waitUntil(async () => store.unsynced(['/apps/things/']).length === 0);
+      assert.deepEqual(
+        (await store.stats()).map((s) => s.prefix),
+        ['/apps/things/', '/apps/broken/'].filter((prefix) => prefix === '/apps/things/' || failures < 0),
+        'started without a read',
+      );
+      await waitUntil(async () => store.unsynced(['/apps/things/', '/apps/broken/']).length === 0);
+      assert.deepEqual(errors, ['watch cache /apps/broken/: start', 'watch cache /apps/broken/: start']);
+      store.release('/apps/broken/');
+      assert.deepEqual(store.unsynced(['/apps/broken/']), ['/apps/broken/']);
     } finally {
       await store.close();
     }

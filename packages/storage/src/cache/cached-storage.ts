@@ -1,7 +1,8 @@
 // The watch cache as a Storage decorator: per resource (`/<group>/<resource>/`), one inner watch
 // feeds an in-memory copy from which every watch, every current unpaged list, and the gets and
 // lists that accept a state not older than some revision are served. Writes, consistent gets,
-// paged lists and reads at a given revision go to the inner store.
+// paged lists and reads at a given revision go to the inner store. A watch from before a cache's
+// window is Gone (410 to the client, which lists again), never a watch of its own on the store.
 //
 // Objects served from the cache are shared between callers: they must not be mutated.
 import type {
@@ -31,6 +32,26 @@ export interface CachedStorageOptions {
   consistentReadTimeoutMs?: number;
   /** Page size of the list that fills a cache. Default 10,000. */
   listPageSize?: number;
+  /**
+   * How many revisions before its first list a cache fills its window with, from the store's
+   * history where compaction left it: after a restart, clients that resume watches from the
+   * resourceVersions they had (a bookmark's, say) find them in the window instead of being told
+   * to list again. Default: `maxHistoryEvents`. 0: the window starts at the list.
+   */
+  historyRevisions?: number;
+  /**
+   * How long a watch waits for a cache that is not ready (starting, or re-listing after its inner
+   * watch failed) before the inner store serves it. Default 3 s.
+   */
+  watchWaitMs?: number;
+  /**
+   * How long a watch from a revision a new cache's window is still being filled back to waits for
+   * the filling to end, before the inner store serves it. Default 10 s. The filling ends with the
+   * first event after the cache's list, or a progress notification past it: etcd's periodic ones
+   * (--experimental-watch-progress-notify-interval: 5 s as kube-up sets it), or at once where etcd
+   * answers progress requests safely (3.4.31+, 3.5.13+), and on the embedded backends.
+   */
+  fillWaitMs?: number;
   /**
    * A busy resource with `dispatchFullAtWatchers` (default 1,000) watchers or more hands events to
    * them at most this often; with fewer, the interval shrinks in proportion (10 watchers: 1/100 of
@@ -79,6 +100,12 @@ export function cachePrefix(key: string): string | undefined {
 
 export class CachedStorage implements Storage {
   private readonly caches = new Map<string, Promise<ResourceCache | undefined>>();
+  /** The caches being started or started, by prefix (the settled side of `caches`). */
+  private readonly started = new Map<string, ResourceCache>();
+  /** Prefixes whose caches are kept running from now on (`keep`), restarted when they fail to start. */
+  private readonly kept = new Set<string>();
+  private readonly watchWaitMs: number;
+  private readonly fillWaitMs: number;
   private readonly settings: ConstructorParameters<typeof ResourceCache>[2];
   private readonly consistentReadTimeoutMs: number;
   private closed = false;
@@ -90,9 +117,11 @@ export class CachedStorage implements Storage {
     readonly inner: Storage,
     options: CachedStorageOptions = {},
   ) {
+    const maxHistoryEvents = options.maxHistoryEvents ?? 100_000;
     this.settings = {
       historyWindowMs: options.historyWindowMs ?? 5 * 60 * 1000,
-      maxHistoryEvents: options.maxHistoryEvents ?? 100_000,
+      maxHistoryEvents,
+      historyRevisions: options.historyRevisions ?? maxHistoryEvents,
       watcherBufferSize: options.watcherBufferSize ?? 10_000,
       listPageSize: options.listPageSize ?? 10_000,
       dispatchIntervalMs: options.dispatchIntervalMs ?? 40,
@@ -101,6 +130,42 @@ export class CachedStorage implements Storage {
       onError: options.onError ?? (() => {}),
     };
     this.consistentReadTimeoutMs = options.consistentReadTimeoutMs ?? 3000;
+    this.watchWaitMs = options.watchWaitMs ?? 3000;
+    this.fillWaitMs = options.fillWaitMs ?? 10_000;
+  }
+
+  /**
+   * Starts the caches of these prefixes now (one per `/<group>/<resource>/`) and keeps them: one
+   * that fails to start is tried again, 100 ms later doubling to 5 s, until it starts or its
+   * prefix is released. What a replica serves is cached from its start, not from first use.
+   */
+  keep(prefixes: Iterable<string>): void {
+    for (const key of prefixes) {
+      const prefix = cachePrefix(key);
+      if (prefix === undefined || this.kept.has(prefix)) continue;
+      this.kept.add(prefix);
+      this.startKept(prefix, 100);
+    }
+  }
+
+  private startKept(prefix: string, delayMs: number): void {
+    void this.cacheFor(prefix).then((cache) => {
+      if (cache || this.closed || !this.kept.has(prefix)) return;
+      setTimeout(() => this.startKept(prefix, Math.min(delayMs * 2, 5000)), delayMs).unref();
+    });
+  }
+
+  /**
+   * Of these prefixes, those whose cache has not been ready yet (not started, or still listing):
+   * a replica is ready to serve once none is left, as upstream's informer-sync check.
+   */
+  unsynced(prefixes: Iterable<string>): string[] {
+    const left: string[] = [];
+    for (const key of prefixes) {
+      const prefix = cachePrefix(key);
+      if (prefix !== undefined && !this.started.get(prefix)?.synced) left.push(prefix);
+    }
+    return left;
   }
 
   /** The resource's cache, started on first use; undefined when it cannot be started. */
@@ -110,11 +175,13 @@ export class CachedStorage implements Storage {
     let cache = this.caches.get(prefix);
     if (!cache) {
       const created = new ResourceCache(this.inner, prefix, this.settings);
+      this.started.set(prefix, created);
       cache = created.start().then(
         () => created,
         (error: unknown) => {
-          // Try again on the next request.
-          this.caches.delete(prefix);
+          // Try again on the next request (or, for a kept prefix, after a while: `keep`).
+          if (this.caches.get(prefix) === cache) this.caches.delete(prefix);
+          if (this.started.get(prefix) === created) this.started.delete(prefix);
           created.stop();
           this.settings.onError(error, `watch cache ${prefix}: start`);
           return undefined;
@@ -210,13 +277,19 @@ export class CachedStorage implements Storage {
     // A watch that asks for progress notifications is one the cache cannot give: pass it through.
     if (options.onProgress) return this.inner.watch(key, options);
     const cache = await this.cacheFor(key);
-    if (cache) {
+    if (cache && (cache.ready || (await cache.whenReady(this.watchWaitMs)))) {
       // "From now" is pinned to the store's revision, so that no write made before it is seen.
       const after = options.revision || (await this.inner.currentRevision());
-      const watch = cache.watch(key, options.recursive ?? false, after);
-      if (watch) return watch as Watch<T>;
+      // A revision the new window is still being filled back to is served once it is there. (A
+      // filling not over by then leaves the watch to the store: the window is not known yet.)
+      if (cache.waitsForFill(after)) await cache.whenFilled(this.fillWaitMs);
+      if (!cache.waitsForFill(after)) {
+        // Older than the window: Gone, as upstream's watch cache answers.
+        const watch = cache.watch(key, options.recursive ?? false, after);
+        if (watch) return watch as Watch<T>;
+      }
     }
-    // Not cached, or older than the window: the inner store serves it (or answers Gone).
+    // Not cached, or the cache not ready (or its window not filled) within the wait: the inner store serves it.
     return this.inner.watch(key, options);
   }
 
@@ -255,9 +328,11 @@ export class CachedStorage implements Storage {
   }
 
   release(prefix: string): void {
+    this.kept.delete(prefix);
     const cache = this.caches.get(prefix);
     if (!cache) return;
     this.caches.delete(prefix);
+    this.started.delete(prefix);
     this.lastWrites.delete(prefix);
     void cache.then((started) => started?.stop());
   }
@@ -267,6 +342,8 @@ export class CachedStorage implements Storage {
     const caches = await Promise.all(this.caches.values());
     for (const cache of caches) cache?.stop();
     this.caches.clear();
+    this.started.clear();
+    this.kept.clear();
     await this.inner.close();
   }
 }

@@ -26,6 +26,11 @@ export class EventWindow {
   revision = 0;
   /** Every event after this revision is in the window. */
   start = 0;
+  /**
+   * While past events are being filled in (see `backfill`): the revision they start after, and
+   * the highest one trimmed off meanwhile. Undefined otherwise.
+   */
+  private filling: { after: number; trimmed: number } | undefined;
   /** The revision of the newest event in the window (the listed revision before the first). */
   lastEventRevision = 0;
 
@@ -48,6 +53,53 @@ export class EventWindow {
     this.revision = revision;
     this.lastEventRevision = revision;
     this.start = revision;
+    this.filling = undefined;
+  }
+
+  /** Drops every event, keeping the state as it is (at `revision`). */
+  clearHistory(revision: number): void {
+    this.history = [];
+    this.historyHead = 0;
+    this.lastEventRevision = revision;
+    this.start = revision;
+    this.filling = undefined;
+  }
+
+  /**
+   * Starts filling in the events after `after` up to the listed revision, which happened before
+   * the list (`backfill` adds them); until `filled`, watches still start at the listed revision.
+   */
+  beginFill(after: number): void {
+    this.filling = { after, trimmed: after };
+  }
+
+  /** Whether past events are still being filled in. */
+  get isFilling(): boolean {
+    return this.filling !== undefined;
+  }
+
+  /**
+   * Adds an event from before the listed revision to the history only: the state already has it.
+   * An object still current at that revision is the state's own, so that it is held once.
+   */
+  backfill(event: WatchEvent): void {
+    const key = event.key;
+    if (key === undefined) throw new Error('the inner watch does not report keys; it cannot be cached');
+    let entry = event;
+    if (event.type !== 'DELETED') {
+      const current = this.objects.get(key);
+      if (current && current.metadata?.resourceVersion === String(event.revision)) entry = { ...event, object: current };
+    }
+    const now = Date.now();
+    this.history.push({ event: entry, at: now });
+    this.trim(now);
+  }
+
+  /** Every past event is in: watches may start from the revision the filling started after. */
+  filled(): void {
+    if (!this.filling) return;
+    this.start = Math.min(this.start, Math.max(this.filling.after, this.filling.trimmed));
+    this.filling = undefined;
   }
 
   apply(event: WatchEvent): void {
@@ -72,7 +124,9 @@ export class EventWindow {
     while (head < this.history.length) {
       const entry = this.history[head]!;
       if (this.history.length - head <= maxHistoryEvents && now - entry.at <= historyWindowMs) break;
-      this.start = entry.event.revision;
+      // An event filled in from before the listed revision leaves watches' start where it is.
+      if (this.filling && entry.event.revision <= this.start) this.filling.trimmed = entry.event.revision;
+      else this.start = Math.max(this.start, entry.event.revision);
       head++;
     }
     if (head > 1024 && head * 2 > this.history.length) {
