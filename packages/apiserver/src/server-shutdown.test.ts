@@ -111,3 +111,32 @@ test('shutdown: requests still running at the timeout are cut off', async () => 
   assert.equal(storage.closed, 1);
   assert.ok(lines.some((l) => l.level === 40 && /still in flight/.test(l.msg)));
 });
+
+test('shutdown: a watch that asked for bookmarks gets a last one, at its progress, before its stream ends', async () => {
+  const { startApiServer } = await import('./api-test-support.js');
+  const { CachedStorage, createStorage } = await import('@plat/storage');
+  const { server, port, send } = await startApiServer({ storage: new CachedStorage(createStorage({ backend: 'memory' })), shutdownTimeoutMs: 10_000 });
+  assert.equal((await send('POST', '/api/v1/namespaces', { metadata: { name: 'default' } })).status, 201);
+  const created = JSON.parse((await send('POST', '/api/v1/namespaces/default/configmaps', { metadata: { name: 'a' } })).body) as { metadata: { resourceVersion: string } };
+  const { ca } = await testCert();
+  const lines = await new Promise<string[]>((resolve, reject) => {
+    const path = `/api/v1/namespaces/default/configmaps?watch=1&allowWatchBookmarks=true&resourceVersion=${created.metadata.resourceVersion}`;
+    httpsRequest({ host: '127.0.0.1', port, path, ca }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve(text.trim().split('\n')));
+      res.on('error', reject);
+      // Headers in: the watch is registered.
+      setTimeout(() => void server.shutdown(), 100);
+    })
+      .on('error', reject)
+      .end();
+  });
+  assert.equal(lines.length, 1, JSON.stringify(lines));
+  const bookmark = JSON.parse(lines[0]!) as { type: string; object: { kind: string; metadata: { resourceVersion: string } } };
+  assert.equal(bookmark.type, 'BOOKMARK', lines[0]);
+  assert.equal(bookmark.object.kind, 'ConfigMap');
+  // As far as the watch has got: its start at least (past it where the store reported progress).
+  assert.ok(Number(bookmark.object.metadata.resourceVersion) >= Number(created.metadata.resourceVersion), bookmark.object.metadata.resourceVersion);
+});

@@ -27,6 +27,7 @@ import type { AuthenticationOptions } from './authentication.js';
 import { newAuthorizer, type AuthorizationMode, type Authorizer } from './authorization.js';
 import type { Handler, RequestState } from './context.js';
 import type { RequestInfo } from './request-info.js';
+import { CacheReadyCheck } from './cache-ready.js';
 import { ShutdownCheck, healthHandler, pingCheck, singleCheckHandler, storageCheck, type HealthCheck } from './health.js';
 import { newUserRateLimiter, type LimitOptions } from './limits.js';
 import { AuditFileLog, type AuditSink } from './audit.js';
@@ -150,6 +151,8 @@ export function createServer(options: ServerOptions): Server {
     : timed;
   const cached = (storage === timed ? options.storage : storage) as Storage & { stats?: WatchCacheStatsSource };
   if (typeof cached.stats === 'function') registerWatchCacheMetrics(metrics.registry, () => cached.stats!());
+  // The watch cache, whether made here or given: started for every served resource at start-up.
+  const watchCache = cached instanceof CachedStorage ? cached : undefined;
   const mux = new PathMux();
   const tracker = new RequestTracker();
   const shutdownCheck = new ShutdownCheck();
@@ -157,7 +160,7 @@ export function createServer(options: ServerOptions): Server {
   const etcd = storageCheck(storage, options.storageHealthTimeoutMs ?? 2000);
   const modes = options.authorizationModes ?? ['AlwaysAllow'];
   const served = options.api
-    ? serveApi(options.api, mux, logger, metrics, (res, end) => tracker.registerLongRunning(res, end), storage, {
+    ? serveApi(options.api, mux, logger, metrics, (res, end) => tracker.registerLongRunning(res, end), storage, watchCache, {
         modes,
         ...(options.serviceAccountTokens && { serviceAccountTokens: options.serviceAccountTokens }),
         authentication: () => authentication,
@@ -298,6 +301,7 @@ function serveApi(
   metrics: ServerMetrics,
   registerLongRunning: (res: ServerResponse, end: () => void) => () => void,
   storage: Storage,
+  watchCache: CachedStorage | undefined,
   security: ApiSecurity,
 ): ServedApi {
   // Versions and resources turned off by --runtime-config are not in the catalog: discovery,
@@ -389,6 +393,9 @@ function serveApi(
     const byPrefix = new Map(stored.map(({ resolved }) => [resolved.prefix(''), resolved.group ? `${resolved.resource}.${resolved.group}` : resolved.resource]));
     return [...byPrefix].map(([prefix, name]) => ({ prefix, name }));
   };
+  const cachedPrefixes = (): string[] => counted().map(({ prefix }) => prefix);
+  const cacheReady = watchCache && new CacheReadyCheck(watchCache, cachedPrefixes, customResources);
+  let stopKeepingCaches: (() => void) | undefined;
   const objectCounter = new ObjectCounter(
     storage,
     counted,
@@ -400,8 +407,14 @@ function serveApi(
     catalog,
     authorizer,
     tokens,
-    checks: [bootstrapper, ...(rbac ? [rbac] : []), ...(customResources ? [customResources] : [])],
+    checks: [bootstrapper, ...(rbac ? [rbac] : []), ...(customResources ? [customResources] : []), ...(cacheReady ? [cacheReady] : [])],
     start() {
+      if (watchCache) {
+        // Every served resource is cached from now, not from its first request; custom resources
+        // as they come to be served (their caches go when they stop being served: catalog.remove).
+        watchCache.keep(cachedPrefixes());
+        stopKeepingCaches = catalog.onChange(() => watchCache.keep(cachedPrefixes()));
+      }
       bootstrapper.start();
       // The RBAC index holds the bootstrap policy (its seed) until its first list replaces it: a
       // list made before the policy is stored would leave anonymous health checks and discovery
@@ -411,6 +424,7 @@ function serveApi(
       customResources?.start();
     },
     stop() {
+      stopKeepingCaches?.();
       objectCounter.stop();
       bootstrapper.stop();
       rbac?.stop();

@@ -46,6 +46,12 @@ const PRE_TIMEOUT_BOOKMARK_MS = 2000;
 export interface ApiWatch extends AsyncIterable<ApiWatchEvent> {
   stop(): void;
   /**
+   * Ends the watch cleanly, the server going away: what is queued is still read, then, for a watch
+   * that asked for bookmarks, a last one carrying how far it got, so that its client resumes from
+   * there on another replica (or this one restarted) rather than from its last event.
+   */
+  finish(): void;
+  /**
    * The same events in runs of whatever is ready, each run gathered after the event loop's current
    * I/O (so that a writer can send a run in one write). Read this way or one event at a time.
    * `direct`, when given, is offered each run that comes while the iteration waits, at once: it
@@ -116,6 +122,7 @@ export async function startWatch<T extends KubeObject>(
       [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](),
       batches: (direct) => queue.batches({ coalesce: true, direct }),
       stop: () => queue.discard(),
+      finish: () => queue.end(),
     };
   }
 
@@ -151,6 +158,12 @@ export async function startWatch<T extends KubeObject>(
     stopBookmarks();
     source.stop();
     queue.discard();
+  };
+  const finish = (): void => {
+    if (bookmarking && !queue.closed) queue.push(bookmark(Math.max(lastRevision, source.progressRevision?.() ?? 0)));
+    stopBookmarks();
+    source.stop();
+    queue.end();
   };
 
   const maxBuffered = settings.maxBufferedEvents ?? DEFAULT_MAX_BUFFERED_EVENTS;
@@ -195,7 +208,7 @@ export async function startWatch<T extends KubeObject>(
     })();
   }
 
-  return { [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](), batches: (direct) => queue.batches({ coalesce: true, direct }), stop };
+  return { [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](), batches: (direct) => queue.batches({ coalesce: true, direct }), stop, finish };
 }
 
 /**

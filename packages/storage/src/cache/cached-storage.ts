@@ -307,9 +307,8 @@ export class CachedStorage implements Storage {
 
   /** One entry per resource cache. */
   async stats(): Promise<WatchCacheStats[]> {
-    const caches = await Promise.all(this.caches.values());
-    return caches
-      .filter((cache): cache is ResourceCache => cache !== undefined)
+    // The caches as they are, those still listing too (not waited for: a scrape must not hang on them).
+    return [...this.started.values()]
       .map((cache) => ({
         prefix: cache.prefix,
         ready: cache.ready,

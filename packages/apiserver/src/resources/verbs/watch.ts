@@ -32,7 +32,8 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
   res.writeHead(200, { 'Content-Type': encode.contentType, 'Cache-Control': 'no-cache, private' });
   res.flushHeaders();
   const stop = (): void => watch.stop();
-  const unregister = services.registerLongRunning(res, stop);
+  // Shutdown ends the stream after what is queued and, where asked for, a last bookmark.
+  const unregister = services.registerLongRunning(res, () => watch.finish());
   const watcherLabels = { group: served.resolved.group, version: served.resolved.version, kind: served.resolved.kind };
   services.metrics.registeredWatchers.inc(watcherLabels);
   // Children bound once: with a thousand watchers every event is counted a thousand times.
