@@ -6,7 +6,8 @@ import { Backoff, sleep, type BackoffOptions } from './backoff.js';
 import { silentLogger, type Logger } from './logger.js';
 import type { ResourceClient } from './resource.js';
 import { objectKey, type KubeObject, type ResourceRef } from './types.js';
-import type { WatchStream } from './watch.js';
+import { WatchBrokenError, type WatchStream } from './watch.js';
+import { NetworkError } from './rest.js';
 
 export interface ResourceEventHandler<T extends KubeObject> {
   /** A new object; `isInInitialList` while the informer fills its cache for the first time. */
@@ -31,12 +32,24 @@ export interface InformerOptions {
 /** Why a watch ended: it expired (410, list again) or the server ended it (watch again). */
 type WatchOutcome = 'expired' | 'ended';
 
+/**
+ * A watch that could not start for now is tried again from the same resourceVersion: the server
+ * could not be reached (restarting, say), or was busy (429, 503, 504); client-go retries refused
+ * connections and 429s alike.
+ */
+function watchRetriable(error: unknown): boolean {
+  if (error instanceof NetworkError) return true;
+  return isStatusError(error) && [429, 503, 504].includes(error.code);
+}
+
 export class Informer<T extends KubeObject = KubeObject> {
   private items = new Map<string, T>();
   private readonly handlers: ResourceEventHandler<T>[] = [];
   private synced = false;
   private readonly syncWaiters: (() => void)[] = [];
   private resourceVersion = '';
+  /** Lists made so far: the first, and one after each 410 or failed watch. */
+  lists = 0;
   private controller?: AbortController;
   private running?: Promise<void>;
   private stream?: WatchStream<T>;
@@ -170,14 +183,22 @@ export class Informer<T extends KubeObject = KubeObject> {
     }
   }
 
-  /** Lists, then watches until the watch expires (returns: list again) or fails (throws). */
+  /**
+   * Lists, then watches until the watch expires (returns: list again) or fails otherwise (throws:
+   * list again after a backoff). As client-go's reflector, a watch that breaks (the connection cut,
+   * the server restarting) or cannot start for now (refused, 429, 503) is started again from the
+   * last resourceVersion, without a list: only a 410 (that version is out of the server's window)
+   * costs one.
+   */
   private async listAndWatch(signal: AbortSignal): Promise<void> {
     const { labelSelector, fieldSelector } = this.options;
     const list = await this.resource.listAll({ labelSelector, fieldSelector, pageSize: this.options.pageSize ?? 500 });
+    this.lists++;
     if (signal.aborted) return;
     this.replace(list.items);
     this.resourceVersion = list.metadata.resourceVersion ?? '';
     const minTimeout = this.options.minWatchTimeoutSeconds ?? 300;
+    const backoff = new Backoff(this.options.backoff ?? { initialMs: 800, maxMs: 30_000, jitter: 1, resetAfterMs: 120_000 });
     while (!signal.aborted) {
       let stream: WatchStream<T>;
       try {
@@ -190,14 +211,26 @@ export class Informer<T extends KubeObject = KubeObject> {
         });
       } catch (error) {
         if (isStatusError(error) && error.code === 410) return;
-        throw error;
+        if (!watchRetriable(error)) throw error;
+        this.logger.debug({ err: error, resource: this.ref.resource }, 'watch not started; trying again from the same resourceVersion');
+        await sleep(backoff.step(), signal);
+        continue;
       }
       this.stream = stream;
       if (signal.aborted) {
         stream.stop();
         return;
       }
-      if ((await this.consume(stream)) === 'expired') {
+      let outcome: WatchOutcome;
+      try {
+        outcome = await this.consume(stream);
+      } catch (error) {
+        if (!(error instanceof WatchBrokenError)) throw error;
+        this.logger.debug({ err: error, resource: this.ref.resource, resourceVersion: this.resourceVersion }, 'watch broke; watching again');
+        await sleep(backoff.step(), signal);
+        continue;
+      }
+      if (outcome === 'expired') {
         this.logger.debug({ resource: this.ref.resource, resourceVersion: this.resourceVersion }, 'watch expired; listing again');
         return;
       }
