@@ -14,7 +14,7 @@ const PREFIX = [0x6b, 0x38, 0x73, 0x00] as const;
 // Compiled on first use, once every kind has registered (the registered rules shape the code).
 const codecs = new Map<string, MessageCodec>();
 
-function codecOf(apiVersion: string, kind: string): MessageCodec {
+export function codecOf(apiVersion: string, kind: string): MessageCodec {
   const { group, version } = splitAPIVersion(apiVersion);
   const registered = findProtobufKind(group, version, kind);
   if (!registered) throw new ProtobufError('NotRegistered', `${kind} in ${apiVersion || 'no apiVersion'} has no Protobuf form`);
@@ -26,7 +26,7 @@ function codecOf(apiVersion: string, kind: string): MessageCodec {
   return codecs.get(registered.message)!;
 }
 
-function requireString(json: JsonObject, key: string): string {
+export function requireString(json: JsonObject, key: string): string {
   const value = json[key];
   if (typeof value !== 'string' || value === '') {
     throw new ProtobufError('InvalidValue', `${key}: the object must have a non-empty string ${key}`);

@@ -1,11 +1,14 @@
 // Writing API responses in the negotiated representation: JSON (indented with ?pretty), YAML, and
-// gzip for large get and list responses (APIResponseCompression).
+// gzip for large get and list responses (APIResponseCompression). Large lists of shared items go
+// out in chunks as the client takes them (list-stream.ts).
+import { pipeline, type Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
+import { createGzip, gzip } from 'node:zlib';
 import { stringify } from 'yaml';
 import { encodeObject } from '@plat/protobuf';
 import type { RequestContext } from '../context.js';
 import type { Representation } from './negotiation.js';
+import { STREAMED_LIST_MIN_ITEMS, jsonListBuffer, jsonListStream, protobufListStream, type ListObject } from './list-stream.js';
 
 const gzipAsync = promisify(gzip);
 /** Upstream compresses only responses at least this large. */
@@ -19,46 +22,10 @@ export interface WriteOptions {
   contentType?: string;
   /**
    * The body is a list whose items are never changed and recur from list to list (the registry's
-   * list items, see its list-item.ts): each item's JSON is kept beside it and reused.
+   * list items, see its list-item.ts): each item's encoding is kept beside it and reused (within a
+   * budget, item-encodings.ts), and a large list is written in chunks as the client reads it.
    */
   sharedItems?: boolean;
-}
-
-/** Per shared list item, its JSON in UTF-8. */
-const itemJson = new WeakMap<object, Buffer>();
-
-/**
- * A list's JSON, as JSON.stringify writes it (items last, as the registry builds lists), from the
- * encoding kept for each item: a list of 10,000 objects from the watch cache spent 30-40 ms in
- * stringify and 10-20 ms more turning the string into bytes; copying the kept bytes takes a few.
- */
-function listJson(list: { items: readonly object[] }): Buffer {
-  const { items, ...rest } = list;
-  const head = JSON.stringify(rest);
-  const open = Buffer.from(`${head.length > 2 ? `${head.slice(0, -1)},` : '{'}"items":[`);
-  const parts = new Array<Buffer>(items.length);
-  let size = open.length + Math.max(0, items.length - 1) + 2;
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i]!;
-    let json = itemJson.get(item);
-    if (json === undefined) {
-      json = Buffer.from(JSON.stringify(item));
-      itemJson.set(item, json);
-    }
-    parts[i] = json;
-    size += json.length;
-  }
-  const body = Buffer.allocUnsafe(size);
-  body.set(open, 0);
-  let offset = open.length;
-  for (let i = 0; i < parts.length; i++) {
-    if (i > 0) body[offset++] = 0x2c; // ,
-    body.set(parts[i]!, offset);
-    offset += parts[i]!.length;
-  }
-  body[offset++] = 0x5d; // ]
-  body[offset++] = 0x7d; // }
-  return body;
 }
 
 const isList = (object: unknown): object is { items: readonly object[] } =>
@@ -75,15 +42,48 @@ export function encodeBody(
   if (representation.type === 'yaml') return { body: stringify(object), contentType: 'application/yaml' };
   if (representation.type === 'protobuf') return { body: Buffer.from(encodeObject(object as object)), contentType: representation.mediaType };
   if (isPretty(ctx)) return { body: `${JSON.stringify(object, null, 2)}\n`, contentType: 'application/json' };
-  return { body: sharedItems && isList(object) ? listJson(object) : JSON.stringify(object), contentType: 'application/json' };
+  return { body: sharedItems && isList(object) ? jsonListBuffer(object as ListObject) : JSON.stringify(object), contentType: 'application/json' };
+}
+
+const acceptsGzip = (ctx: RequestContext): boolean => /\bgzip\b/.test(ctx.get('accept-encoding'));
+
+/**
+ * A large list of shared items in JSON or Protobuf, written in chunks as the socket drains (and
+ * gzipped as it goes where asked); false for anything else, which is written whole.
+ */
+async function writeListInChunks(ctx: RequestContext, code: number, object: unknown, options: WriteOptions): Promise<boolean> {
+  const representation = options.representation ?? { type: 'json' };
+  if (!options.sharedItems || !isList(object) || object.items.length < STREAMED_LIST_MIN_ITEMS) return false;
+  if (!(representation.type === 'json' && !isPretty(ctx)) && representation.type !== 'protobuf') return false;
+  let stream: Readable;
+  let length: number | undefined;
+  if (representation.type === 'protobuf') ({ stream, length } = await protobufListStream(object as ListObject));
+  else stream = jsonListStream(object as ListObject);
+  ctx.status = code;
+  ctx.set('Content-Type', options.contentType ?? (representation.type === 'protobuf' ? representation.mediaType : 'application/json'));
+  // Once the head is out a failure can only cut the response short.
+  stream.once('error', () => ctx.res.destroy());
+  if (options.compress && acceptsGzip(ctx)) {
+    const gzipped = createGzip();
+    // The list's stream ends with the gzip stream, which koa ends with the response.
+    pipeline(stream, gzipped, () => {});
+    ctx.body = gzipped;
+    ctx.set('Content-Encoding', 'gzip');
+    ctx.set('Vary', 'Accept-Encoding');
+  } else {
+    ctx.body = stream;
+    if (length !== undefined) ctx.length = length;
+  }
+  return true;
 }
 
 export async function writeObject(ctx: RequestContext, code: number, object: unknown, options: WriteOptions = {}): Promise<void> {
+  if (await writeListInChunks(ctx, code, object, options)) return;
   const { body, contentType } = encodeBody(ctx, object, options.representation, options.sharedItems);
   ctx.status = code;
   // Before the body: koa guesses a type for a body without one, through a MIME lookup.
   ctx.set('Content-Type', options.contentType ?? contentType);
-  if (options.compress && body.length >= COMPRESSION_THRESHOLD_BYTES && /\bgzip\b/.test(ctx.get('accept-encoding'))) {
+  if (options.compress && body.length >= COMPRESSION_THRESHOLD_BYTES && acceptsGzip(ctx)) {
     ctx.body = await gzipAsync(body);
     ctx.set('Content-Encoding', 'gzip');
     ctx.set('Vary', 'Accept-Encoding');

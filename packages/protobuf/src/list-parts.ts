@@ -1,0 +1,65 @@
+// A list's Protobuf form in parts, for writing it as it is encoded rather than as one buffer: the
+// envelope's head (which carries the length of what follows, so the items' sizes come first), the
+// list's metadata, each item, and the envelope's tail. The parts joined are encodeObject's bytes.
+import protobuf from 'protobufjs';
+import { codecOf, requireString } from './codec.js';
+import type { JsonObject } from './compile.js';
+import { ProtobufError } from './errors.js';
+
+const PREFIX = [0x6b, 0x38, 0x73, 0x00] as const;
+/** Unknown's contentEncoding (3) and contentType (4), both empty, as encodeObject writes them. */
+const TAIL: Uint8Array = new Uint8Array([(3 << 3) | 2, 0, (4 << 3) | 2, 0]);
+
+export interface ListParts {
+  /** The envelope up to the list message, given the message's length (`metadata` and every item's). */
+  head(messageLength: number): Uint8Array;
+  /** The list's fields before its items (its metadata). */
+  readonly metadata: Uint8Array;
+  /** One item as the list message's field 2 (tag, length, the item's message). */
+  item(item: object): Uint8Array;
+  readonly tail: Uint8Array;
+}
+
+/**
+ * The parts of a list object (apiVersion, kind `<Kind>List`, metadata, items): see ListParts.
+ * Throws ProtobufError NotRegistered when the list's kind or its items' has no Protobuf form.
+ */
+export function listParts(list: { apiVersion?: unknown; kind?: unknown; metadata?: unknown; items: readonly object[] }): ListParts {
+  const json = list as unknown as JsonObject;
+  const apiVersion = requireString(json, 'apiVersion');
+  const kind = requireString(json, 'kind');
+  if (!kind.endsWith('List')) throw new ProtobufError('InvalidValue', `kind: ${kind} is not a list kind`);
+  const listCodec = codecOf(apiVersion, kind);
+  const itemCodec = codecOf(apiVersion, kind.slice(0, -'List'.length));
+  // The list's own fields, with no items (a repeated field with none is not written).
+  const withoutItems = protobuf.Writer.create();
+  listCodec.encode({ ...json, items: [] }, withoutItems);
+  const metadata = withoutItems.finish();
+  const typeMeta = protobuf.Writer.create();
+  typeMeta.uint32((1 << 3) | 2).string(apiVersion);
+  typeMeta.uint32((2 << 3) | 2).string(kind);
+  const typeMetaBytes = typeMeta.finish();
+  return {
+    head(messageLength) {
+      const writer = protobuf.Writer.create();
+      for (const byte of PREFIX) writer.uint32(byte);
+      writer.uint32((1 << 3) | 2).bytes(typeMetaBytes);
+      writer.uint32((2 << 3) | 2).uint32(messageLength);
+      return writer.finish();
+    },
+    metadata,
+    item(item) {
+      const writer = protobuf.Writer.create();
+      writer.uint32((2 << 3) | 2).fork();
+      try {
+        itemCodec.encode(item as JsonObject, writer);
+      } catch (err) {
+        if (err instanceof ProtobufError) throw new ProtobufError(err.reason, `${kind}.items.${err.message}`, { cause: err });
+        throw err;
+      }
+      writer.ldelim();
+      return writer.finish();
+    },
+    tail: TAIL,
+  };
+}
