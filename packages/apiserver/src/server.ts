@@ -28,6 +28,7 @@ import { newAuthorizer, type AuthorizationMode, type Authorizer } from './author
 import type { Handler, RequestState } from './context.js';
 import type { RequestInfo } from './request-info.js';
 import { CacheReadyCheck } from './cache-ready.js';
+import { ListMemoryBudget } from './list-budget.js';
 import { ShutdownCheck, healthHandler, pingCheck, singleCheckHandler, storageCheck, type HealthCheck } from './health.js';
 import { newUserRateLimiter, type LimitOptions } from './limits.js';
 import { AuditFileLog, type AuditSink } from './audit.js';
@@ -100,6 +101,8 @@ export interface ApiOptions {
   watchBacklogBytes?: number;
   /** APIResponseCompression (default true): gzip large get and list responses. */
   responseCompression?: boolean;
+  /** What lists may hold in memory between them; default: a budget over this process's heap. */
+  listMemoryBudget?: ListMemoryBudget;
   /** WatchList (default off) and APIListChunking (default on), honoured by every store. */
   features?: StoreFeatures;
   /** How often apiserver_storage_objects is counted; default 60 s (upstream's). */
@@ -382,6 +385,9 @@ function serveApi(
         watchBacklogBytes: api.watchBacklogBytes ?? DEFAULT_WATCH_BACKLOG_BYTES,
         responseCompression: api.responseCompression ?? true,
         metrics,
+        listBudget: api.listMemoryBudget ?? new ListMemoryBudget(),
+        objectCount: (prefix) => watchCache?.objectCount(prefix) ?? objectCounter.countOf(prefix),
+        listsFromCache: watchCache !== undefined,
       },
       subresources,
     ),

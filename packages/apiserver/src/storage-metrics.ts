@@ -81,6 +81,8 @@ export class ObjectCounter {
 
   /** The resources counted last round: a resource no longer served loses its series. */
   private counted = new Set<string>();
+  /** The last count of each prefix. */
+  private readonly counts = new Map<string, number>();
 
   constructor(
     private readonly storage: Storage,
@@ -103,6 +105,11 @@ export class ObjectCounter {
     this.timer = undefined;
   }
 
+  /** The objects below a resource's prefix when last counted (undefined: not counted yet). */
+  countOf(prefix: string): number | undefined {
+    return this.counts.get(prefix);
+  }
+
   async countAll(): Promise<void> {
     if (this.running) return;
     this.running = true;
@@ -116,6 +123,7 @@ export class ObjectCounter {
           const list = await this.storage.list(resource.prefix, { limit: 1 });
           const count = list.items.length + (list.continue ? (list.remainingItemCount ?? 0) : 0);
           this.metrics.storageObjects.set({ resource: resource.name }, count);
+          this.counts.set(resource.prefix, count);
         } catch (err) {
           this.logger.debug({ err, resource: resource.name }, 'counting stored objects failed');
         }

@@ -63,8 +63,13 @@ export function jsonListBuffer(list: ListObject): Buffer {
  */
 class ChunkStream extends Readable {
   private ended = false;
+  private produced = 0;
 
-  constructor(private readonly next: () => Uint8Array | undefined) {
+  constructor(
+    private readonly next: () => Uint8Array | undefined,
+    /** Told how many bytes there were, once the last is made. */
+    private readonly onEnd?: (bytes: number) => void,
+  ) {
     // One chunk waits while one is written: backpressure keeps it at that.
     super({ highWaterMark: LIST_CHUNK_BYTES });
   }
@@ -89,13 +94,17 @@ class ChunkStream extends Readable {
       pieces.push(piece);
       size += piece.length;
     }
+    this.produced += size;
     if (size > 0) this.push(pieces.length === 1 ? pieces[0] : Buffer.concat(pieces, size));
-    if (this.ended) this.push(null);
+    if (this.ended) {
+      this.onEnd?.(this.produced);
+      this.push(null);
+    }
   }
 }
 
 /** The JSON of a list of shared items, in chunks. */
-export function jsonListStream(list: ListObject): Readable {
+export function jsonListStream(list: ListObject, onEnd?: (bytes: number) => void): Readable {
   const parts = jsonParts(list);
   const count = list.items.length;
   let index = -1;
@@ -117,7 +126,7 @@ export function jsonListStream(list: ListObject): Readable {
     const item = parts.item(index++);
     separate = index < count;
     return item;
-  });
+  }, onEnd);
 }
 
 /** How long the sizing pass encodes before letting other work run. */

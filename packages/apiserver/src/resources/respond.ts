@@ -26,12 +26,14 @@ export interface WriteOptions {
    * budget, item-encodings.ts), and a large list is written in chunks as the client reads it.
    */
   sharedItems?: boolean;
+  /** Told the size of a list's JSON once it is known (what its items weigh, for the list budget). */
+  onListJsonSize?: (bytes: number, items: number) => void;
 }
 
 const isList = (object: unknown): object is { items: readonly object[] } =>
   typeof object === 'object' && object !== null && Array.isArray((object as { items?: unknown }).items);
 
-const isPretty = (ctx: RequestContext): boolean => ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(ctx.query.pretty as string);
+export const isPretty = (ctx: RequestContext): boolean => ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(ctx.query.pretty as string);
 
 export function encodeBody(
   ctx: RequestContext,
@@ -58,7 +60,7 @@ async function writeListInChunks(ctx: RequestContext, code: number, object: unkn
   let stream: Readable;
   let length: number | undefined;
   if (representation.type === 'protobuf') ({ stream, length } = await protobufListStream(object as ListObject));
-  else stream = jsonListStream(object as ListObject);
+  else stream = jsonListStream(object as ListObject, (bytes) => options.onListJsonSize?.(bytes, object.items.length));
   ctx.status = code;
   ctx.set('Content-Type', options.contentType ?? (representation.type === 'protobuf' ? representation.mediaType : 'application/json'));
   // Once the head is out a failure can only cut the response short.
@@ -80,6 +82,7 @@ async function writeListInChunks(ctx: RequestContext, code: number, object: unkn
 export async function writeObject(ctx: RequestContext, code: number, object: unknown, options: WriteOptions = {}): Promise<void> {
   if (await writeListInChunks(ctx, code, object, options)) return;
   const { body, contentType } = encodeBody(ctx, object, options.representation, options.sharedItems);
+  if (options.onListJsonSize && isList(object) && contentType === 'application/json') options.onListJsonSize(Buffer.byteLength(body), object.items.length);
   ctx.status = code;
   // Before the body: koa guesses a type for a body without one, through a MIME lookup.
   ctx.set('Content-Type', options.contentType ?? contentType);

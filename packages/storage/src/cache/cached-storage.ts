@@ -156,6 +156,16 @@ export class CachedStorage implements Storage {
   }
 
   /**
+   * How many objects the cache holds below `prefix` now, or undefined when it has none ready: what
+   * a list of it will hold, for a budget of memory (no read of the store).
+   */
+  objectCount(prefix: string): number | undefined {
+    const cachePrefixOf = cachePrefix(prefix);
+    const cache = cachePrefixOf === undefined ? undefined : this.started.get(cachePrefixOf);
+    return cache?.ready ? cache.count(prefix) : undefined;
+  }
+
+  /**
    * Of these prefixes, those whose cache has not been ready yet (not started, or still listing):
    * a replica is ready to serve once none is left, as upstream's informer-sync check.
    */

@@ -2,6 +2,7 @@
 // revision it starts at (upstream's watch_cache.go). Fed one event at a time by the inner watch.
 import type { StoredObject, WatchEvent } from '../interface.js';
 import { firstIndex } from '../sorted.js';
+import { prefixEnd as prefixEndOf } from '../kv.js';
 
 export interface EventWindowSettings {
   /** Events younger than this are always kept (unless `maxHistoryEvents` is reached). */
@@ -151,10 +152,22 @@ export class EventWindow {
     return this.objects.get(key);
   }
 
+  /** How many current objects there are below `prefix`. */
+  count(prefix: string): number {
+    const sorted = this.sortedKeys();
+    const first = firstIndex(sorted, (key) => key >= prefix);
+    const end = prefixEndOf(prefix);
+    return firstIndex(sorted, (key) => key >= end, first) - first;
+  }
+
+  private sortedKeys(): string[] {
+    if (!this.sorted) this.sorted = [...this.objects.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return this.sorted;
+  }
+
   /** The current objects below `prefix`, in key order. */
   list(prefix: string, filter?: (object: StoredObject) => boolean): { items: StoredObject[]; keys: string[]; revision: number } {
-    if (!this.sorted) this.sorted = [...this.objects.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    const sorted = this.sorted;
+    const sorted = this.sortedKeys();
     const items: StoredObject[] = [];
     const keys: string[] = [];
     for (let i = firstIndex(sorted, (key) => key >= prefix); i < sorted.length; i++) {

@@ -290,6 +290,11 @@ export class ResourceCache {
     });
   }
 
+  /** How many current objects there are below `prefix`. */
+  count(prefix: string): number {
+    return this.window.count(prefix);
+  }
+
   /** The current object at `key` (shared: not to be mutated). */
   get(key: string): StoredObject | undefined {
     return this.window.get(key);

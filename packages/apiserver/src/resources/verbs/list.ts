@@ -1,6 +1,12 @@
-// GET of a collection: selectors, paging and resourceVersion semantics are the store's.
-import type { ListQueryWithSelectors } from '@plat/registry';
+// GET of a collection: selectors, paging and resourceVersion semantics are the store's; what the
+// list will hold in memory is reserved first (list-budget.ts), or the list is refused with 429.
+import { newTooManyRequests } from '@plat/apimachinery';
+import { listSemantic, type ListQueryWithSelectors } from '@plat/registry';
+import { listCost } from '../../list-budget.js';
+import { TOO_MANY_REQUESTS_MESSAGE } from '../../limits.js';
 import type { Query } from '../query.js';
+import { STREAMED_LIST_MIN_ITEMS } from '../list-stream.js';
+import { isPretty } from '../respond.js';
 import { presentList } from './present.js';
 import type { VerbScope } from './scope.js';
 
@@ -22,6 +28,39 @@ export function listQuery(query: Query): ListQueryWithSelectors {
 }
 
 export async function listObjects(scope: VerbScope): Promise<void> {
-  const list = await scope.served.store.list(scope.info.namespace, listQuery(scope.query));
+  const query = listQuery(scope.query);
+  const release = reserveListMemory(scope, query);
+  scope.ctx.res.once('close', release);
+  const list = await scope.served.store.list(scope.info.namespace, query);
   await presentList(scope, list);
+}
+
+/** Reserves what the list is estimated to hold; throws 429 (Retry-After: 1) when it does not fit. */
+function reserveListMemory(scope: VerbScope, query: ListQueryWithSelectors): () => void {
+  const { services, served, info, representation } = scope;
+  const prefix = served.resolved.prefix(info.namespace);
+  const stored = services.objectCount(prefix) ?? services.objectCount(served.resolved.prefix('')) ?? 0;
+  let semantic: ReturnType<typeof listSemantic>['kind'];
+  try {
+    semantic = listSemantic(query).kind;
+  } catch {
+    return () => {}; // the store refuses the query itself (400)
+  }
+  const limit = Math.max(0, query.limit ?? 0);
+  // The watch cache answers lists of any state whole (the limit ignored) and current unpaged ones.
+  const fromCache = services.listsFromCache && (semantic === 'any' || (limit === 0 && (semantic === 'latest' || semantic === 'notOlderThan')));
+  const items = limit > 0 && !fromCache ? Math.min(limit, stored) : stored;
+  const chunked = (representation.type === 'json' && !isPretty(scope.ctx)) || representation.type === 'protobuf';
+  const cost = listCost({
+    items,
+    bytesPerItem: services.listBudget.averageItemBytes(served.resolved.prefix('')),
+    streamed: chunked && items >= STREAMED_LIST_MIN_ITEMS,
+    fromStore: !fromCache,
+  });
+  const release = services.listBudget.reserve(cost);
+  if (!release) {
+    services.metrics.rejected.inc({ priority_level: 'readOnly', flow_schema: 'list-memory', reason: 'memory-budget' });
+    throw newTooManyRequests(TOO_MANY_REQUESTS_MESSAGE, 1);
+  }
+  return release;
 }

@@ -58,5 +58,11 @@ export async function presentList(scope: VerbScope, list: ObjectList<KubeObject>
     });
   }
   // The registry's list items are shared and unchanging (its list-item.ts).
-  return writeObject(scope.ctx, 200, list, { representation, compress: scope.compress, sharedItems: true });
+  const resource = scope.served.resolved.prefix('');
+  return writeObject(scope.ctx, 200, list, {
+    representation,
+    compress: scope.compress,
+    sharedItems: true,
+    onListJsonSize: (bytes, items) => scope.services.listBudget.learn(resource, bytes, items),
+  });
 }

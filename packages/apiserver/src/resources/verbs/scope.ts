@@ -4,6 +4,7 @@ import type { RequestContext } from '../../context.js';
 import type { RequestInfo } from '../../request-info.js';
 import type { ServedResource } from '../catalog.js';
 import type { ServerMetrics } from '../../metrics.js';
+import type { ListMemoryBudget } from '../../list-budget.js';
 import type { Representation } from '../negotiation.js';
 import { Query } from '../query.js';
 
@@ -17,6 +18,12 @@ export interface ServerServices {
   /** APIResponseCompression: gzip large get and list responses for clients that accept it. */
   responseCompression: boolean;
   metrics: ServerMetrics;
+  /** What lists may hold in memory between them (list-budget.ts). */
+  listBudget: ListMemoryBudget;
+  /** How many objects are stored below a prefix, as far as known without reading the store. */
+  objectCount(prefix: string): number | undefined;
+  /** Whether current lists and lists at resourceVersion=0 come from the watch cache. */
+  listsFromCache: boolean;
 }
 
 export interface VerbScope {

@@ -1,0 +1,107 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { request as httpsRequest } from 'node:https';
+import { CachedStorage, createStorage } from '@plat/storage';
+import { DEFAULT_BYTES_PER_ITEM, ListMemoryBudget, listCost } from './list-budget.js';
+import { startApiServer } from './api-test-support.js';
+import { testCert } from './test-support.js';
+
+const MiB = 1024 * 1024;
+
+test('a list costs its chunks when written in chunks from the cache, its objects several times over otherwise', () => {
+  const base = { items: 100_000, bytesPerItem: 900 };
+  const chunked = listCost({ ...base, streamed: true, fromStore: false });
+  const whole = listCost({ ...base, streamed: false, fromStore: false });
+  const fromStore = listCost({ ...base, streamed: true, fromStore: true });
+  assert.ok(chunked < 10 * MiB, `${chunked}`);
+  assert.ok(whole > 300 * MiB, `${whole}`);
+  assert.ok(fromStore > 300 * MiB, `${fromStore}`);
+  assert.ok(listCost({ ...base, streamed: false, fromStore: true }) > whole + 300 * MiB);
+});
+
+test('the budget admits what fits in the heap\u2019s share beside what is reserved, always one list alone, and learns item sizes', () => {
+  let used = 100 * MiB;
+  const budget = new ListMemoryBudget(0.5, () => ({ limit: 1000 * MiB, used }));
+  // Room: 500 MiB - 100 MiB used.
+  const first = budget.reserve(900 * MiB);
+  assert.ok(first, 'alone, whatever its size');
+  assert.equal(budget.reserve(1), undefined, 'nothing fits beside it');
+  first();
+  first();
+  assert.equal(budget.reserved, 0);
+  const a = budget.reserve(200 * MiB)!;
+  const b = budget.reserve(150 * MiB);
+  assert.ok(b);
+  assert.equal(budget.reserve(100 * MiB), undefined);
+  used = 10 * MiB;
+  assert.ok(budget.reserve(100 * MiB), 'the heap emptied: room again');
+  a();
+  assert.equal(budget.averageItemBytes('/core/pods/'), DEFAULT_BYTES_PER_ITEM);
+  budget.learn('/core/pods/', 9000, 10);
+  assert.equal(budget.averageItemBytes('/core/pods/'), 900);
+});
+
+test('ten large Table lists at once: those that fit the budget are served, the excess refused with 429 and Retry-After', async (t) => {
+  // A heap of 100 MiB with 10 used, lists taking it to 85: 75 MiB for lists. Each list's
+  // reservation is held until the test lets go, so that all ten are in flight together however
+  // fast the loopback takes their bodies.
+  class HeldBudget extends ListMemoryBudget {
+    readonly held: (() => void)[] = [];
+    override reserve(bytes: number): (() => void) | undefined {
+      const release = super.reserve(bytes);
+      return release && (() => void this.held.push(release));
+    }
+  }
+  const budget = new HeldBudget(0.85, () => ({ limit: 100 * MiB, used: 10 * MiB }));
+  const storage = new CachedStorage(createStorage({ backend: 'memory' }));
+  const { server, send, port } = await startApiServer({ storage }, { listMemoryBudget: budget });
+  t.after(() => server.shutdown());
+  assert.equal((await send('POST', '/api/v1/namespaces', { metadata: { name: 'ns' } })).status, 201);
+  for (let i = 0; i < 2000; i++) {
+    const metadata = { name: `c${i}`, namespace: 'ns', uid: `uid-${i}`, creationTimestamp: '2024-01-01T00:00:00Z' };
+    await storage.create(`/core/configmaps/ns/c${i}`, { apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { value: 'v'.repeat(1000) } });
+  }
+  // 2,000 objects at 2 kB assumed, as a Table: about 16 MiB each, so four fit in 75 MiB.
+  const each = listCost({ items: 2000, bytesPerItem: DEFAULT_BYTES_PER_ITEM, streamed: false, fromStore: false });
+  const fits = Math.floor((75 * MiB) / each);
+  const { ca } = await testCert();
+  const accept = 'application/json;as=Table;v=v1;g=meta.plat.io';
+  const responses = await Promise.all(
+    Array.from({ length: 10 }, () =>
+      new Promise<{ status: number; retryAfter: string | undefined; read: () => Promise<string> }>((resolve, reject) => {
+        httpsRequest({ host: '127.0.0.1', port, path: '/api/v1/namespaces/ns/configmaps?resourceVersion=0', ca, agent: false, headers: { accept } }, (res) => {
+          res.pause();
+          resolve({
+            status: res.statusCode ?? 0,
+            retryAfter: res.headers['retry-after'] as string | undefined,
+            read: () =>
+              new Promise((done) => {
+                let body = '';
+                res.setEncoding('utf8');
+                res.on('data', (chunk: string) => (body += chunk));
+                res.on('end', () => done(body));
+                res.resume();
+              }),
+          });
+        })
+          .on('error', reject)
+          .end();
+      }),
+    ),
+  );
+  const ok = responses.filter((r) => r.status === 200);
+  const refused = responses.filter((r) => r.status === 429);
+  assert.equal(ok.length, fits, responses.map((r) => r.status).join(' '));
+  assert.equal(refused.length, 10 - fits);
+  for (const response of refused) {
+    assert.equal(response.retryAfter, '1');
+    assert.match(await response.read(), /"reason":"TooManyRequests"/);
+  }
+  for (const response of ok) assert.match(await response.read(), /"kind":"Table"/);
+  // Every admitted response closed, its reservation handed back.
+  assert.equal(budget.held.length, fits);
+  for (const release of budget.held.splice(0)) release();
+  assert.equal(budget.reserved, 0);
+  const again = await send('GET', '/api/v1/namespaces/ns/configmaps?resourceVersion=0', undefined, { accept });
+  assert.equal(again.status, 200);
+});
