@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
+import { connect as http2Connect, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,8 +57,46 @@ export interface ApiserverProcess {
   stop(): Promise<number | null>;
 }
 
-/** `options.ca`: the CA of a certificate given with --tls-cert-file (else its own, from --cert-dir). */
-export async function startApiserver(args: string[], options: { ca?: string } = {}): Promise<ApiserverProcess> {
+export interface StartOptions {
+  /** The CA of a certificate given with --tls-cert-file (else its own, from --cert-dir). */
+  ca?: string;
+  /**
+   * Send `request` and `watch` over HTTP/2 (ALPN h2), each a stream of one connection per client
+   * certificate, instead of a new HTTP/1.1 connection each.
+   */
+  http2?: boolean;
+}
+
+/** A response's headers from HTTP/2's, pseudo-headers left out, as node's HTTP/1.1 client gives them. */
+function plainHeaders(headers: IncomingHttpHeaders): Record<string, string | string[] | undefined> {
+  const plain: Record<string, string | string[] | undefined> = {};
+  for (const [name, value] of Object.entries(headers)) if (!name.startsWith(':')) plain[name] = value;
+  return plain;
+}
+
+/** One HTTP/2 connection per client certificate (and one without), opened on first use. */
+function http2Sessions(port: number, ca: () => string): { session(cert?: { cert: string; key: string }): ClientHttp2Session; closeAll(): void } {
+  const sessions = new Map<string, ClientHttp2Session>();
+  return {
+    session(cert) {
+      const key = cert?.cert ?? '';
+      let session = sessions.get(key);
+      if (!session || session.closed || session.destroyed) {
+        session = http2Connect(`https://127.0.0.1:${port}`, { ca: ca(), ...(cert && { cert: cert.cert, key: cert.key }) });
+        session.on('error', () => {});
+        session.unref();
+        sessions.set(key, session);
+      }
+      return session;
+    },
+    closeAll() {
+      for (const session of sessions.values()) session.destroy();
+      sessions.clear();
+    },
+  };
+}
+
+export async function startApiserver(args: string[], options: StartOptions = {}): Promise<ApiserverProcess> {
   const certDir = await mkdtemp(join(tmpdir(), 'plat-e2e-certs-'));
   const child: ChildProcess = spawn(
     process.execPath,
@@ -86,6 +125,15 @@ export async function startApiserver(args: string[], options: { ca?: string } = 
     throw error;
   });
   const ca = options.ca ?? (await readFile(join(certDir, 'ca.crt'), 'utf8'));
+  const h2 = options.http2 ? http2Sessions(port, () => ca) : undefined;
+  /** A request over HTTP/2: the response's status and headers, and its body as a readable stream. */
+  const h2Request = (path: string, method: string, headers: Record<string, string | string[]>, cert: RequestOptions['cert'], body?: string | Uint8Array) =>
+    new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; stream: import('node:http2').ClientHttp2Stream }>((resolve, reject) => {
+      const stream = h2!.session(cert).request({ ':method': method, ':path': path, ...headers }, { endStream: body === undefined });
+      stream.once('response', (responseHeaders) => resolve({ status: Number(responseHeaders[':status']), headers: plainHeaders(responseHeaders), stream }));
+      stream.once('error', reject);
+      if (body !== undefined) stream.end(body);
+    });
 
   return {
     port,
@@ -96,6 +144,23 @@ export async function startApiserver(args: string[], options: { ca?: string } = 
     request: (path, options = {}) =>
       new Promise((resolve, reject) => {
         const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+        if (h2) {
+          const headers = {
+            ...(options.token && { authorization: `Bearer ${options.token}` }),
+            ...(body !== undefined && { 'content-type': 'application/json' }),
+            ...lowerCased(options.headers ?? {}),
+          };
+          h2Request(path, options.method ?? 'GET', headers, options.cert, body).then(({ status, headers: responseHeaders, stream }) => {
+            const chunks: Buffer[] = [];
+            stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+            stream.on('end', () => {
+              const bytes = Buffer.concat(chunks);
+              resolve({ status, headers: responseHeaders, body: bytes.toString('utf8'), bytes });
+            });
+            stream.on('error', reject);
+          }, reject);
+          return;
+        }
         const req = request(
           {
             host: '127.0.0.1',
@@ -127,64 +192,66 @@ export async function startApiserver(args: string[], options: { ca?: string } = 
       }),
     watch: (path, options = {}) =>
       new Promise((resolve, reject) => {
-        const req = request(
-          {
-            host: '127.0.0.1',
-            port,
-            path,
-            ca,
-            agent: false,
-            headers: { ...(options.token && { authorization: `Bearer ${options.token}` }), ...options.headers },
-          },
-          (res) => {
-            const lines: string[] = [];
-            const waiters: Array<() => void> = [];
-            let buffer = '';
-            let ended = false;
-            const wake = (): void => waiters.splice(0).forEach((waiter) => waiter());
-            res.setEncoding('utf8').on('data', (chunk: string) => {
-              buffer += chunk;
-              const parts = buffer.split('\n');
-              buffer = parts.pop()!;
-              lines.push(...parts.filter((line) => line.trim()));
-              wake();
-            });
-            res.on('end', () => {
-              ended = true;
-              wake();
-            });
-            res.on('error', () => {
-              ended = true;
-              wake();
-            });
-            resolve({
-              status: res.statusCode ?? 0,
-              async next(timeoutMs = 10_000) {
-                const deadline = Date.now() + timeoutMs;
-                while (lines.length === 0 && !ended) {
-                  if (Date.now() > deadline) throw new Error(`no watch event within ${timeoutMs} ms`);
-                  await new Promise<void>((wakeUp) => {
-                    waiters.push(wakeUp);
-                    setTimeout(wakeUp, 50);
-                  });
-                }
-                const line = lines.shift();
-                return line === undefined ? undefined : (JSON.parse(line) as WatchEventLine);
-              },
-              close: () => req.destroy(),
-            });
-          },
-        );
+        const headers = { ...(options.token && { authorization: `Bearer ${options.token}` }), ...lowerCased(options.headers ?? {}) };
+        const answered = (status: number, res: import('node:stream').Readable, destroy: () => void): void => {
+          const lines: string[] = [];
+          const waiters: Array<() => void> = [];
+          let buffer = '';
+          let ended = false;
+          const wake = (): void => waiters.splice(0).forEach((waiter) => waiter());
+          res.setEncoding('utf8').on('data', (chunk: string) => {
+            buffer += chunk;
+            const parts = buffer.split('\n');
+            buffer = parts.pop()!;
+            lines.push(...parts.filter((line) => line.trim()));
+            wake();
+          });
+          res.on('end', () => {
+            ended = true;
+            wake();
+          });
+          res.on('error', () => {
+            ended = true;
+            wake();
+          });
+          resolve({
+            status,
+            async next(timeoutMs = 10_000) {
+              const deadline = Date.now() + timeoutMs;
+              while (lines.length === 0 && !ended) {
+                if (Date.now() > deadline) throw new Error(`no watch event within ${timeoutMs} ms`);
+                await new Promise<void>((wakeUp) => {
+                  waiters.push(wakeUp);
+                  setTimeout(wakeUp, 50);
+                });
+              }
+              const line = lines.shift();
+              return line === undefined ? undefined : (JSON.parse(line) as WatchEventLine);
+            },
+            close: destroy,
+          });
+        };
+        if (h2) {
+          h2Request(path, 'GET', headers, options.cert).then(({ status, stream }) => answered(status, stream, () => stream.destroy()), reject);
+          return;
+        }
+        const req = request({ host: '127.0.0.1', port, path, ca, agent: false, headers }, (res) => answered(res.statusCode ?? 0, res, () => req.destroy()));
         req.on('error', reject);
         req.end();
       }),
     async stop() {
+      h2?.closeAll();
       if (child.exitCode === null) process.kill(child.pid!, 'SIGTERM');
       const code = await exited;
       await rm(certDir, { recursive: true, force: true });
       return code;
     },
   };
+}
+
+/** HTTP/2 takes header names in lower case only. */
+function lowerCased(headers: Record<string, string | string[]>): Record<string, string | string[]> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
 /** Polls `probe` until it returns true, or fails after `timeoutMs`. */

@@ -116,6 +116,7 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
     tls,
     bindAddress: config.bindAddress,
     port: config.port,
+    http2MaxStreamsPerConnection: config.http2MaxStreamsPerConnection,
     authentication: { ...(tokens ? { tokens } : {}), ...(clientCA && { clientCA }), anonymous: config.anonymousAuth },
     authorizationModes: config.authorizationModes,
     ...(serviceAccountTokens && { serviceAccountTokens }),

@@ -19,6 +19,7 @@ test('options: defaults', () => {
     eventTTLMs: 3_600_000,
     bindAddress: '0.0.0.0',
     port: 6443,
+    http2MaxStreamsPerConnection: 1000,
     certDir: defaultCertDir(),
     anonymousAuth: true,
     authorizationModes: ['RBAC'],
@@ -34,6 +35,7 @@ test('options: defaults', () => {
 
 const ok: { name: string; argv: string[]; want: Partial<ApiserverConfig> }[] = [
   { name: '--event-ttl takes a Go duration', argv: [...memory, '--event-ttl=90s'], want: { eventTTLMs: 90_000 } },
+  { name: '--http2-max-streams-per-connection (0: Go\'s default)', argv: [...memory, '--http2-max-streams-per-connection=0'], want: { http2MaxStreamsPerConnection: 0 } },
   { name: 'memory backend needs no etcd', argv: memory, want: { storage: { backend: 'memory', etcdServers: [], prefix: '/registry', compactionIntervalMs: 300_000 } } },
   {
     name: 'etcd flags',
@@ -130,6 +132,11 @@ const bad: { name: string; argv: string[]; message: string }[] = [
   { name: 'sqlite without a folder', argv: ['--storage-backend=sqlite'], message: 'flag --storage-dir must be specified when --storage-backend is sqlite' },
   { name: 'a storage folder for another backend', argv: [...memory, '--storage-dir=/data'], message: 'flag --storage-dir applies to --storage-backend=sqlite only' },
   { name: 'bad port', argv: [...memory, '--secure-port=abc'], message: 'invalid value "abc" for flag --secure-port: must be an integer between 0 and 65535' },
+  {
+    name: 'a negative number of HTTP/2 streams',
+    argv: [...memory, '--http2-max-streams-per-connection=-1'],
+    message: 'invalid value "-1" for flag --http2-max-streams-per-connection: must be an integer between 0 and 2147483647',
+  },
   { name: 'bind address not an IP', argv: [...memory, '--bind-address=localhost'], message: 'invalid value "localhost" for flag --bind-address: must be an IP address' },
   { name: 'unknown authorization mode', argv: [...memory, '--authorization-mode=Webhook'], message: 'invalid value "Webhook" for flag --authorization-mode: must be one of AlwaysAllow, AlwaysDeny, RBAC' },
   {

@@ -39,6 +39,12 @@ export const apiserverFlags = {
   'watch-cache': flag.bool('Enable watch caching in the apiserver: watches and current lists are served from memory, one etcd watch per resource.', true),
   'secure-port': flag.int('The port on which to serve HTTPS; 0 picks a free port.', 6443, 0, 65535),
   'bind-address': flag.string('The IP address on which to listen for the --secure-port port.', '0.0.0.0'),
+  'http2-max-streams-per-connection': flag.int(
+    'The limit that the server gives to clients for the maximum number of streams in an HTTP/2 connection. Zero means to use golang\'s default (250).',
+    1000,
+    0,
+    2 ** 31 - 1,
+  ),
   'cert-dir': flag.string(
     'The directory where the self-signed TLS certificate is kept (apiserver.crt, apiserver.key, ca.crt). Ignored if --tls-cert-file and --tls-private-key-file are given.',
     defaultCertDir(),
@@ -115,6 +121,8 @@ export interface ApiserverConfig {
   eventTTLMs: number;
   bindAddress: string;
   port: number;
+  /** --http2-max-streams-per-connection (0: Go's default). */
+  http2MaxStreamsPerConnection: number;
   certDir: string;
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
@@ -231,6 +239,7 @@ export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
     eventTTLMs: values['event-ttl'],
     bindAddress: values['bind-address'],
     port: values['secure-port'],
+    http2MaxStreamsPerConnection: values['http2-max-streams-per-connection'],
     certDir: values['cert-dir'],
     ...(values['tls-cert-file'] ? { tlsCertFile: values['tls-cert-file'], tlsPrivateKeyFile: values['tls-private-key-file'] } : {}),
     ...(values['token-auth-file'] ? { tokenAuthFile: values['token-auth-file'] } : {}),

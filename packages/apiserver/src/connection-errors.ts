@@ -3,7 +3,7 @@
 // handshake that fails. Anyone can send these without credentials, so each is answered as node
 // answers it (400, 431, 408; here with a Status body), counted, and logged at most once a minute
 // with the count since the last line, rather than once each.
-import type { Server as HttpsServer } from 'node:https';
+import type { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
@@ -44,10 +44,11 @@ class ThrottledLog {
   }
 }
 
-export function handleConnectionErrors(server: HttpsServer, logger: Logger, registry: Registry, now: () => number = Date.now): void {
+/** @param server the secure port's server (node:http2's, or node:https's) */
+export function handleConnectionErrors(server: Pick<EventEmitter, 'on'>, logger: Logger, registry: Registry, now: () => number = Date.now): void {
   const errors = new Counter({
     name: 'plat_http_connection_errors_total',
-    help: 'Connections that ended before a request was served: malformed requests (stage "request") and failed TLS handshakes (stage "tls"), by error code.',
+    help: 'Connections that ended before a request was served: malformed requests (stage "request"), failed TLS handshakes (stage "tls") and HTTP/2 sessions failed by their peer (stage "http2"), by error code.',
     labelNames: ['stage', 'code'],
     registers: [registry],
   });
@@ -63,6 +64,12 @@ export function handleConnectionErrors(server: HttpsServer, logger: Logger, regi
     }
     const [status, phrase, message] = responses[code] ?? [400, 'Bad Request', `the request could not be parsed: ${code}`];
     socket.end(statusResponse(status, phrase, message, status === 400 ? 'BadRequest' : undefined));
+  });
+  // An HTTP/2 client that breaks the protocol: node ends its session (GOAWAY) itself.
+  server.on('sessionError', (error: NodeJS.ErrnoException) => {
+    const code = error.code ?? 'unknown';
+    errors.inc({ stage: 'http2', code });
+    log.note({ code, err: error.message }, 'HTTP/2 session failed');
   });
   server.on('tlsClientError', (error: NodeJS.ErrnoException) => {
     const code = error.code ?? 'unknown';

@@ -1,15 +1,15 @@
 // Requests in flight, and the long-running ones among them (watches, streams), for graceful
 // shutdown: wait for the short ones, end the long-running ones.
-import type { ServerResponse } from 'node:http';
+import type { AnyResponse } from './http-server.js';
 
 export class RequestTracker {
-  private readonly inFlight = new Set<ServerResponse>();
+  private readonly inFlight = new Set<AnyResponse>();
   /** Long-running responses and how to end each cleanly. */
-  private readonly longRunning = new Map<ServerResponse, () => void>();
+  private readonly longRunning = new Map<AnyResponse, () => void>();
   private readonly changed = new Set<() => void>();
 
   /** Counts a request until its response closes (finished or aborted). */
-  track(res: ServerResponse): void {
+  track(res: AnyResponse): void {
     this.inFlight.add(res);
     res.once('close', () => {
       this.inFlight.delete(res);
@@ -23,7 +23,7 @@ export class RequestTracker {
    * the response cleanly (for a watch: stop it and end the body stream). Returns an unregister
    * function for a stream that ends on its own.
    */
-  registerLongRunning(res: ServerResponse, end: () => void): () => void {
+  registerLongRunning(res: AnyResponse, end: () => void): () => void {
     this.longRunning.set(res, end);
     this.notify();
     return () => {

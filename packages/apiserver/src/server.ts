@@ -1,8 +1,6 @@
-// The HTTPS server: wires storage, health, version and metrics into the app, and owns the
-// listening socket and graceful shutdown.
-import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import type { ServerResponse } from 'node:http';
+// The API server: wires storage, health, version and metrics into the app, and owns the secure
+// port (HTTP/2 and HTTP/1.1, http-server.ts) and graceful shutdown.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import { CachedStorage, type CachedStorageOptions, type Storage } from '@plat/storage';
 import { resolveGroup, type AdmissionCheck, type KubeObject, type ResourceDefinition, type StoreFeatures, type VirtualServices } from '@plat/registry';
@@ -41,6 +39,7 @@ import { apiEnablement, type RuntimeConfigEntry } from './runtime-config.js';
 import { PathMux } from './mux.js';
 import { RequestTracker } from './request-tracker.js';
 import { MAX_HEADER_BYTES, handleConnectionErrors } from './connection-errors.js';
+import { DEFAULT_HTTP2_MAX_STREAMS, createSecurePort } from './http-server.js';
 import { secureServingOptions, type ServingCertificate } from '@plat/serving';
 import { versionHandler, versionInfo, type VersionInfo } from './version.js';
 
@@ -60,6 +59,11 @@ export interface ServerOptions {
   bindAddress?: string;
   /** Default 6443; 0 picks a free port (listen() returns it). */
   port?: number;
+  /**
+   * --http2-max-streams-per-connection: the streams an HTTP/2 client may open on one connection
+   * (watches included); default 1000 as kube-apiserver's, 0 Go's default (250).
+   */
+  http2MaxStreamsPerConnection?: number;
   authentication?: AuthenticationOptions;
   /** Tried in order, after system:masters; default ['AlwaysAllow']. RBAC needs `api`. */
   authorizationModes?: AuthorizationMode[];
@@ -208,23 +212,24 @@ export function createServer(options: ServerOptions): Server {
     ...(options.api && { domain: options.api.domain }),
   });
   const callback = app.callback();
-  let stopping = false;
   // Client certificates are asked for, not required: one that does not verify against the client CA
   // fails authentication (401), as upstream, rather than the handshake.
   const clientCA = options.authentication?.clientCA;
-  const tlsOptions = {
-    ...secureServingOptions(options.tls),
-    ...(clientCA && { ca: clientCA, requestCert: true, rejectUnauthorized: false }),
-    maxHeaderSize: MAX_HEADER_BYTES,
-  };
-  const httpServer: HttpsServer = createHttpsServer(tlsOptions, (req, res) => {
-    tracker.track(res);
-    // Requests that still arrive on open connections while stopping are served, then the
-    // connection closes so that the client reconnects elsewhere.
-    if (stopping) res.setHeader('Connection', 'close');
-    void callback(req, res);
-  });
-  handleConnectionErrors(httpServer, logger, metrics.registry);
+  const securePort = createSecurePort(
+    {
+      tls: {
+        ...secureServingOptions(options.tls),
+        ...(clientCA && { ca: clientCA, requestCert: true, rejectUnauthorized: false }),
+      },
+      maxHeaderBytes: MAX_HEADER_BYTES,
+      maxStreamsPerConnection: options.http2MaxStreamsPerConnection ?? DEFAULT_HTTP2_MAX_STREAMS,
+    },
+    (req, res) => {
+      tracker.track(res);
+      void callback(req as IncomingMessage, res as ServerResponse);
+    },
+  );
+  handleConnectionErrors(securePort.server, logger, metrics.registry);
 
   let shutdownPromise: Promise<void> | undefined;
   async function runShutdown(): Promise<void> {
@@ -234,11 +239,11 @@ export function createServer(options: ServerOptions): Server {
     logger.info({ delayMs }, 'shutdown: /readyz now fails');
     if (delayMs > 0) await sleep(delayMs);
 
-    stopping = true;
-    const closed = httpServer.listening
-      ? new Promise<void>((resolve) => httpServer.close(() => resolve()))
-      : Promise.resolve();
-    httpServer.closeIdleConnections();
+    // Requests that still arrive on open connections are served; an HTTP/1.1 connection then
+    // closes, an HTTP/2 one is told to go (GOAWAY) once its streams are done, so that the client
+    // reconnects elsewhere.
+    const closed = securePort.close();
+    securePort.closeIdleConnections();
     logger.info({ inFlight: tracker.pending }, 'shutdown: stopped accepting connections, waiting for requests in flight');
     const drained = await tracker.waitFor(() => tracker.pending, timeoutMs);
     if (!drained) logger.warn({ inFlight: tracker.pending, timeoutMs }, 'shutdown: requests still in flight at the timeout; closing them');
@@ -247,7 +252,7 @@ export function createServer(options: ServerOptions): Server {
     if (streams) logger.info({ streams }, 'shutdown: ended long-running requests');
     await tracker.waitFor(() => tracker.total, drained ? Math.min(STREAM_END_GRACE_MS, timeoutMs) : 0);
     // Whatever is still open now is idle keep-alive or past its deadline.
-    httpServer.closeAllConnections();
+    securePort.closeAllConnections();
     await closed;
     // Every response has closed, so every audit event has been handed to the log: flush it.
     await audit?.close();
@@ -262,16 +267,10 @@ export function createServer(options: ServerOptions): Server {
     metrics,
     handle: (path, handler) => mux.handle(path, handler),
     registerLongRunning: (res, end) => tracker.registerLongRunning(res, end),
-    listen() {
-      return new Promise((resolve, reject) => {
-        httpServer.once('error', reject);
-        httpServer.listen(options.port ?? 6443, options.bindAddress ?? '0.0.0.0', () => {
-          httpServer.off('error', reject);
-          const { address, port } = httpServer.address() as AddressInfo;
-          served?.start();
-          resolve({ address, port });
-        });
-      });
+    async listen() {
+      const { address, port } = await securePort.listen(options.port ?? 6443, options.bindAddress ?? '0.0.0.0');
+      served?.start();
+      return { address, port };
     },
     shutdown() {
       shutdownPromise ??= runShutdown();

@@ -7,6 +7,9 @@ import { listQuery } from './list.js';
 import { JoinedRuns, type JoinedRun } from './joined-runs.js';
 import { WatchBacklog } from './watch-backlog.js';
 import type { VerbScope } from './scope.js';
+import type { Http2ServerResponse } from 'node:http2';
+import type { Writable } from 'node:stream';
+import { isHttp2, type AnyResponse } from '../../http-server.js';
 
 /** Upstream's default for watches without timeoutSeconds: 30 to 60 minutes, spread at random. */
 const MIN_REQUEST_TIMEOUT_S = 1800;
@@ -46,9 +49,12 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
   // Over HTTP/1.1 a run goes to the socket as one chunk, framed once for all the watchers that
   // write it: the response would frame it again for each of them, in a writev of three buffers.
   // Pipelined behind another response (no socket yet), or over HTTP/1.0, the response writes.
-  const socket = res.chunkedEncoding ? res.socket : null;
-  const out = socket ?? res;
+  // Over HTTP/2 a run goes to the response's stream as it is (HTTP/2 frames it as DATA).
+  const http2 = isHttp2(res as AnyResponse) ? (res as unknown as Http2ServerResponse).stream : undefined;
+  const socket = !http2 && res.chunkedEncoding ? res.socket : null;
+  const out: Writable = http2 ?? socket ?? res;
   const runs = socket ? encode.chunked : encode.plain;
+  const gone = (): boolean => (http2 ? http2.destroyed : res.destroyed);
   const backlog = new WatchBacklog(services.watchBacklogBytes);
   /**
    * Runs that came while the stream had no room, joined, in order, for the next drain. Kept as
@@ -64,7 +70,7 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
     out.write(bytes);
   };
   const flush = (): void => {
-    if (res.destroyed || pending.length === 0) return;
+    if (gone() || pending.length === 0) return;
     const waiting = pending;
     pending = [];
     pendingBytes = 0;
@@ -76,7 +82,7 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
    * watcher too far behind when a run comes is closed instead (watch-backlog.ts).
    */
   const deliver = (run: readonly ApiWatchEvent[]): void => {
-    if (res.destroyed) return;
+    if (gone()) return;
     if (!first && backlog.over(out.writableLength + pendingBytes)) {
       // What it holds is dropped with the connection; the client watches again from its last
       // resourceVersion, as after any broken watch.
@@ -103,7 +109,7 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
     };
     for await (const run of watch.batches(direct)) {
       deliver(run);
-      if (res.destroyed) break;
+      if (gone()) break;
     }
     flush();
   } finally {
@@ -112,7 +118,7 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
     stop();
     unregister();
     services.metrics.registeredWatchers.dec(watcherLabels);
-    if (!res.destroyed) res.end();
+    if (!gone()) res.end();
   }
 }
 
