@@ -18,6 +18,8 @@ export interface ClientConfig {
   cert?: string;
   key?: string;
   userAgent?: string;
+  /** false: HTTP/1.1 only (default: HTTP/2 where the server agrees to it, as client-go). */
+  http2?: boolean;
 }
 
 export class KubeconfigError extends Error {

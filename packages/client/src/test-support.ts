@@ -18,6 +18,8 @@ export interface TestApi {
   storage: Storage;
   config: ClientConfig;
   client: Client;
+  /** The server's certificate and key (PEM), for a stand-in server that clients trust alike. */
+  tls: { cert: string; key: string };
   /** Shuts the server down (graceful: watches are ended cleanly). */
   stop(): Promise<void>;
   close(): Promise<void>;
@@ -66,6 +68,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     storage,
     config,
     client,
+    tls: { cert: String(tls.cert), key: String(tls.key) },
     async stop() {
       stopped = true;
       await server.shutdown();
@@ -105,6 +108,8 @@ export async function eventually(what: string, probe: () => boolean | Promise<bo
 /** A TCP relay to the server whose connections can be cut, to break streams as a network would. */
 export interface Relay {
   readonly port: number;
+  /** Connections accepted so far. */
+  readonly connections: number;
   /** Cuts every open connection; while `down`, new ones are cut at once. */
   cut(down?: boolean): void;
   /** Accepts connections again after cut(true). */
@@ -115,8 +120,10 @@ export interface Relay {
 export async function startRelay(targetPort: number): Promise<Relay> {
   const sockets = new Set<Socket>();
   let down = false;
+  let connections = 0;
   const relay = createTcpServer((client) => {
     if (down) return void client.destroy();
+    connections++;
     const upstream = connect(targetPort, '127.0.0.1');
     for (const socket of [client, upstream]) {
       sockets.add(socket);
@@ -133,6 +140,9 @@ export async function startRelay(targetPort: number): Promise<Relay> {
   };
   return {
     port: (relay.address() as AddressInfo).port,
+    get connections() {
+      return connections;
+    },
     cut(keepDown = false) {
       down = keepDown;
       cutAll();

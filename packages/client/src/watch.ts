@@ -1,6 +1,6 @@
 // A watch stream: the JSON lines of a watch response as events, until the server ends it, it is cut,
 // or its reader stops it.
-import type { IncomingMessage } from 'node:http';
+import type { RestResponse } from './rest.js';
 import { StringDecoder } from 'node:string_decoder';
 import type { KubeObject, WatchEvent } from './types.js';
 
@@ -13,7 +13,7 @@ export class WatchStream<T extends KubeObject = KubeObject> implements AsyncIter
   private stopped = false;
   private iterating = false;
 
-  constructor(private readonly response: IncomingMessage) {}
+  constructor(private readonly response: RestResponse) {}
 
   /** Ends the stream: iteration finishes without an error. */
   stop(): void {
@@ -35,7 +35,7 @@ export class WatchStream<T extends KubeObject = KubeObject> implements AsyncIter
     const decoder = new StringDecoder('utf8');
     let buffer = '';
     try {
-      for await (const chunk of this.response) {
+      for await (const chunk of this.response.body) {
         buffer += decoder.write(chunk as Buffer);
         for (let newline = buffer.indexOf('\n'); newline !== -1; newline = buffer.indexOf('\n')) {
           const line = buffer.slice(0, newline).trim();
