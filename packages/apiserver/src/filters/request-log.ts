@@ -16,6 +16,8 @@ export function requestLogFilter(logger: Logger): Middleware {
           latencyMs: Number(process.hrtime.bigint() - start) / 1e6,
           user: state.user?.name,
           userAgent: ctx.get('User-Agent'),
+          // HTTP/2.0 or HTTP/1.1: what the client's ALPN chose.
+          protocol: `HTTP/${ctx.req.httpVersion}`,
           srcIP: ctx.socket.remoteAddress,
           // A response closed before it finished: the client went away or the server was stopped.
           ...(ctx.res.writableFinished ? {} : { aborted: true }),
