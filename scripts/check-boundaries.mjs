@@ -22,7 +22,7 @@ const allowed = {
   'packages/agent-config': ['@plat/apimachinery'],
   'apps/node-agent': ['@plat/apimachinery', '@plat/agent-config'],
   test: ['@plat/apimachinery', '@plat/apiserver', '@plat/api', '@plat/storage', '@plat/protobuf'],
-  bench: ['@plat/apimachinery', '@plat/api', '@plat/cel', '@plat/storage', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving'],
+  bench: ['@plat/apimachinery', '@plat/api', '@plat/cel', '@plat/storage', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving', '@plat/client'],
 };
 /** What a workspace's tests (`*.test.ts`, `test-support.ts`) may import besides: a server to talk to. */
 const allowedInTests = {

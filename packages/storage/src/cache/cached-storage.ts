@@ -36,7 +36,10 @@ export interface CachedStorageOptions {
    * How many revisions before its first list a cache fills its window with, from the store's
    * history where compaction left it: after a restart, clients that resume watches from the
    * resourceVersions they had (a bookmark's, say) find them in the window instead of being told
-   * to list again. Default: `maxHistoryEvents`. 0: the window starts at the list.
+   * to list again. Default 10,000: the writes of a restart and a bookmark's age at 100 writes a
+   * second, several times over. Not more: etcd sends a watch's past events 1,000 revisions per
+   * 100 ms round, reading the whole range again each round (its syncWatchers), so 100,000
+   * revisions would take it over 10 s and much CPU. 0: the window starts at the list.
    */
   historyRevisions?: number;
   /**
@@ -121,7 +124,7 @@ export class CachedStorage implements Storage {
     this.settings = {
       historyWindowMs: options.historyWindowMs ?? 5 * 60 * 1000,
       maxHistoryEvents,
-      historyRevisions: options.historyRevisions ?? maxHistoryEvents,
+      historyRevisions: options.historyRevisions ?? 10_000,
       watcherBufferSize: options.watcherBufferSize ?? 10_000,
       listPageSize: options.listPageSize ?? 10_000,
       dispatchIntervalMs: options.dispatchIntervalMs ?? 40,
