@@ -16,6 +16,8 @@ const joined = (json: ReturnType<typeof fixtures.listOf>): Buffer => {
   const parts = listParts(list);
   const items = list.items.map((item) => parts.item(item));
   const length = parts.metadata.length + items.reduce((sum, item) => sum + item.length, 0);
+  assert.deepEqual(list.items.map((item) => parts.itemLength(item)), items.map((item) => item.length));
+  assert.ok(Buffer.from(parts.items(list.items)).equals(Buffer.concat(items)));
   return Buffer.concat([parts.head(length), parts.metadata, ...items, parts.tail]);
 };
 

@@ -17,6 +17,10 @@ export interface ListParts {
   readonly metadata: Uint8Array;
   /** One item as the list message's field 2 (tag, length, the item's message). */
   item(item: object): Uint8Array;
+  /** Items in a row, as `item` writes each, in one buffer. */
+  items(items: readonly object[]): Uint8Array;
+  /** The length of `item(item)`, without making its bytes (nothing but the encoder's own bookkeeping). */
+  itemLength(item: object): number;
   readonly tail: Uint8Array;
 }
 
@@ -39,6 +43,16 @@ export function listParts(list: { apiVersion?: unknown; kind?: unknown; metadata
   typeMeta.uint32((1 << 3) | 2).string(apiVersion);
   typeMeta.uint32((2 << 3) | 2).string(kind);
   const typeMetaBytes = typeMeta.finish();
+  const writeItem = (item: object, writer: protobuf.Writer): void => {
+    writer.uint32((2 << 3) | 2).fork();
+    try {
+      itemCodec.encode(item as JsonObject, writer);
+    } catch (err) {
+      if (err instanceof ProtobufError) throw new ProtobufError(err.reason, `${kind}.items.${err.message}`, { cause: err });
+      throw err;
+    }
+    writer.ldelim();
+  };
   return {
     head(messageLength) {
       const writer = protobuf.Writer.create();
@@ -50,15 +64,19 @@ export function listParts(list: { apiVersion?: unknown; kind?: unknown; metadata
     metadata,
     item(item) {
       const writer = protobuf.Writer.create();
-      writer.uint32((2 << 3) | 2).fork();
-      try {
-        itemCodec.encode(item as JsonObject, writer);
-      } catch (err) {
-        if (err instanceof ProtobufError) throw new ProtobufError(err.reason, `${kind}.items.${err.message}`, { cause: err });
-        throw err;
-      }
-      writer.ldelim();
+      writeItem(item, writer);
       return writer.finish();
+    },
+    items(items) {
+      const writer = protobuf.Writer.create();
+      for (const item of items) writeItem(item, writer);
+      return writer.finish();
+    },
+    itemLength(item) {
+      const writer = protobuf.Writer.create();
+      writeItem(item, writer);
+      // The writer has counted the bytes; finish() would allocate and fill them.
+      return writer.len;
     },
     tail: TAIL,
   };

@@ -29,11 +29,25 @@ export class ItemEncodings {
     const known = this.kept.get(item);
     if (known) return known;
     const encoded = encode(item);
-    if (this.keptBytes + encoded.length <= this.budgetBytes) {
-      this.kept.set(item, encoded);
-      this.keptBytes += encoded.length;
-      this.released.register(item, encoded.length);
-    }
+    this.keep(item, encoded);
     return encoded;
+  }
+
+  /** The item's kept encoding, if there is one. */
+  get(item: object): Uint8Array | undefined {
+    return this.kept.get(item);
+  }
+
+  /** Whether `bytes` more would still be within the budget. */
+  hasRoom(bytes: number): boolean {
+    return this.keptBytes + bytes <= this.budgetBytes;
+  }
+
+  /** Keeps `encoded` beside the item if the budget allows. */
+  keep(item: object, encoded: Uint8Array): void {
+    if (!this.hasRoom(encoded.length) || this.kept.has(item)) return;
+    this.kept.set(item, encoded);
+    this.keptBytes += encoded.length;
+    this.released.register(item, encoded.length);
   }
 }

@@ -58,8 +58,8 @@ export function jsonListBuffer(list: ListObject): Buffer {
 }
 
 /**
- * Chunks of about LIST_CHUNK_BYTES from `next` (which returns the next piece, or undefined at the
- * end), made one per read: the stream asks again only once what it gave was taken.
+ * Chunks of about LIST_CHUNK_BYTES from `next` (which makes the next chunk, or returns undefined at
+ * the end), one per read: the stream asks again only once what it gave was taken.
  */
 class ChunkStream extends Readable {
   private ended = false;
@@ -76,115 +76,163 @@ class ChunkStream extends Readable {
 
   override _read(): void {
     if (this.ended) return;
-    const pieces: Uint8Array[] = [];
-    let size = 0;
-    while (size < LIST_CHUNK_BYTES) {
-      let piece: Uint8Array | undefined;
-      try {
-        piece = this.next();
-      } catch (error) {
-        // The head is written already: the response can only be cut short.
-        this.destroy(error instanceof Error ? error : new Error(String(error)));
-        return;
-      }
-      if (piece === undefined) {
-        this.ended = true;
-        break;
-      }
-      pieces.push(piece);
-      size += piece.length;
+    let chunk: Uint8Array | undefined;
+    try {
+      chunk = this.next();
+    } catch (error) {
+      // The head is written already: the response can only be cut short.
+      this.destroy(error instanceof Error ? error : new Error(String(error)));
+      return;
     }
-    this.produced += size;
-    if (size > 0) this.push(pieces.length === 1 ? pieces[0] : Buffer.concat(pieces, size));
-    if (this.ended) {
+    if (chunk === undefined) {
+      this.ended = true;
       this.onEnd?.(this.produced);
       this.push(null);
+      return;
     }
+    this.produced += chunk.length;
+    this.push(chunk);
   }
 }
 
-/** The JSON of a list of shared items, in chunks. */
+/**
+ * The JSON of a list of shared items, in chunks. Each chunk is one buffer, its items' text written
+ * into it: the items not kept encoded (past the budget) leave only short-lived strings behind, not
+ * a buffer each, which would stay in the process's memory until a collection (a 100,000-object
+ * list made ~60 MB of them).
+ */
 export function jsonListStream(list: ListObject, onEnd?: (bytes: number) => void): Readable {
-  const parts = jsonParts(list);
-  const count = list.items.length;
+  const { items, ...rest } = list;
+  const count = items.length;
   let index = -1;
-  let separate = false;
+  /** The chunk's pieces in order: bytes as they are, or an item's text to write (a string). */
+  const pieces: (Uint8Array | string)[] = [];
+  const lengths: number[] = [];
+  const add = (piece: Uint8Array | string, length: number): number => {
+    pieces.push(piece);
+    lengths.push(length);
+    return length;
+  };
   return new ChunkStream(() => {
-    if (index === -1) {
-      index = 0;
-      return parts.head;
-    }
     if (index > count) return undefined;
+    pieces.length = 0;
+    lengths.length = 0;
+    let size = 0;
+    if (index === -1) {
+      const head = JSON.stringify(rest);
+      const open = Buffer.from(`${head.length > 2 ? `${head.slice(0, -1)},` : '{'}"items":[`);
+      size += add(open, open.length);
+      index = 0;
+    }
+    for (; index < count && size < LIST_CHUNK_BYTES; index++) {
+      const item = items[index]!;
+      if (index > 0) size += add(COMMA, 1);
+      const kept = jsonEncodings.get(item);
+      if (kept) {
+        size += add(kept, kept.length);
+        continue;
+      }
+      const text = JSON.stringify(item);
+      const length = Buffer.byteLength(text);
+      if (jsonEncodings.hasRoom(length)) {
+        // Within the budget, the item's bytes are kept for the next list.
+        const encoded = Buffer.from(text);
+        jsonEncodings.keep(item, encoded);
+        size += add(encoded, length);
+      } else size += add(text, length);
+    }
     if (index === count) {
+      size += add(CLOSE, CLOSE.length);
       index++;
-      return parts.tail;
     }
-    if (separate) {
-      separate = false;
-      return parts.separator;
+    const chunk = Buffer.allocUnsafe(size);
+    let offset = 0;
+    for (let i = 0; i < pieces.length; i++) {
+      const piece = pieces[i]!;
+      if (typeof piece === 'string') offset += chunk.write(piece, offset, lengths[i]!, 'utf8');
+      else {
+        chunk.set(piece, offset);
+        offset += piece.length;
+      }
     }
-    const item = parts.item(index++);
-    separate = index < count;
-    return item;
+    return chunk;
   }, onEnd);
 }
 
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']}');
+
 /** How long the sizing pass encodes before letting other work run. */
 const SIZING_SLICE_MS = 5;
-/** Item encodings the sizing pass keeps for the writing pass (past them, items are encoded twice). */
-const SIZING_KEEP_BYTES = 8 * 1024 * 1024;
 
 /**
- * The Protobuf of a list, in chunks: its length comes first, so each item is encoded once to size
- * it (in slices of a few milliseconds, not in one stretch that would hold up every other request)
- * and again as it is written, but for the first few megabytes kept from the sizing and what the
- * shared budget keeps. Its length in bytes comes with it, for Content-Length.
+ * The Protobuf of a list, in chunks: its length comes first, so each item is sized first (encoded
+ * without its bytes being made, in slices of a few milliseconds, not in one stretch that would
+ * hold up every other request), then written, a chunk's items into one buffer. Items kept encoded
+ * (within the shared budget) are copied as they are. Its length in bytes comes with it, for
+ * Content-Length.
  */
 export async function protobufListStream(list: ListObject): Promise<{ stream: Readable; length: number }> {
   const parts = listParts(list);
   const { items } = list;
-  const encode = (item: object): Uint8Array => parts.item(item);
   const sizes = new Uint32Array(items.length);
-  const kept: (Uint8Array | undefined)[] = [];
-  let keptBytes = 0;
   let messageLength = parts.metadata.length;
   let sliceStart = performance.now();
   for (let i = 0; i < items.length; i++) {
-    const encoded = protobufEncodings.of(items[i]!, encode);
-    sizes[i] = encoded.length;
-    messageLength += encoded.length;
-    if (keptBytes < SIZING_KEEP_BYTES) {
-      kept[i] = encoded;
-      keptBytes += encoded.length;
+    const item = items[i]!;
+    let size = protobufEncodings.get(item)?.length;
+    if (size === undefined) {
+      if (protobufEncodings.hasRoom(1024)) {
+        const encoded = parts.item(item);
+        protobufEncodings.keep(item, encoded);
+        size = encoded.length;
+      } else size = parts.itemLength(item);
     }
+    sizes[i] = size;
+    messageLength += size;
     if ((i & 63) === 63 && performance.now() - sliceStart > SIZING_SLICE_MS) {
       await nextTurn();
       sliceStart = performance.now();
     }
   }
   const head = parts.head(messageLength);
-  let index = -2;
+  let index = -1;
   const stream = new ChunkStream(() => {
-    if (index === -2) {
-      index++;
-      return head;
-    }
-    if (index === -1) {
-      index++;
-      return parts.metadata;
-    }
     if (index > items.length) return undefined;
-    if (index === items.length) {
-      index++;
-      return parts.tail;
+    const pieces: Uint8Array[] = [];
+    let size = 0;
+    if (index === -1) {
+      pieces.push(head, parts.metadata);
+      size += head.length + parts.metadata.length;
+      index = 0;
     }
-    const i = index++;
-    const encoded = kept[i] ?? protobufEncodings.of(items[i]!, encode);
-    kept[i] = undefined;
-    // An item changed between the passes would make the length a lie: they are shared and
-    // never changed, but say so rather than send a broken body.
-    if (encoded.length !== sizes[i]) throw new Error(`list item ${i} changed while the list was written`);
-    return encoded;
+    // Runs of items not kept are encoded together, into one buffer.
+    let runStart = index;
+    let runSize = 0;
+    const endRun = (): void => {
+      if (index === runStart) return;
+      const run = parts.items(items.slice(runStart, index));
+      // Sized before, and shared items never change: a difference would make the length a lie.
+      if (run.length !== runSize) throw new Error('list items changed while the list was written');
+      pieces.push(run);
+    };
+    for (; index < items.length && size < LIST_CHUNK_BYTES; index++) {
+      const kept = protobufEncodings.get(items[index]!);
+      if (kept) {
+        endRun();
+        pieces.push(kept);
+        runStart = index + 1;
+        runSize = 0;
+      } else runSize += sizes[index]!;
+      size += sizes[index]!;
+    }
+    endRun();
+    if (index === items.length) {
+      pieces.push(parts.tail);
+      size += parts.tail.length;
+      index++;
+    }
+    return pieces.length === 1 ? pieces[0] : Buffer.concat(pieces, size);
   });
   return { stream, length: head.length + messageLength + parts.tail.length };
 }
