@@ -142,7 +142,7 @@ function memoryReport(empty: MemoryFigures, loaded: MemoryFigures, jsonBytes: nu
     cacheHeapMiB: mib(cacheHeap),
     /** The cache's heap in multiples of the objects' JSON (the goal: at most 3). */
     cacheHeapPerJsonByte: round(cacheHeap / jsonBytes, 2),
-    /** Outside the heap: Buffers (list items' kept encodings among them, at most 24 MiB a representation). */
+    /** Outside the heap: Buffers (list items' kept encodings among them, at most 16 MiB a representation). */
     externalLoadedMiB: mib(loaded.externalBytes),
     rssEmptyMiB: mib(empty.rssBytes),
     rssLoadedMiB: mib(loaded.rssBytes),
@@ -200,6 +200,8 @@ async function main(): Promise<void> {
     const protobufA = await unpaged(a, httpA, protobuf);
     const firstJsonB = await unpaged(b, httpB, json);
     const jsonB = await unpaged(b, httpB, json);
+    const protobufFirstB = await unpaged(b, httpB, protobuf);
+    const protobufB = await unpaged(b, httpB, protobuf);
     const jsonBytes = jsonA.bytes;
     const whole = JSON.parse((await httpA.ok('GET', '/api/v1/namespaces/scale/serviceaccounts?resourceVersion=0')).toString()) as { items: unknown[] };
     if (whole.items.length !== OBJECTS) throw new Error(`the list has ${whole.items.length} objects, not ${OBJECTS}`);
@@ -294,7 +296,7 @@ async function main(): Promise<void> {
       unpagedList: {
         query: 'resourceVersion=0 (the watch cache), written in chunks',
         json: { a: { first: firstJsonA, again: jsonA }, b: { first: firstJsonB, again: jsonB } },
-        protobuf: { a: { first: protobufFirstA, again: protobufA } },
+        protobuf: { a: { first: protobufFirstA, again: protobufA }, b: { first: protobufFirstB, again: protobufB } },
       },
       concurrentUnpagedLists: { json: tenJson, table: tenTables },
       restart: {

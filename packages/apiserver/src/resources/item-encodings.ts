@@ -6,8 +6,8 @@
 // second copy of itself (its JSON, ~90 MB) for as long as it is cached.
 export type Encode = (item: object) => Uint8Array;
 
-/** Kept encodings of all kinds, at most this many bytes, unless told otherwise. */
-export const DEFAULT_ENCODING_BUDGET_BYTES = 32 * 1024 * 1024;
+/** Kept encodings, at most this many bytes, unless told otherwise. */
+export const DEFAULT_ENCODING_BUDGET_BYTES = 16 * 1024 * 1024;
 
 export class ItemEncodings {
   private readonly kept = new WeakMap<object, Uint8Array>();

@@ -26,7 +26,7 @@ async function chunks(stream: Readable): Promise<Buffer[]> {
 }
 
 test('a list as JSON chunks: the chunks joined are JSON.stringify of the list, each about LIST_CHUNK_BYTES', async () => {
-  // The last list is past what item encodings are kept for (24 MiB): its later items are written as text.
+  // The last list is past what item encodings are kept for (16 MiB): its later items are written as text.
   for (const [count, size] of [[0, 10], [1, 10], [2000, 1000], [30_000, 1000]] as const) {
     const list = configMapList(count, size);
     const read = await chunks(jsonListStream(list));
@@ -37,7 +37,7 @@ test('a list as JSON chunks: the chunks joined are JSON.stringify of the list, e
 });
 
 test('a list as Protobuf chunks: the chunks joined are encodeObject of the list, its length told first', async () => {
-  // The last list is past what item encodings are kept for (24 MiB): its later items are sized, then encoded in runs.
+  // The last list is past what item encodings are kept for (16 MiB): its later items are sized, then encoded in runs.
   for (const [count, size] of [[0, 10], [3, 10], [2000, 1000], [30_000, 1000]] as const) {
     const list = configMapList(count, size);
     const { stream, length } = await protobufListStream(list);
@@ -53,7 +53,7 @@ test('a large list goes to the socket in several writes as the client reads it: 
   const { server, send, port } = await startApiServer({ storage });
   t.after(() => server.shutdown());
   assert.equal((await send('POST', '/api/v1/namespaces', { metadata: { name: 'ns' } })).status, 201);
-  // 1,500 ConfigMaps of 20 kB: a 30 MB list, above what item encodings are kept for (24 MiB).
+  // 1,500 ConfigMaps of 20 kB: a 30 MB list, above what item encodings are kept for (16 MiB).
   const count = 1500;
   const value = 'v'.repeat(20_000);
   // Stored directly (as the registry stores them): 1,500 requests would take most of the test.
