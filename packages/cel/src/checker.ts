@@ -35,6 +35,11 @@ export interface CheckedExpr {
   readonly overloads: ReadonlyMap<number, readonly Overload[]>;
   /** Identifiers that name a type (`int`), by node id: their value is that type. */
   readonly typeIdents: ReadonlyMap<number, string>;
+  /**
+   * Field selections that name a variable declared with a dotted name (`authorizer.requestResource`),
+   * by node id: cel-go's qualified identifiers, read as that one variable.
+   */
+  readonly qualifiedIdents: ReadonlyMap<number, string>;
   /** The root variables the expression reads. */
   readonly variables: ReadonlySet<string>;
   readonly outputType: CelType;
@@ -86,6 +91,7 @@ class Checker {
   private readonly types = new Map<number, CelType>();
   private readonly overloads = new Map<number, readonly Overload[]>();
   private readonly typeIdents = new Map<number, string>();
+  private readonly qualifiedIdents = new Map<number, string>();
   private readonly variables = new Set<string>();
   private readonly issues: Issue[] = [];
   private readonly scopes: Map<string, CelType>[] = [];
@@ -102,6 +108,7 @@ class Checker {
       types,
       overloads: this.overloads,
       typeIdents: this.typeIdents,
+      qualifiedIdents: this.qualifiedIdents,
       variables: this.variables,
       outputType: finalize(t, this.subst),
     };
@@ -187,7 +194,23 @@ class Checker {
     return DynType;
   }
 
+  /** The dotted name a chain of selections on an identifier spells (`a.b.c`), unless a local shadows its root. */
+  private qualifiedName(e: Expr): string | undefined {
+    if (e.kind === 'ident') return this.lookup(e.name) ? undefined : e.name;
+    if (e.kind !== 'select' || e.testOnly) return undefined;
+    const operand = this.qualifiedName(e.operand);
+    return operand === undefined ? undefined : `${operand}.${e.field}`;
+  }
+
   private checkSelect(e: Expr & { kind: 'select' }): CelType {
+    // As cel-go: before anything else, the whole chain may name a variable declared with dots.
+    const qualified = e.testOnly ? undefined : this.qualifiedName(e);
+    const declared = qualified !== undefined ? this.env.variables.get(qualified) : undefined;
+    if (qualified !== undefined && declared) {
+      this.qualifiedIdents.set(e.id, qualified);
+      this.variables.add(qualified);
+      return declared;
+    }
     const operand = this.subst.resolve(this.check(e.operand));
     let result: CelType;
     switch (operand.kind) {

@@ -24,5 +24,6 @@ export {
 export { escapeName, unescapeName } from './escaping.js';
 export { additionalPropertiesOf, schemaDeclType, declTypeSizes, maxCardinality, withTypeAndObjectMeta, type DeclType, type SchemaNode } from './schema-types.js';
 export { valueOf, SchemaObject } from './schema-values.js';
-export { AuthorizerValue, AuthorizerType, type CelAuthorizer } from './functions/authz.js';
+export { AuthorizerValue, AuthorizerType, ResourceCheckValue, ResourceCheckType, type CelAuthorizer } from './functions/authz.js';
 export { formatDouble } from './functions/conversions.js';
+export { unstructuredValue, UnstructuredMap, UnstructuredList } from './unstructured-values.js';

@@ -173,7 +173,10 @@ class Planner {
         return value;
       };
     }
-    const name = e.name;
+    return this.planVariable(e.name);
+  }
+
+  private planVariable(name: string): Step {
     return (state) => {
       charge(state, COST.selectAndIdent);
       const v = state.activation[name];
@@ -182,6 +185,8 @@ class Planner {
   }
 
   private planSelect(e: Expr & { kind: 'select' }): Step {
+    const qualified = this.checked.qualifiedIdents.get(e.id);
+    if (qualified !== undefined) return this.planVariable(qualified);
     const operand = this.plan(e.operand);
     const field = e.field;
     if (e.testOnly) {
