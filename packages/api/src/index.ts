@@ -21,6 +21,8 @@ import { selfSubjectReviewDefinition } from './authentication/self-subject-revie
 import { tokenRequestDefinition } from './authentication/token-request.js';
 import { tokenReviewDefinition } from './authentication/token-review.js';
 import { customResourceDefinitionDefinition } from './apiextensions/custom-resource-definition.js';
+import { validatingAdmissionPolicyDefinition } from './admissionregistration/validating-admission-policy.js';
+import { validatingAdmissionPolicyBindingDefinition } from './admissionregistration/validating-admission-policy-binding.js';
 
 export * from './core/namespace.js';
 export * from './core/service-account.js';
@@ -58,6 +60,11 @@ export type { LabelSelector, LabelSelectorRequirement } from './common/label-sel
 export { objectMetaSchema } from './common/object-meta-schema.js';
 export { kubernetesSchemaKeywords, kubernetesSchemaFormats } from './common/schema.js';
 export { humanDuration } from './common/table.js';
+export type * from './admissionregistration/types.js';
+export { validatingAdmissionPolicyDefinition, type PolicyVersion } from './admissionregistration/validating-admission-policy.js';
+export { validatingAdmissionPolicyBindingDefinition } from './admissionregistration/validating-admission-policy-binding.js';
+export * from './admissionregistration/policy-cel.js';
+export { parseGroupVersion } from './admissionregistration/validation.js';
 
 // A definition of a particular kind is a definition of some kind: the store sees only KubeObjects.
 const register = <T extends KubeObject>(definition: ResourceDefinition<T>): ResourceDefinition =>
@@ -84,6 +91,10 @@ export const builtinDefinitions: readonly ResourceDefinition[] = [
   register(tokenReviewDefinition),
   register(selfSubjectReviewDefinition),
   register(customResourceDefinitionDefinition),
+  register(validatingAdmissionPolicyDefinition('v1beta1')),
+  register(validatingAdmissionPolicyBindingDefinition('v1beta1')),
+  register(validatingAdmissionPolicyDefinition('v1alpha1')),
+  register(validatingAdmissionPolicyBindingDefinition('v1alpha1')),
 ];
 
 /** Kinds served as a subresource of another kind (virtual.subresourceOf says where): serviceaccounts/token. */
