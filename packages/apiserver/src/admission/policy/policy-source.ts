@@ -42,6 +42,7 @@ export class PolicySource {
           for (const name of this.policies.keys()) if (!listed.has(name)) this.policies.delete(name);
           for (const item of items) this.upsertPolicy(item, false);
           this.rebuild();
+          this.listed();
         },
         upsert: (policy) => this.upsertPolicy(policy, true),
         remove: (policy) => {
@@ -59,6 +60,7 @@ export class PolicySource {
           this.bindings.clear();
           for (const item of items) this.bindings.set(item.metadata.name!, item);
           this.rebuild();
+          this.listed();
         },
         upsert: (binding) => {
           this.bindings.set(binding.metadata.name!, binding);
@@ -151,9 +153,13 @@ export class PolicySource {
       }
     }
     this.index = index;
-    if (this.synced && this.listeners.length) {
-      for (const listener of this.listeners.splice(0)) listener();
-    }
+  }
+
+  /** A list is in: once both are (the informer marks itself synced after its handler), the waiters go on. */
+  private listed(): void {
+    queueMicrotask(() => {
+      if (this.synced) for (const listener of this.listeners.splice(0)) listener();
+    });
   }
 }
 
