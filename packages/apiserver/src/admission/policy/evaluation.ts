@@ -3,6 +3,7 @@
 // share (10,000,000 for a binding's validations, 2,500,000 for match conditions), and the variables
 // evaluated when first read, at most once a pass, their cost charged to the pass.
 import {
+  LiteralMap,
   MapValue,
   PER_CALL_LIMIT,
   ErrorValue,
@@ -19,6 +20,8 @@ export interface CompiledVariable {
   readonly name: string;
   readonly expression: PolicyExpression;
 }
+
+const EMPTY_VARIABLES = new LiteralMap([]);
 
 /** The root variables of one pass, `variables` aside. */
 export type Activation = Record<string, Value>;
@@ -37,8 +40,8 @@ export type PassResult = { results: (EvaluationResult | undefined)[]; remaining:
  * collected for the pass to charge (upstream's lazy map and composition context).
  */
 class LazyVariables extends MapValue {
-  private readonly values = new Map<string, Value>();
-  private readonly evaluating = new Set<string>();
+  private values: Map<string, Value> | undefined;
+  private evaluating: string | undefined;
   private cost = 0;
   activation!: Activation;
 
@@ -58,24 +61,26 @@ class LazyVariables extends MapValue {
     if (typeof key !== 'string') return undefined;
     const variable = this.variables.get(key);
     if (!variable) return undefined;
-    const known = this.values.get(key);
+    const known = this.values?.get(key);
     if (known !== undefined) return known;
     const value = this.evaluate(variable);
-    this.values.set(key, value);
+    (this.values ??= new Map()).set(key, value);
     return value;
   }
 
   private evaluate({ name, expression }: CompiledVariable): Value {
     if (!expression.program) return new ErrorValue(`composited variable "${name}" fails to compile: ${expression.error?.detail ?? ''}`);
-    if (this.evaluating.has(name)) return new ErrorValue(`composited variable "${name}" fails to evaluate: it reads itself`);
-    this.evaluating.add(name);
+    // A variable can only read the ones before it and itself (those after it are not declared to it).
+    if (this.evaluating === name) return new ErrorValue(`composited variable "${name}" fails to evaluate: it reads itself`);
+    const outer = this.evaluating;
+    this.evaluating = name;
     try {
       const evaluation = expression.program.evaluate(this.activation, PER_CALL_LIMIT);
       this.cost += evaluation.cost;
       const value = evaluation.value;
       return value instanceof ErrorValue ? new ErrorValue(`composited variable "${name}" fails to evaluate: ${value.message}`) : value;
     } finally {
-      this.evaluating.delete(name);
+      this.evaluating = outer;
     }
   }
 
@@ -98,10 +103,12 @@ export function evaluatePass(
   variables: ReadonlyMap<string, CompiledVariable> | undefined,
   budget: number,
 ): PassResult {
-  const lazy = variables ? new LazyVariables(variables) : undefined;
-  const full: Activation = lazy ? { ...activation, variables: lazy } : activation;
-  if (lazy) lazy.activation = full;
   let remaining = budget;
+  if (!expressions.some((e) => e !== undefined)) return { results: expressions.map(() => undefined), remaining };
+  const lazy = variables?.size ? new LazyVariables(variables) : undefined;
+  // `variables` is declared even when the policy has none (upstream's composing compiler).
+  const full: Activation = { ...activation, variables: lazy ?? EMPTY_VARIABLES };
+  if (lazy) lazy.activation = full;
   const results: (EvaluationResult | undefined)[] = [];
   for (const expression of expressions) {
     if (!expression) {

@@ -260,7 +260,7 @@ class RequestContext {
   private namespaceObject: Promise<KubeObject | undefined> | undefined;
   private readonly user: UserInfo;
   private readonly served: ServedResource | undefined;
-  private readonly activations = new Map<string, Promise<Omit<Activation, typeof PARAMS>>>();
+  private readonly activations = new Map<string, Promise<Activation>>();
   private authorizerValues: { authorizer: AuthorizerValue; requestResource: ResourceCheckValue } | undefined;
 
   constructor(
@@ -315,9 +315,8 @@ class RequestContext {
       base = this.baseActivation(resource, kind);
       this.activations.set(key, base);
     }
-    const activation: Activation = { ...(await base) };
-    if (policy.spec.paramKind) activation[PARAMS] = param === null ? null : unstructuredValue(param);
-    return activation;
+    if (!policy.spec.paramKind) return base;
+    return { ...(await base), [PARAMS]: param === null ? null : unstructuredValue(param) };
   }
 
   private async baseActivation(resource: GroupVersionResource, kind: GroupVersionKind): Promise<Activation> {
