@@ -65,6 +65,12 @@ export { validatingAdmissionPolicyDefinition, type PolicyVersion } from './admis
 export { validatingAdmissionPolicyBindingDefinition } from './admissionregistration/validating-admission-policy-binding.js';
 export * from './admissionregistration/policy-cel.js';
 export { parseGroupVersion } from './admissionregistration/validation.js';
+export { compilePolicy, type CompiledPolicy } from './admissionregistration/compiled-policy.js';
+export { compileMatch, matches, type CompiledMatch, type EquivalentResource, type GroupVersionKind, type GroupVersionResource, type MatchRequest } from './admissionregistration/matching.js';
+export { evaluatePolicy, type PolicyDecision } from './admissionregistration/policy-validator.js';
+export type { Activation } from './admissionregistration/policy-evaluation.js';
+export { policyActivation, withParams, type PolicyAuthorizer } from './admissionregistration/policy-activation.js';
+export { typeCheckPolicy, type KindResolver, type TypedKind } from './admissionregistration/policy-type-checking.js';
 
 // A definition of a particular kind is a definition of some kind: the store sees only KubeObjects.
 const register = <T extends KubeObject>(definition: ResourceDefinition<T>): ResourceDefinition =>

@@ -12,7 +12,7 @@ import { paramAuthorization } from './admission/policy/param-authorization.js';
 import { ValidatingAdmissionPolicyPlugin } from './admission/policy/policy-admission.js';
 import { PolicySource } from './admission/policy/policy-source.js';
 import { PolicyStatusWriter } from './admission/policy/status-writer.js';
-import { PolicyTypeChecker } from './admission/policy/type-checking.js';
+import { catalogKinds } from './admission/policy/kind-resolver.js';
 import { rbacBootstrap } from './auth/bootstrap-policy.js';
 import { RbacAuthorizer } from './auth/rbac-authorizer.js';
 import { ServiceAccountTokens, type ServiceAccountTokenOptions } from './auth/service-account-tokens.js';
@@ -385,7 +385,7 @@ function serveApi(
       source: policySource,
       authorizer: newSyncAuthorizer(security.modes, { ...(rbac && { rbac }) }),
     });
-    const writer = new PolicyStatusWriter(policyStore, new PolicyTypeChecker(catalog), logger);
+    const writer = new PolicyStatusWriter(policyStore, catalogKinds(catalog), logger);
     policySource.onPolicy.push((policy) => writer.observe(policy));
     policyStatus = writer;
   }

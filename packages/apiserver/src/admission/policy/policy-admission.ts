@@ -4,35 +4,29 @@
 // objects; failed validations are refused (Deny), returned as warnings (Warn) or written to the
 // audit event (Audit), and a policy's audit annotations are added. A request no policy can select
 // (the index by resource name) is done after one map lookup.
+import { StatusError, isStatusError, labelSelectorFromObject, newForbidden, type GroupResource, type UserInfo } from '@plat/apimachinery';
 import {
-  StatusError,
-  isStatusError,
-  labelSelectorFromObject,
-  newForbidden,
-  type GroupResource,
-  type UserInfo,
-} from '@plat/apimachinery';
-import {
-  AUTHORIZER,
-  NAMESPACE_OBJECT,
-  OBJECT,
-  OLD_OBJECT,
-  PARAMS,
-  REQUEST,
-  REQUEST_RESOURCE_AUTHORIZER,
-  namespaceSchema,
+  compileMatch,
+  evaluatePolicy,
+  matches,
   parseGroupVersion,
+  policyActivation,
+  withParams,
+  type Activation,
+  type CompiledMatch,
+  type CompiledPolicy,
+  type EquivalentResource,
+  type GroupVersionKind,
+  type GroupVersionResource,
+  type MatchRequest,
   type ParamKind,
+  type PolicyAuthorizer,
+  type PolicyDecision,
   type ValidatingAdmissionPolicyBinding,
 } from '@plat/api';
-import { AuthorizerValue, ResourceCheckValue, unstructuredValue, valueOf, type CelAuthorizer, type Value } from '@plat/cel';
 import type { AdmissionAttributes, AdmissionCheck, KubeObject } from '@plat/registry';
 import type { ResourceCatalog, ServedResource } from '../../resources/catalog.js';
-import type { CompiledPolicy } from './compiled-policy.js';
-import type { Activation } from './evaluation.js';
-import { compileMatch, matches, type CompiledMatch, type EquivalentResource, type GroupVersionKind, type GroupVersionResource, type MatchRequest } from './matching.js';
 import type { BoundPolicy, PolicySource } from './policy-source.js';
-import { validate, type PolicyDecision } from './validator.js';
 
 /** Upstream's maxAuditAnnotationValueLength. */
 const MAX_AUDIT_ANNOTATION_VALUE_LENGTH = 10 * 1024;
@@ -47,7 +41,7 @@ export interface PolicyAdmissionOptions {
   domain: string;
   source: PolicySource;
   /** The server's authorizer, answering synchronously (the expressions' authorizer library). */
-  authorizer: CelAuthorizer;
+  authorizer: PolicyAuthorizer;
 }
 
 interface Denial {
@@ -141,7 +135,7 @@ export class ValidatingAdmissionPolicyPlugin {
         }
         for (const param of params) {
           const activation = await request.activation(definition.resource, definition.kind, policy, param);
-          const result = validate(policy, activation);
+          const result = evaluatePolicy(policy, activation);
           result.decisions.forEach((decision, index) => {
             if (decision.action !== 'deny') return;
             for (const action of binding.spec?.validationActions ?? []) {
@@ -261,12 +255,11 @@ class RequestContext {
   private readonly user: UserInfo;
   private readonly served: ServedResource | undefined;
   private readonly activations = new Map<string, Promise<Activation>>();
-  private authorizerValues: { authorizer: AuthorizerValue; requestResource: ResourceCheckValue } | undefined;
 
   constructor(
     private readonly attributes: AdmissionAttributes,
     private readonly catalog: ResourceCatalog,
-    private readonly authorizer: CelAuthorizer,
+    private readonly authorizer: PolicyAuthorizer,
   ) {
     const { resource, subresource = '', operation, object, oldObject, name } = attributes;
     this.user = attributes.user ?? SERVER_USER;
@@ -315,8 +308,7 @@ class RequestContext {
       base = this.baseActivation(resource, kind);
       this.activations.set(key, base);
     }
-    if (!policy.spec.paramKind) return base;
-    return { ...(await base), [PARAMS]: param === null ? null : unstructuredValue(param) };
+    return policy.spec.paramKind ? withParams(await base, param) : base;
   }
 
   private async baseActivation(resource: GroupVersionResource, kind: GroupVersionKind): Promise<Activation> {
@@ -331,62 +323,24 @@ class RequestContext {
         if (oldObject) oldObject = this.served.store.convertTo(oldObject, target.store);
       }
     }
-    const namespace = await this.namespaceOf();
-    const { authorizer, requestResource } = this.authorizers();
-    return {
-      [OBJECT]: object ? unstructuredValue(object) : null,
-      [OLD_OBJECT]: oldObject ? unstructuredValue(oldObject) : null,
-      [REQUEST]: unstructuredValue(this.requestJSON(resource, kind)),
-      [NAMESPACE_OBJECT]: namespace ? namespaceValue(namespace) : null,
-      [AUTHORIZER]: authorizer,
-      [REQUEST_RESOURCE_AUTHORIZER]: requestResource,
-    };
-  }
-
-  private authorizers(): { authorizer: AuthorizerValue; requestResource: ResourceCheckValue } {
-    if (!this.authorizerValues) {
-      const authorizer = new AuthorizerValue(this.user, this.authorizer);
-      const { resource, subresource = '', name } = this.attributes;
-      this.authorizerValues = { authorizer, requestResource: new ResourceCheckValue(authorizer, resource.group, resource.resource, subresource, this.namespace, name) };
-    }
-    return this.authorizerValues;
-  }
-
-  /** upstream's CreateAdmissionRequest, as ToUnstructured writes it (empty fields left out). */
-  private requestJSON(resource: GroupVersionResource, kind: GroupVersionKind): Record<string, unknown> {
-    const { attributes, user } = this;
-    const own = this.match.resource;
-    const userInfo: Record<string, unknown> = {};
-    if (user.name) userInfo.username = user.name;
-    if (user.uid) userInfo.uid = user.uid;
-    if (user.groups.length) userInfo.groups = user.groups;
-    if (user.extra && Object.keys(user.extra).length) userInfo.extra = user.extra;
-    return {
-      kind,
+    return policyActivation({
+      object,
+      oldObject,
       resource,
-      ...(this.match.subresource && { subResource: this.match.subresource }),
-      requestKind: this.match.kind,
+      kind,
       requestResource: own,
-      ...(this.match.subresource && { requestSubResource: this.match.subresource }),
-      ...(attributes.name && { name: attributes.name }),
-      ...(this.namespace && { namespace: this.namespace }),
+      requestKind: this.match.kind,
+      subresource: this.match.subresource,
+      name: attributes.name,
+      namespace: this.namespace,
       operation: attributes.operation,
-      userInfo,
+      user: this.user,
       dryRun: attributes.dryRun,
-      ...(attributes.options && { options: attributes.options }),
-    };
+      options: attributes.options,
+      namespaceObject: await this.namespaceOf(),
+      authorizer: this.authorizer,
+    });
   }
-}
-
-/** The namespace as policies see it (upstream's CreateNamespaceObject): without managedFields and owners. */
-function namespaceValue(namespace: KubeObject): Value {
-  const m = namespace.metadata;
-  const metadata: Record<string, unknown> = {};
-  for (const key of ['name', 'generateName', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'finalizers'] as const) {
-    if (m[key] !== undefined) metadata[key] = m[key];
-  }
-  const { spec, status } = namespace as { spec?: unknown; status?: unknown };
-  return valueOf({ metadata, ...(spec !== undefined && { spec }), ...(status !== undefined && { status }) }, namespaceSchema);
 }
 
 /** The resources that serve the same stored objects as `prefix` (upstream's equivalent resources). */

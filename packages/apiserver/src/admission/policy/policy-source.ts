@@ -2,11 +2,10 @@
 // StoreInformer, as the RBAC index and the CRD controller keep theirs), each policy compiled once
 // per generation, and an index by resource name of the policies whose rules may select a request,
 // so that a request no policy can select costs one map lookup.
-import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '@plat/api';
+import { compilePolicy, type CompiledPolicy, type ValidatingAdmissionPolicy, type ValidatingAdmissionPolicyBinding } from '@plat/api';
 import type { Operation, ResourceStore } from '@plat/registry';
 import type { Logger } from 'pino';
 import { StoreInformer } from '../../resources/store-informer.js';
-import { compilePolicy, type CompiledPolicy } from './compiled-policy.js';
 
 /** A policy with the bindings that name it, as one request sees them. */
 export interface BoundPolicy {

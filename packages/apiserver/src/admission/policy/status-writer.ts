@@ -3,10 +3,9 @@
 // status.typeChecking written through the status subresource. Every replica sees every policy; the
 // first to write wins, the others find the generation observed (or a conflict) and stop.
 import { isStatusError } from '@plat/apimachinery';
-import type { ValidatingAdmissionPolicy } from '@plat/api';
+import { typeCheckPolicy, type KindResolver, type ValidatingAdmissionPolicy } from '@plat/api';
 import type { KubeObject, ResourceStore } from '@plat/registry';
 import type { Logger } from 'pino';
-import type { PolicyTypeChecker } from './type-checking.js';
 
 /** upstream's field manager for this status. */
 export const POLICY_STATUS_MANAGER = 'validatingadmissionpolicy-status-controller';
@@ -21,7 +20,7 @@ export class PolicyStatusWriter {
 
   constructor(
     private readonly store: ResourceStore,
-    private readonly checker: PolicyTypeChecker,
+    private readonly kinds: KindResolver,
     private readonly logger: Logger,
   ) {}
 
@@ -57,7 +56,7 @@ export class PolicyStatusWriter {
   }
 
   private async write(policy: ValidatingAdmissionPolicy): Promise<void> {
-    const warnings = this.checker.check(policy);
+    const warnings = typeCheckPolicy(policy, this.kinds);
     const status = {
       ...policy.status,
       observedGeneration: policy.metadata.generation!,

@@ -10,7 +10,7 @@ import {
   type CompiledExpression,
   type Value,
 } from '@plat/cel';
-import type { PolicyExpression } from '@plat/api';
+import type { PolicyExpression } from './policy-cel.js';
 
 /** The budget message upstream gives when a pass runs out (its prefix is matched on). */
 export const OUT_OF_BUDGET = 'validation failed due to running out of cost budget, no further validation rules will be run';

@@ -3,9 +3,9 @@
 // validations and the messages of those that failed (sharing the binding's budget), then the audit
 // annotations; errors become decisions by the failure policy.
 import { MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES, RUNTIME_COST_BUDGET, type Value } from '@plat/cel';
-import { AUTHORIZER, REQUEST_RESOURCE_AUTHORIZER, NAMESPACE_OBJECT } from '@plat/api';
+import { AUTHORIZER, REQUEST_RESOURCE_AUTHORIZER, NAMESPACE_OBJECT } from './policy-cel.js';
 import type { CompiledPolicy } from './compiled-policy.js';
-import { evaluatePass, type Activation } from './evaluation.js';
+import { evaluatePass, type Activation } from './policy-evaluation.js';
 
 /** upstream's RuntimeCELCostBudgetMatchConditions. */
 export const MATCH_CONDITIONS_BUDGET = 2_500_000;
@@ -52,7 +52,7 @@ function usableMessage(value: Value | undefined): string {
  * Evaluates `policy` for one binding and one parameter object. `activation` holds object, oldObject,
  * request, namespaceObject, params (when declared) and the authorizer variables.
  */
-export function validate(policy: CompiledPolicy, activation: Activation, budget = RUNTIME_COST_BUDGET): ValidateResult {
+export function evaluatePolicy(policy: CompiledPolicy, activation: Activation, budget = RUNTIME_COST_BUDGET): ValidateResult {
   const failurePolicy = policy.failurePolicy;
   if (policy.matchConditions.length) {
     // Match conditions do not see the namespace object (upstream passes none).

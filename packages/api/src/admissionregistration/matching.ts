@@ -5,7 +5,7 @@
 // group, version, resource and subresource, names), and with matchPolicy Equivalent the same
 // resource served through another group or version.
 import { isStatusError, labelSelectorFromObject, newInternalError, type LabelSelector } from '@plat/apimachinery';
-import type { MatchResources, NamedRuleWithOperations } from '@plat/api';
+import type { MatchResources, NamedRuleWithOperations } from './types.js';
 import type { KubeObject, Operation } from '@plat/registry';
 
 export interface GroupVersionResource {

@@ -2,9 +2,10 @@
 // its match constraints with selectors parsed, and its variables, match conditions, validations,
 // message expressions and audit annotations compiled as upstream's runtime compiles them (a composing
 // compiler, so that `variables` is declared; the authorizer everywhere but in message expressions).
-import { PolicyCompiler, type PolicyExpression, type ValidatingAdmissionPolicy, type ValidatingAdmissionPolicySpec } from '@plat/api';
+import { PolicyCompiler, type PolicyExpression } from './policy-cel.js';
+import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicySpec } from './types.js';
 import { compileMatch, type CompiledMatch } from './matching.js';
-import type { CompiledVariable } from './evaluation.js';
+import type { CompiledVariable } from './policy-evaluation.js';
 
 export interface CompiledValidation {
   readonly expression: PolicyExpression;

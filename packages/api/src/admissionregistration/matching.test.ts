@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newNotFound } from '@plat/apimachinery';
-import type { MatchResources, NamedRuleWithOperations } from '@plat/api';
+import type { MatchResources, NamedRuleWithOperations } from './types.js';
 import type { KubeObject } from '@plat/registry';
 import { compileMatch, matches, type MatchRequest } from './matching.js';
 
