@@ -346,3 +346,62 @@ describe('ValidatingAdmissionPolicy admission', () => {
     await h.remove('validatingadmissionpolicybindings', 'everything');
   });
 });
+
+describe('ValidatingAdmissionPolicy admission: the authorizer library and compilation', () => {
+  let h: PolicyHarness;
+  before(async () => {
+    h = await policyHarness();
+  });
+  after(() => h.stop());
+
+  it('path().check(), serviceAccount() and Decision.reason() are answered by RBAC', async () => {
+    const rbac = 'rbac.authorization.plat.io';
+    const ref = (kind: string, name: string) => ({ apiGroup: rbac, kind, name });
+    await h.store(rbac, 'v1', 'clusterroles').create('', { metadata: { name: 'healthz' }, rules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }] } as KubeObject, { user: admin });
+    await h.store(rbac, 'v1', 'clusterrolebindings').create('', { metadata: { name: 'alice-healthz' }, roleRef: ref('ClusterRole', 'healthz'), subjects: [{ kind: 'User', apiGroup: rbac, name: 'alice' }] } as KubeObject, { user: admin });
+    await h.store(rbac, 'v1', 'roles').create('shop', { metadata: { name: 'read-config' }, rules: [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'] }] } as KubeObject, { user: admin });
+    await h.store(rbac, 'v1', 'rolebindings').create('shop', { metadata: { name: 'builder-reads' }, roleRef: ref('Role', 'read-config'), subjects: [{ kind: 'ServiceAccount', name: 'builder', namespace: 'shop' }] } as KubeObject, { user: admin });
+    await h.policy('library', spec({
+      validations: [
+        {
+          expression: 'authorizer.path("/healthz").check("get").allowed() && authorizer.path("/healthz").check("get").reason() == "RBAC: allowed by ClusterRoleBinding \\"alice-healthz\\" of ClusterRole \\"healthz\\" to User \\"alice\\""',
+          message: 'no /healthz',
+        },
+        { expression: 'authorizer.serviceAccount("shop", "builder").group("").resource("configmaps").namespace("shop").check("get").allowed()', message: 'builder reads no configmaps' },
+        { expression: '!authorizer.serviceAccount("shop", "builder").group("").resource("secrets").namespace("shop").check("get").allowed()', message: 'builder reads secrets' },
+      ],
+    }));
+    await h.binding('library', { policyName: 'library', validationActions: ['Warn'] });
+    // RBAC's watches bring the roles in.
+    let warnings: string[] = [];
+    for (let i = 0; i < 200; i++) {
+      const { options, recorded } = h.recording();
+      await h.store('', 'v1', 'serviceaccounts').create('shop', { metadata: { name: `lib-${i}` } }, options);
+      warnings = recorded.warnings;
+      if (!warnings.length) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.deepEqual(warnings, [], 'alice may get /healthz; builder may read configmaps, not secrets');
+    const bob = { name: 'bob', groups: ['system:authenticated'] };
+    const { options, recorded } = h.recording(bob);
+    await h.store('', 'v1', 'serviceaccounts').create('shop', { metadata: { name: 'lib-bob' } }, options);
+    assert.deepEqual(recorded.warnings, ["Validation failed for ValidatingAdmissionPolicy 'library' with binding 'library': no /healthz"]);
+    await h.remove('validatingadmissionpolicybindings', 'library');
+  });
+
+  it('a policy is compiled once per generation: a status write does not compile it again', async () => {
+    await h.policy('once', spec({ validations: [{ expression: 'true' }] }));
+    const compiled = h.source.policy('once');
+    const store = h.store('admissionregistration.plat.io', 'v1beta1', 'validatingadmissionpolicies');
+    const seen: string[] = [];
+    h.source.onPolicy.push((policy) => void seen.push(policy.metadata.resourceVersion!));
+    const current = await store.get('', 'once');
+    const written = await store.update('', 'once', { ...current, status: { observedGeneration: 1 } } as KubeObject, { subresource: 'status', user: admin });
+    for (let i = 0; i < 200 && !seen.includes(written.object.metadata.resourceVersion!); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.ok(seen.includes(written.object.metadata.resourceVersion!), 'the status write was seen');
+    assert.equal(h.source.policy('once'), compiled);
+    await h.policy('once', spec({ validations: [{ expression: 'false' }] }));
+    assert.notEqual(h.source.policy('once'), compiled);
+    assert.equal(h.source.policy('once')?.generation, 2);
+  });
+});
