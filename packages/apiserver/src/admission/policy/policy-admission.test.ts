@@ -338,6 +338,15 @@ describe('ValidatingAdmissionPolicy admission', () => {
     await h.remove('validatingadmissionpolicybindings', 'events');
   });
 
+  it('a policy with a rule for a resource and another for * is evaluated once', async () => {
+    await h.policy('twice', { matchConstraints: { resourceRules: [saRule, { ...saRule, resources: ['*'] }] }, validations: [{ expression: 'false', message: 'once' }] });
+    await h.binding('twice', { policyName: 'twice', validationActions: ['Warn'] });
+    const { options, recorded } = h.recording();
+    await accounts().create('shop', serviceAccount(fresh()), options);
+    assert.deepEqual(recorded.warnings, ["Validation failed for ValidatingAdmissionPolicy 'twice' with binding 'twice': once"]);
+    await h.remove('validatingadmissionpolicybindings', 'twice');
+  });
+
   it('policies and bindings are not subject to policies', async () => {
     await h.policy('everything', { matchConstraints: { resourceRules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] }] }, validations: [{ expression: 'false' }] });
     await h.binding('everything', { policyName: 'everything', validationActions: ['Deny'] });

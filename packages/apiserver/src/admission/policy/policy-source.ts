@@ -106,7 +106,8 @@ export class PolicySource {
     const wildcard = this.index.get('*')?.get(operation);
     if (!wildcard) return exact ?? EMPTY;
     if (!exact) return wildcard;
-    return [...exact, ...wildcard].sort((a, b) => (a.policy.name < b.policy.name ? -1 : 1));
+    // A policy whose rules name this resource and `*` is in both lists: it is evaluated once.
+    return [...new Set([...exact, ...wildcard])].sort((a, b) => (a.policy.name < b.policy.name ? -1 : 1));
   }
 
   private upsertPolicy(policy: ValidatingAdmissionPolicy, rebuild: boolean): void {
