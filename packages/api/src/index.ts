@@ -3,6 +3,7 @@ import type { KubeObject, ResourceDefinition } from '@plat/registry';
 import { leaseDefinition } from './coordination/lease.js';
 import { limitRangeDefinition } from './core/limit-range.js';
 import { namespaceDefinition } from './core/namespace.js';
+import { nodeDefinition } from './core/node.js';
 import { serviceAccountDefinition } from './core/service-account.js';
 import { ipAddressDefinition } from './networking/ip-address.js';
 import { clusterRoleBindingDefinition } from './rbac/cluster-role-binding.js';
@@ -19,6 +20,7 @@ import { tokenReviewDefinition } from './authentication/token-review.js';
 import { customResourceDefinitionDefinition } from './apiextensions/custom-resource-definition.js';
 
 export * from './core/namespace.js';
+export * from './core/node.js';
 export * from './core/service-account.js';
 export * from './core/limit-range.js';
 export * from './networking/ip-address.js';
@@ -57,6 +59,7 @@ const register = <T extends KubeObject>(definition: ResourceDefinition<T>): Reso
 
 export const builtinDefinitions: readonly ResourceDefinition[] = [
   register(namespaceDefinition),
+  register(nodeDefinition),
   register(serviceAccountDefinition),
   register(limitRangeDefinition),
   register(ipAddressDefinition),
