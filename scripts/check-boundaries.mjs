@@ -29,7 +29,7 @@ const allowedInTests = {
   'packages/protobuf': ['@plat/api'],
   // A custom resource's versions are tried through the real generic store, on the memory backend.
   'packages/api': ['@plat/storage'],
-  'packages/client': ['@plat/apiserver', '@plat/api', '@plat/storage'],
+  'packages/client': ['@plat/apiserver', '@plat/api', '@plat/storage', '@plat/protobuf'],
   'apps/controller-manager': ['@plat/apiserver', '@plat/api', '@plat/storage'],
 };
 const isTestFile = (file) => /(\.test|test-support)\.ts$/.test(file);
