@@ -19,7 +19,7 @@ const allowed = {
   'packages/client': ['@plat/apimachinery'],
   'apps/controller-manager': ['@plat/apimachinery', '@plat/client', '@plat/serving'],
   'packages/agent-config': ['@plat/apimachinery'],
-  'apps/node-agent': ['@plat/apimachinery', '@plat/agent-config'],
+  'apps/node-agent': ['@plat/apimachinery', '@plat/agent-config', '@plat/api', '@plat/client', '@plat/protobuf', '@plat/serving'],
   test: ['@plat/apimachinery', '@plat/apiserver', '@plat/api', '@plat/storage', '@plat/protobuf'],
   bench: ['@plat/apimachinery', '@plat/api', '@plat/storage', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving'],
 };

@@ -131,11 +131,16 @@ test('an unknown flag is a one-line error naming it, exit 2', async () => {
   assert.equal(result.stderr, 'Error: unknown flag: --frobnicate\n');
 });
 
-test('running the agent itself says node registration is not implemented yet, exit 1', async () => {
+test('running the agent without a kubeconfig is a usage error, exit 2', async () => {
   const result = await agent('--config', await file('run.yaml', HEAD));
+  assert.equal(result.status, 2);
+  assert.equal(result.stderr, 'Error: running the agent needs --kubeconfig FILE\n');
+});
+
+test('running the agent with a kubeconfig that cannot be read exits 1 with the reason', async () => {
+  const result = await agent('--config', await file('run.yaml', HEAD), '--kubeconfig', join(dir, 'nope.kubeconfig'), '--cert-dir', dir);
   assert.equal(result.status, 1);
-  assert.equal(result.stderr.split('\n').length, 2);
-  assert.match(result.stderr, /^Error: node registration is not implemented yet/);
+  assert.match(result.stderr, /Error: cannot read kubeconfig .*nope\.kubeconfig/);
 });
 
 test('--help prints the usage', async () => {
