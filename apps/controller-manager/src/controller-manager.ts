@@ -7,11 +7,16 @@ import type { Controller, ControllerContext } from './controllers/context.js';
 import { crdCleanupController } from './controllers/crd-cleanup.js';
 import { garbageCollectorController } from './controllers/garbage-collector.js';
 import { namespaceController } from './controllers/namespace.js';
+import { nodeLifecycleController } from './controllers/node-lifecycle.js';
 import { serviceAccountController } from './controllers/service-account.js';
 import type { ControllerManagerConfig, ControllerName } from './options.js';
 import { ResourceMap } from './resources.js';
 
-export type ControllersConfig = Pick<ControllerManagerConfig, 'apiDomain' | 'controllers' | 'concurrentGCSyncs' | 'concurrentNamespaceSyncs'>;
+export type ControllersConfig = Pick<ControllerManagerConfig, 'apiDomain' | 'controllers' | 'concurrentGCSyncs' | 'concurrentNamespaceSyncs'> &
+  Partial<Pick<ControllerManagerConfig, 'nodeLifecycle'>>;
+
+// Upstream's defaults, where a caller (a test) leaves them out.
+const defaultNodeLifecycle = { monitorPeriodMs: 5_000, gracePeriodMs: 40_000, startupGracePeriodMs: 60_000 };
 
 export interface ControllersHooks {
   /** Where the controllers' work queues report (the controller-manager's /metrics). */
@@ -44,6 +49,7 @@ export async function runControllers(client: Client, config: ControllersConfig, 
     'clusterrole-aggregation-controller': clusterRoleAggregationController,
     'garbage-collector-controller': garbageCollectorController(config.concurrentGCSyncs),
     'crd-cleanup-controller': crdCleanupController,
+    'node-lifecycle-controller': nodeLifecycleController(config.nodeLifecycle ?? defaultNodeLifecycle),
   };
   const enabled = (Object.keys(controllers) as ControllerName[]).filter((name) => config.controllers.has(name));
   // Credentials first: each controller asks for its informers before its first await, and they
