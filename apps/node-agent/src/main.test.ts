@@ -111,11 +111,31 @@ test('--validate prints every validation error and exits 1', async () => {
   );
 });
 
-test('--validate prints every unknown and duplicate field and exits 1', async () => {
-  const path = await file('strict.yaml', `${HEAD}port: 1\nport: 2\nauthentication:\n  webhook:\n    ttl: 1m\n`);
+test('--validate: unknown and duplicate fields are warnings (lenient decoding, the last duplicate winning); a file without other problems is valid', async () => {
+  const path = await file('lenient.yaml', `${HEAD}port: 1\nport: 2\nauthentication:\n  webhook:\n    ttl: 1m\n`);
+  const result = await agent('--config', path, '--validate');
+  assert.equal(result.status, 0, result.stderr);
+  assert.equal(
+    result.stderr,
+    `Warning: ${path}: duplicate field "port" (decoded leniently: the last value is used)\n` +
+      `Warning: ${path}: unknown field "authentication.webhook.ttl" (decoded leniently: the field is ignored)\n`,
+  );
+  assert.equal(decodeNodeAgentConfiguration(result.stdout).port, 2);
+});
+
+test('--validate reports every problem of a file in one run: unknown fields, wrong types and invalid values', async () => {
+  const path = await file('many.yaml', `${HEAD}bogus: 1\nmaxPods: many\nport: 70000\nhealthzPort: -1\nauthentication:\n  webhook:\n    ttl: 1m\n`);
   const result = await agent('--config', path, '--validate');
   assert.equal(result.status, 1);
-  assert.equal(result.stderr, `Error: ${path} could not be decoded as a NodeAgentConfiguration (2 errors):\n  duplicate field "port"\n  unknown field "authentication.webhook.ttl"\n`);
+  const lines = result.stderr.trimEnd().split('\n');
+  assert.deepEqual(lines.slice(0, 2), [
+    `Warning: ${path}: unknown field "bogus" (decoded leniently: the field is ignored)`,
+    `Warning: ${path}: unknown field "authentication.webhook.ttl" (decoded leniently: the field is ignored)`,
+  ]);
+  assert.equal(lines[2], `Error: ${path} is not a valid NodeAgentConfiguration (3 errors):`);
+  assert.match(lines[3]!, /^  maxPods: Invalid value: "many": expected an integer \(int32\)$/);
+  assert.match(lines[4]!, /^  port: Invalid value: 70000: /);
+  assert.match(lines[5]!, /^  healthzPort: Invalid value: -1: /);
 });
 
 test('--validate with a missing file exits 1', async () => {
