@@ -15,6 +15,7 @@ const commands: [string[], Command][] = [
   [['credentials', 'registry.io/app', '--config', 'p.yaml', '--bin-dir', '/bin'], { kind: 'credentials', image: 'registry.io/app', configFile: 'p.yaml', binDir: '/bin', pluginTimeoutMs: 60_000 }],
   [['--config=p.yaml', 'credentials', '--image-credential-provider-bin-dir=/bin', 'registry.io/app', '--plugin-timeout', '5s'], { kind: 'credentials', image: 'registry.io/app', configFile: 'p.yaml', binDir: '/bin', pluginTimeoutMs: 5000 }],
   [['--help'], { kind: 'help' }],
+  [['--config', 'a.yaml', '--kubeconfig=k', '--hostname-override', ' Worker-2 '], { kind: 'run', configFile: 'a.yaml', kubeconfig: 'k', certDir: '', apiDomain: 'plat.io', hostnameOverride: 'worker-2' }],
 ];
 
 for (const [argv, expected] of commands) {
@@ -45,6 +46,7 @@ const mistakes: [string[], string][] = [
   [['--config', 'a', '--kubeconfig', 'k', '--api-domain', 'Plat'], 'invalid value "Plat" for flag --api-domain: must be a DNS domain such as plat.io'],
   [['--config', 'a', '--kubeconfig', 'k', '--node-ip', 'here'], 'invalid value "here" for flag --node-ip: must be an IP address'],
   [['--config', 'a', '--validate', '--kubeconfig', 'k'], '--kubeconfig is only for running the agent'],
+  [['--config', 'a', '--kubeconfig', 'k', '--hostname-override', '  '], 'invalid value for flag --hostname-override: empty hostname is invalid'],
 ];
 
 for (const [argv, message] of mistakes) {

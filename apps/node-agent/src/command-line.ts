@@ -142,7 +142,9 @@ export function parseCommandLine(argv: readonly string[]): Command {
   if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+$/.test(apiDomain)) {
     throw new UsageError(`invalid value ${JSON.stringify(apiDomain)} for flag --api-domain: must be a DNS domain such as plat.io`);
   }
-  const hostnameOverride = text('hostname-override');
+  // Upstream's GetHostname: an empty override is none; else trimmed and lowercased, only spaces an error.
+  const hostnameOverride = text('hostname-override') || undefined;
+  if (hostnameOverride?.trim() === '') throw new UsageError('invalid value for flag --hostname-override: empty hostname is invalid');
   const nodeIP = text('node-ip');
   if (nodeIP !== undefined && isIP(nodeIP) === 0) throw new UsageError(`invalid value ${JSON.stringify(nodeIP)} for flag --node-ip: must be an IP address`);
   return {
@@ -151,7 +153,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
     kubeconfig,
     certDir: text('cert-dir') ?? '',
     apiDomain,
-    ...(hostnameOverride && { hostnameOverride }),
+    ...(hostnameOverride && { hostnameOverride: hostnameOverride.trim().toLowerCase() }),
     ...(nodeIP && { nodeIP }),
   };
 }

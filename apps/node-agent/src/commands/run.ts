@@ -76,7 +76,9 @@ async function run(command: RunCommand, config: NodeAgentConfiguration, logger: 
   const client = new Client(agentClientConfig(await loadKubeconfig(command.kubeconfig), config, domain));
   const machine = readMachine();
   if (command.nodeIP) machine.internalIP = command.nodeIP;
-  const name = command.hostnameOverride ?? machine.hostname;
+  // The override names the node and is its hostname: the hostname label and address follow it, as the kubelet's.
+  if (command.hostnameOverride) machine.hostname = command.hostnameOverride;
+  const name = machine.hostname;
   const facts: NodeFacts = {
     name,
     domain,
