@@ -6,12 +6,12 @@ import { readFile } from 'node:fs/promises';
 import { pino, type Logger } from 'pino';
 import { encodeNodeAgentConfiguration, type NodeAgentConfiguration } from '@plat/agent-config';
 import { systemNamespaces } from '@plat/api';
-import { Client, loadKubeconfig, type ClientConfig } from '@plat/client';
+import { Client, loadKubeconfig } from '@plat/client';
 import { loadServingCert, pingCheck, type HealthCheck } from '@plat/serving';
 import { readMachine } from '../agent/machine.js';
 import { NodeAgent } from '../agent/node-agent.js';
 import type { NodeFacts } from '../agent/node-object.js';
-import { protobufCodec, protobufMediaType } from '../agent/protobuf-codec.js';
+import { AGENT_USER_AGENT, agentClientConfig } from '../agent/client-config.js';
 import type { Command } from '../command-line.js';
 import type { Output } from '../output.js';
 import { RequestAuthenticator, type TokenReviewResult } from '../server/authentication.js';
@@ -24,25 +24,9 @@ import { loadNodeAgentConfiguration } from './load-config.js';
 
 type RunCommand = Extract<Command, { kind: 'run' }>;
 
-const PROGRAM = 'plat-agent';
+const PROGRAM = AGENT_USER_AGENT;
 /** Where /logs/ reads from, as the kubelet's system log handler. */
 const SYSTEM_LOG_DIR = '/var/log/';
-
-/** The client config with the agent's rate limit and content type; an unusable content type throws. */
-export function agentClientConfig(base: ClientConfig, config: NodeAgentConfiguration, domain: string): ClientConfig {
-  const contentType = config.contentType ?? '';
-  const json = contentType === '' || contentType === 'application/json';
-  if (!json && contentType !== protobufMediaType(domain)) {
-    throw new Error(`contentType ${JSON.stringify(contentType)} is not served under --api-domain=${domain}: use application/json or ${protobufMediaType(domain)}`);
-  }
-  return {
-    ...base,
-    userAgent: PROGRAM,
-    qps: config.platAPIQPS ?? 50,
-    burst: config.platAPIBurst ?? 100,
-    ...(!json && { codec: protobufCodec(domain) }),
-  };
-}
 
 /** A health check that fails once the lease has not been renewed for its whole duration. */
 function leaseCheck(agent: NodeAgent, durationMs: number, startedAt: number): HealthCheck {
