@@ -21,7 +21,8 @@ const allowed = {
   'packages/agent-config': ['@plat/apimachinery'],
   'apps/node-agent': ['@plat/apimachinery', '@plat/agent-config', '@plat/api', '@plat/client', '@plat/protobuf', '@plat/serving'],
   test: ['@plat/apimachinery', '@plat/apiserver', '@plat/api', '@plat/storage', '@plat/protobuf'],
-  bench: ['@plat/apimachinery', '@plat/api', '@plat/storage', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving'],
+  // bench/agents runs the node agent's own loops, many in one process.
+  bench: ['@plat/apimachinery', '@plat/api', '@plat/storage', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving', '@plat/client', '@plat/node-agent'],
 };
 /** What a workspace's tests (`*.test.ts`, `test-support.ts`) may import besides: a server to talk to. */
 const allowedInTests = {
