@@ -9,9 +9,10 @@ const allowed = {
   'packages/apimachinery': [],
   'packages/storage': [],
   'packages/protobuf': ['@plat/apimachinery'],
+  'packages/cel': ['@plat/apimachinery'],
   'packages/registry': ['@plat/apimachinery', '@plat/storage', '@plat/merge'],
   'packages/merge': ['@plat/apimachinery'],
-  'packages/api': ['@plat/apimachinery', '@plat/registry'],
+  'packages/api': ['@plat/apimachinery', '@plat/registry', '@plat/cel'],
   'packages/auth': ['@plat/apimachinery'],
   'packages/serving': ['@plat/apimachinery'],
   'packages/apiserver': ['@plat/apimachinery', '@plat/storage', '@plat/registry', '@plat/api', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving'],
@@ -22,7 +23,7 @@ const allowed = {
   'apps/node-agent': ['@plat/apimachinery', '@plat/agent-config', '@plat/api', '@plat/client', '@plat/protobuf', '@plat/serving'],
   test: ['@plat/apimachinery', '@plat/apiserver', '@plat/api', '@plat/storage', '@plat/protobuf'],
   // bench/agents runs the node agent's own loops, many in one process.
-  bench: ['@plat/apimachinery', '@plat/api', '@plat/storage', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving', '@plat/client', '@plat/node-agent'],
+  bench: ['@plat/apimachinery', '@plat/api', '@plat/cel', '@plat/storage', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving', '@plat/client', '@plat/node-agent'],
 };
 /** What a workspace's tests (`*.test.ts`, `test-support.ts`) may import besides: a server to talk to. */
 const allowedInTests = {

@@ -1,7 +1,7 @@
 // The controllers a leader runs, over one client, one set of shared informers and one view of the
 // served resources; they run until the signal aborts.
 import { setMaxListeners } from 'node:events';
-import { InformerFactory, RateLimitingQueue, type Client, type Logger, type WorkQueueMetricsProvider } from '@plat/client';
+import { EventRecorder, InformerFactory, RateLimitingQueue, type Client, type Logger, type WorkQueueMetricsProvider } from '@plat/client';
 import { clusterRoleAggregationController } from './controllers/cluster-role-aggregation.js';
 import type { Controller, ControllerContext } from './controllers/context.js';
 import { crdCleanupController } from './controllers/crd-cleanup.js';
@@ -35,7 +35,7 @@ export async function runControllers(client: Client, config: ControllersConfig, 
   // each removing its listener when done: more than node's 10 is no leak, so it must not warn.
   setMaxListeners(0, signal);
   const informers = new InformerFactory(client, { logger });
-  const context: ControllerContext = {
+  const context: Omit<ControllerContext, 'events'> = {
     client,
     informers,
     resources: new ResourceMap(client),
@@ -56,13 +56,18 @@ export async function runControllers(client: Client, config: ControllersConfig, 
   // all start together.
   const clientFor = hooks.clientFor;
   const clients = clientFor ? await Promise.all(enabled.map((name) => clientFor(name, signal))) : enabled.map(() => client);
+  // Each controller records its events with its own client, its name as their source, as upstream's
+  // controllers each get a recorder of their own.
+  const recorders = enabled.map((name, i) => new EventRecorder(clients[i]!, { component: name, logger }));
   const running = enabled.map((name, i) => {
     logger.info({ controller: name }, 'starting controller');
-    return controllers[name]({ ...context, client: clients[i]! }, signal).catch((err: unknown) => logger.error({ err, controller: name }, 'controller failed'));
+    return controllers[name]({ ...context, client: clients[i]!, events: recorders[i]! }, signal).catch((err: unknown) => logger.error({ err, controller: name }, 'controller failed'));
   });
   informers.start();
   hooks.onInformers?.(informers);
   await Promise.all(running);
+  // Events not written by now are dropped, as upstream's broadcaster drops them at shutdown.
+  for (const recorder of recorders) recorder.stop();
   hooks.onInformers?.(undefined);
   await informers.stop();
 }

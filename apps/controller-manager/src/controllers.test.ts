@@ -1,7 +1,7 @@
 // The controllers against an in-process API server: each behaviour in a namespace of its own.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { InformerFactory, RateLimitingQueue, silentLogger, type KubeObject } from '@plat/client';
+import { EventRecorder, InformerFactory, RateLimitingQueue, silentLogger, type KubeObject } from '@plat/client';
 import type { ControllerContext } from './controllers/context.js';
 import { GarbageCollector, GraphNode } from './controllers/garbage-collector.js';
 import { ResourceMap } from './resources.js';
@@ -295,6 +295,7 @@ describe('garbage collector: a dependent its graph did not know when the owner w
       domain: 'plat.io',
       logger: silentLogger,
       workQueue: (name) => new RateLimitingQueue({ name }),
+      events: new EventRecorder(lone.client, { component: 'garbage-collector-controller', logger: silentLogger }),
     };
     await context.resources.refresh();
     const gc = new GarbageCollector(context, context.resources, silentLogger);
@@ -363,5 +364,67 @@ describe('controllers with --use-service-account-credentials, under RBAC', () =>
     // Namespace deletion (namespace-controller).
     await admin.resource(refs.namespaces).delete('sa-creds');
     await eventually('the namespace removed', () => isGone(admin, refs.namespaces, '', 'sa-creds'), 10_000);
+  });
+});
+
+describe('events the controllers record', () => {
+  // Under RBAC, each controller as its service account, so that a role an administrator narrows
+  // makes the namespace controller fail as upstream's does: a 403 on a kind it must empty.
+  let cluster: TestCluster;
+  before(async () => {
+    cluster = await startTestCluster(['namespace-controller', 'garbage-collector-controller'], { serviceAccountCredentials: true });
+  });
+  after(() => cluster.close());
+  const events = (namespace: string) => cluster.client.resource(refs.events).namespace(namespace);
+  const found = async (namespace: string, reason: string): Promise<KubeObject & Record<string, any>> => {
+    let event: (KubeObject & Record<string, any>) | undefined;
+    await eventually(`a ${reason} event in ${namespace}`, async () => {
+      event = (await events(namespace).list({ fieldSelector: `reason=${reason}` })).items[0];
+      return event !== undefined;
+    }, 15_000);
+    return event!;
+  };
+
+  it('namespace deletion that fails: a Warning on the namespace, with its condition\'s reason and message, counted while it fails', async () => {
+    const admin = cluster.client;
+    const clusterRoles = admin.resource(refs.clusterRoles);
+    const role = (await clusterRoles.get('system:controller:namespace-controller')) as KubeObject & { rules: { apiGroups: string[]; resources: string[]; verbs: string[] }[] };
+    // An administrator narrows the role: no deleting ServiceAccounts (every other kind still).
+    const groups = [...new Set((await cluster.client.discovery.serverPreferredResources()).resources.map((r) => r.group))].filter((g) => g !== '');
+    role.rules = [
+      { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch', 'delete'] },
+      { apiGroups: [''], resources: ['namespaces/finalize', 'namespaces/status'], verbs: ['update'] },
+      { apiGroups: ['*'], resources: ['*'], verbs: ['get', 'list'] },
+      { apiGroups: [''], resources: ['limitranges', 'events'], verbs: ['delete', 'deletecollection'] },
+      { apiGroups: groups, resources: ['*'], verbs: ['delete', 'deletecollection'] },
+      { apiGroups: ['', `events.plat.io`], resources: ['events'], verbs: ['create', 'update', 'patch'] },
+    ];
+    await clusterRoles.update(role);
+    await admin.resource(refs.namespaces).create({ metadata: { name: 'ev-stuck' } });
+    await admin.resource(refs.serviceAccounts).namespace('ev-stuck').create({ metadata: { name: 'keeper' } });
+    await admin.resource(refs.namespaces).delete('ev-stuck');
+    const event = await found('default', 'ContentDeletionFailed');
+    assert.deepEqual([event.type, event.involvedObject.kind, event.involvedObject.name, event.source], ['Warning', 'Namespace', 'ev-stuck', { component: 'namespace-controller' }]);
+    assert.match(event.message, /^Failed to delete all resource types, 1 remaining: serviceaccounts: serviceaccounts is forbidden: /);
+    // The controller tries again (rate limited); the recorder counts the repeats on the one event.
+    await eventually('the event counted again', async () => ((await found('default', 'ContentDeletionFailed')).count ?? 0) >= 2, 15_000);
+    assert.equal((await events('default').list({ fieldSelector: 'reason=ContentDeletionFailed' })).items.length, 1);
+  });
+
+  it('garbage collection: an owner reference to another namespace is OwnerRefInvalidNamespace, on the dependent', async () => {
+    const admin = cluster.client;
+    await admin.resource(refs.namespaces).create({ metadata: { name: 'ev-owner' } });
+    await admin.resource(refs.namespaces).create({ metadata: { name: 'ev-dependent' } });
+    const owner = await admin.resource(refs.serviceAccounts).namespace('ev-owner').create({ metadata: { name: 'owner' } });
+    // Let the collector see the owner first: then the dependent names an observed owner in another namespace.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await admin.resource(refs.roles).namespace('ev-dependent').create({ metadata: { name: 'stray', ownerReferences: [ownerRef(owner, 'v1', 'ServiceAccount')] }, rules: [] });
+    const event = await found('ev-dependent', 'OwnerRefInvalidNamespace');
+    assert.deepEqual([event.type, event.involvedObject.kind, event.involvedObject.name, event.source], ['Warning', 'Role', 'stray', { component: 'garbage-collector-controller' }]);
+    assert.equal(event.message, `ownerRef [v1/ServiceAccount, namespace: ev-dependent, name: owner, uid: ${owner.metadata.uid}] does not exist in namespace "ev-dependent"`);
+    // And a cluster-scoped object naming a namespaced kind as its owner: reported in default.
+    await admin.resource(refs.clusterRoles).create({ metadata: { name: 'ev-stray', ownerReferences: [ownerRef(owner, 'v1', 'ServiceAccount')] }, rules: [] } as KubeObject);
+    await eventually('the cluster-scoped one reported', async () =>
+      (await events('default').list({ fieldSelector: 'reason=OwnerRefInvalidNamespace,involvedObject.name=ev-stray' })).items.length === 1, 15_000);
   });
 });

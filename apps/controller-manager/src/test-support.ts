@@ -116,6 +116,7 @@ export const refs = {
   roles: { group: `rbac.authorization.${DOMAIN}`, version: 'v1', resource: 'roles', namespaced: true, kind: 'Role' },
   roleBindings: { group: `rbac.authorization.${DOMAIN}`, version: 'v1', resource: 'rolebindings', namespaced: true, kind: 'RoleBinding' },
   clusterRoles: { group: `rbac.authorization.${DOMAIN}`, version: 'v1', resource: 'clusterroles', namespaced: false, kind: 'ClusterRole' },
+  events: { group: '', version: 'v1', resource: 'events', namespaced: true, kind: 'Event' },
 } satisfies Record<string, ResourceRef>;
 
 export const rbacGroup = `rbac.authorization.${DOMAIN}`;

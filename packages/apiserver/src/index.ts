@@ -24,3 +24,4 @@ export { versionInfo, type VersionInfo } from './version.js';
 export { TOO_MANY_REQUESTS_MESSAGE, type LimitOptions, type UserRateOptions } from './limits.js';
 export { AuditFileLog, type AuditEvent, type AuditSink } from './audit.js';
 export { parseRuntimeConfig, type RuntimeConfigEntry } from './runtime-config.js';
+export { EncryptionConfigError, parseEncryptionConfiguration, encryptionTransformers, TransformationMetrics } from './encryption/index.js';

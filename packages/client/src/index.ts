@@ -57,3 +57,5 @@ export {
   type PropagationPolicy,
   type Preconditions,
 } from './types.js';
+export { EventRecorder, referenceTo, type EventRecorderOptions, type EventType, type ObjectReference, type CoreEvent } from './events/event-recorder.js';
+export { EventCorrelator, eventKey, type CorrelatorOptions, type Correlated } from './events/event-correlator.js';

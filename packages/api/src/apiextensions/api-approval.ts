@@ -4,7 +4,7 @@
 // condition says what the annotation holds.
 import type { CustomResourceDefinition, CustomResourceDefinitionCondition } from './types.js';
 import { wellKnownPrefix } from '../common/domain.js';
-import { parseGoRequestURI } from './go-url.js';
+import { parseGoRequestURI } from '@plat/apimachinery';
 
 /** The groups whose CRDs need an approved API (upstream's k8s.io and kubernetes.io, under our domain). */
 export function isProtectedGroup(group: string, domain: string): boolean {

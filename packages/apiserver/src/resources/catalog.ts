@@ -23,6 +23,8 @@ export interface ServedResource {
 export interface CatalogOptions {
   storage: Storage;
   domain: string;
+  /** --event-ttl in seconds, for the kinds whose time to live it is (0: they live until deleted). */
+  eventTTLSeconds?: number;
   /** Admission checks, given the catalog so that they can read other resources. */
   admission?: (catalog: ResourceCatalog) => readonly AdmissionCheck[];
   now?: () => Date;
@@ -56,10 +58,10 @@ export class ResourceCatalog {
   /** A definition bound to the domain and a store of its own, as the catalog's are (not added to it). */
   serve(definition: ResourceDefinition<KubeObject>): ServedResource {
     const resolved = resolveResource(definition, this.options.domain);
-    const { storage, domain, now, features, virtualServices } = this.options;
+    const { storage, domain, eventTTLSeconds, now, features, virtualServices } = this.options;
     const store = new ResourceStore(resolved, {
       storage,
-      context: { domain },
+      context: { domain, ...(eventTTLSeconds !== undefined && { eventTTLSeconds }) },
       admission: this.admission,
       ...(now && { now }),
       ...(features && { features }),

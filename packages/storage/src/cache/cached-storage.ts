@@ -5,6 +5,7 @@
 //
 // Objects served from the cache are shared between callers: they must not be mutated.
 import type {
+  CreateOptions,
   DeleteOptions,
   GetOptions,
   ListOptions,
@@ -159,8 +160,8 @@ export class CachedStorage implements Storage {
     return (await cache.waitFor(revision, this.consistentReadTimeoutMs, eventExpected)) ? cache : undefined;
   }
 
-  async create<T extends StoredObject>(key: string, object: T): Promise<T> {
-    return this.noteWrite(key, await this.inner.create(key, object));
+  async create<T extends StoredObject>(key: string, object: T, options?: CreateOptions): Promise<T> {
+    return this.noteWrite(key, await this.inner.create(key, object, options));
   }
 
   async get<T extends StoredObject>(key: string, options: GetOptions = {}): Promise<T> {
