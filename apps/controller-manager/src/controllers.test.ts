@@ -395,7 +395,7 @@ describe('events the controllers record', () => {
       { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch', 'delete'] },
       { apiGroups: [''], resources: ['namespaces/finalize', 'namespaces/status'], verbs: ['update'] },
       { apiGroups: ['*'], resources: ['*'], verbs: ['get', 'list'] },
-      { apiGroups: [''], resources: ['limitranges', 'events'], verbs: ['delete', 'deletecollection'] },
+      { apiGroups: [''], resources: ['limitranges', 'events', 'configmaps', 'secrets'], verbs: ['delete', 'deletecollection'] },
       { apiGroups: groups, resources: ['*'], verbs: ['delete', 'deletecollection'] },
       { apiGroups: ['', `events.plat.io`], resources: ['events'], verbs: ['create', 'update', 'patch'] },
     ];
