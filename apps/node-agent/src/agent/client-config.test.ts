@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NodeAgentConfiguration } from '@plat/agent-config';
-import { agentClientConfig } from './client-config.js';
+import { agentClientConfig, eventClientConfig } from './client-config.js';
 
 const base = { server: 'https://127.0.0.1:6443', token: 't' };
 const config = (fields: Partial<NodeAgentConfiguration>): NodeAgentConfiguration => ({ apiVersion: 'agent.config.plat.io/v1beta1', kind: 'NodeAgentConfiguration', ...fields });
@@ -27,4 +27,12 @@ test("client config: Kubernetes' Protobuf under plat.io, or a type nobody serves
     message: 'contentType "application/vnd.kubernetes.protobuf" is not served under --api-domain=plat.io: use application/json or application/vnd.plat.protobuf',
   });
   assert.throws(() => agentClientConfig(base, config({ contentType: 'application/yaml' }), 'k8s.io'), /use application\/json or application\/vnd.kubernetes.protobuf$/);
+});
+
+test('event client config: eventRecordQPS and eventBurst; 0 QPS is no limit', () => {
+  const agent = agentClientConfig(base, config({}), 'plat.io');
+  assert.deepEqual([eventClientConfig(agent, config({})).qps, eventClientConfig(agent, config({})).burst], [50, 100]);
+  assert.deepEqual([eventClientConfig(agent, config({ eventRecordQPS: 3, eventBurst: 4 })).qps, eventClientConfig(agent, config({ eventRecordQPS: 3, eventBurst: 4 })).burst], [3, 4]);
+  assert.equal(eventClientConfig(agent, config({ eventRecordQPS: 0 })).qps, -1);
+  assert.equal(eventClientConfig(agent, config({})).token, base.token);
 });

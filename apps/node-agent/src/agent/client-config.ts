@@ -1,5 +1,5 @@
 // The agent's client: the kubeconfig's server and credentials, with the configuration's rate limit
-// (platAPIQPS, platAPIBurst) and content type.
+// (platAPIQPS, platAPIBurst) and content type; and the one it records Events with.
 import type { NodeAgentConfiguration } from '@plat/agent-config';
 import type { ClientConfig } from '@plat/client';
 import { protobufCodec, protobufMediaType } from './protobuf-codec.js';
@@ -28,4 +28,13 @@ export function agentClientConfig(base: ClientConfig, config: NodeAgentConfigura
     burst: config.platAPIBurst ?? 100,
     ...(!json && { codec: protobufCodec(domain) }),
   };
+}
+
+/**
+ * The client the agent records Events with, apart from the other (upstream's event client): the
+ * same connection settings, its own rate limit, eventRecordQPS (0: no limit) and eventBurst.
+ */
+export function eventClientConfig(agent: ClientConfig, config: NodeAgentConfiguration): ClientConfig {
+  const qps = config.eventRecordQPS ?? 50;
+  return { ...agent, qps: qps > 0 ? qps : -1, burst: config.eventBurst ?? 100 };
 }

@@ -4,10 +4,14 @@
 import type { Lease } from '@plat/apimachinery';
 import type { Node } from '@plat/api';
 import { Informer, leaseResource, type Client, type Logger } from '@plat/client';
+import type { NodeEvents } from './node-events.js';
 import { NodeLease } from './node-lease.js';
 import { nodeConditions, nowRFC3339, type NodeFacts } from './node-object.js';
 import { register } from './registration.js';
 import { StatusReporter } from './status-reporter.js';
+
+/** How long a stopping agent waits at least for its queued Events to be written. */
+const EVENTS_FLUSH_MS = 1000;
 
 export const nodesRef = { group: '', version: 'v1', resource: 'nodes', namespaced: false, kind: 'Node' } as const;
 
@@ -22,6 +26,8 @@ export interface NodeAgentOptions {
   /** Register the Node (registerNode); false: only adopt one that exists. */
   registerNode: boolean;
   logger: Logger;
+  /** Where the agent's Events about its Node go (none: not recorded). */
+  events?: NodeEvents;
   onLeaseRenewed?(lease: Lease): void;
   onStatusPosted?(node: Node): void;
 }
@@ -55,8 +61,9 @@ export class NodeAgent {
       reportFrequencyMs: options.statusReportFrequencyMs,
       current: () => this.ownNode.get(facts.name),
       logger,
-      onPosted: (node) => {
+      onPosted: (node, before) => {
         this.node = node;
+        options.events?.conditionsChanged(before, node.status?.conditions ?? []);
         options.onStatusPosted?.(node);
       },
     });
@@ -83,6 +90,7 @@ export class NodeAgent {
   async start(): Promise<boolean> {
     const { facts, logger } = this.options;
     const signal = this.stop.signal;
+    this.options.events?.starting();
     this.ownNode.start();
     if (this.options.registerNode) {
       const registration = await register(
@@ -94,6 +102,8 @@ export class NodeAgent {
       );
       if (!registration) return false;
       this.node = registration.node;
+      // A Node it created carries its first conditions; an adopted one changes at the first report.
+      if (registration.outcome === 'registered') this.options.events?.conditionsChanged(undefined, registration.node.status?.conditions ?? []);
     } else if (!(await this.ownNode.waitForSync(signal))) {
       return false;
     }
@@ -105,16 +115,22 @@ export class NodeAgent {
 
   /**
    * Stops the loops. With a grace period, the node is first reported not ready ("node is shutting
-   * down"), the post bounded by the grace period.
+   * down", a Shutdown event before it), the post bounded by the grace period. The events still
+   * queued are then written within what is left of it (at least EVENTS_FLUSH_MS).
    */
   async shutdown(gracePeriodMs: number): Promise<void> {
+    const deadline = Date.now() + gracePeriodMs;
     if (gracePeriodMs > 0 && this.loops) {
+      this.options.events?.shuttingDown();
       this.status.setReadiness({ ready: false, message: 'node is shutting down' });
-      const deadline = new Promise<void>((resolve) => setTimeout(resolve, gracePeriodMs).unref());
-      await Promise.race([this.status.report(true).catch((err: unknown) => this.options.logger.warn({ err }, 'failed to report the node shutting down')), deadline]);
+      let timer: NodeJS.Timeout | undefined;
+      const expired = new Promise<void>((resolve) => (timer = setTimeout(resolve, gracePeriodMs)));
+      await Promise.race([this.status.report(true).catch((err: unknown) => this.options.logger.warn({ err }, 'failed to report the node shutting down')), expired]);
+      clearTimeout(timer);
     }
     this.stop.abort();
     await this.loops;
     await this.ownNode.stop();
+    await this.options.events?.close(Math.max(deadline - Date.now(), EVENTS_FLUSH_MS));
   }
 }

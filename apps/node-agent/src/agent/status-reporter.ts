@@ -2,7 +2,7 @@
 // status is computed against the Node as the API last showed it; it is posted when it changed (a
 // controller marking the node Unknown is a change) or when nodeStatusReportFrequency has passed
 // since the last post, as a strategic merge patch of nodes/status.
-import type { Node } from '@plat/api';
+import type { Node, NodeCondition } from '@plat/api';
 import { sleep, type Logger, type ResourceClient } from './client-support.js';
 import { nodeConditions, nodeStatus, nowRFC3339, statusChanged, type NodeFacts, type Readiness } from './node-object.js';
 
@@ -14,7 +14,8 @@ export interface StatusReporterOptions {
   /** The Node as the API last showed it: the agent's watch of its own Node, else a GET. */
   current(): Node | undefined;
   logger: Logger;
-  onPosted?(node: Node): void;
+  /** After a post: the Node the API answered with, and the conditions it had before as the agent saw them. */
+  onPosted?(node: Node, before: readonly NodeCondition[] | undefined): void;
   now?: () => number;
 }
 
@@ -77,7 +78,7 @@ export class StatusReporter {
     const posted = await nodes.patch(facts.name, 'strategic', { status }, { subresource: 'status' });
     this.latest = posted;
     this.lastPostedAt = now;
-    this.options.onPosted?.(posted);
+    this.options.onPosted?.(posted, current.status?.conditions);
     return true;
   }
 

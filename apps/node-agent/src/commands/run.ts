@@ -6,12 +6,13 @@ import { readFile } from 'node:fs/promises';
 import { pino, type Logger } from 'pino';
 import { encodeNodeAgentConfiguration, type NodeAgentConfiguration } from '@plat/agent-config';
 import { systemNamespaces } from '@plat/api';
-import { Client, loadKubeconfig } from '@plat/client';
+import { Client, EventRecorder, loadKubeconfig } from '@plat/client';
 import { loadServingCert, pingCheck, type HealthCheck } from '@plat/serving';
 import { readMachine } from '../agent/machine.js';
 import { NodeAgent } from '../agent/node-agent.js';
+import { NodeEvents, agentComponent } from '../agent/node-events.js';
 import type { NodeFacts } from '../agent/node-object.js';
-import { AGENT_USER_AGENT, agentClientConfig } from '../agent/client-config.js';
+import { AGENT_USER_AGENT, agentClientConfig, eventClientConfig } from '../agent/client-config.js';
 import type { Command } from '../command-line.js';
 import type { Output } from '../output.js';
 import { RequestAuthenticator, type TokenReviewResult } from '../server/authentication.js';
@@ -57,7 +58,9 @@ export async function runCommand(command: RunCommand, out: Output): Promise<numb
 
 async function run(command: RunCommand, config: NodeAgentConfiguration, logger: Logger): Promise<number> {
   const domain = command.apiDomain;
-  const client = new Client(agentClientConfig(await loadKubeconfig(command.kubeconfig), config, domain));
+  const clientConfig = agentClientConfig(await loadKubeconfig(command.kubeconfig), config, domain);
+  const client = new Client(clientConfig);
+  const eventClient = new Client(eventClientConfig(clientConfig, config));
   const machine = readMachine();
   if (command.nodeIP) machine.internalIP = command.nodeIP;
   // The override names the node and is its hostname: the hostname label and address follow it, as the kubelet's.
@@ -77,8 +80,11 @@ async function run(command: RunCommand, config: NodeAgentConfiguration, logger: 
   };
   const metrics = new AgentMetrics(name);
   const leaseDurationSeconds = config.nodeLeaseDurationSeconds ?? 40;
+  const component = agentComponent(domain);
+  const events = new NodeEvents(new EventRecorder(eventClient, { component, host: name, logger }), name, component);
   const agent = new NodeAgent({
     client,
+    events,
     facts,
     leaseNamespace: systemNamespaces(domain)[3]!,
     leaseDurationSeconds,
@@ -126,6 +132,7 @@ async function run(command: RunCommand, config: NodeAgentConfiguration, logger: 
   await agent.shutdown(config.shutdownGracePeriod ?? 0);
   await Promise.all(listeners.map((listener) => listener.close()));
   client.close();
+  eventClient.close();
   logger.info('stopped');
   return 0;
 }
