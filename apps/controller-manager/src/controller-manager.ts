@@ -12,6 +12,9 @@ import { serviceAccountController } from './controllers/service-account.js';
 import type { ControllerManagerConfig, ControllerName } from './options.js';
 import { ResourceMap } from './resources.js';
 
+/** The source component of a controller's events where upstream's is not the controller's name. */
+const eventSources: Partial<Record<ControllerName, string>> = { 'node-lifecycle-controller': 'node-controller' };
+
 export type ControllersConfig = Pick<ControllerManagerConfig, 'apiDomain' | 'controllers' | 'concurrentGCSyncs' | 'concurrentNamespaceSyncs'> &
   Partial<Pick<ControllerManagerConfig, 'nodeLifecycle'>>;
 
@@ -56,9 +59,9 @@ export async function runControllers(client: Client, config: ControllersConfig, 
   // all start together.
   const clientFor = hooks.clientFor;
   const clients = clientFor ? await Promise.all(enabled.map((name) => clientFor(name, signal))) : enabled.map(() => client);
-  // Each controller records its events with its own client, its name as their source, as upstream's
-  // controllers each get a recorder of their own.
-  const recorders = enabled.map((name, i) => new EventRecorder(clients[i]!, { component: name, logger }));
+  // Each controller records its events with its own client, its name as their source (upstream's
+  // where it differs), as upstream's controllers each get a recorder of their own.
+  const recorders = enabled.map((name, i) => new EventRecorder(clients[i]!, { component: eventSources[name] ?? name, logger }));
   const running = enabled.map((name, i) => {
     logger.info({ controller: name }, 'starting controller');
     return controllers[name]({ ...context, client: clients[i]!, events: recorders[i]! }, signal).catch((err: unknown) => logger.error({ err, controller: name }, 'controller failed'));

@@ -89,6 +89,28 @@ describe('controllers', () => {
       await nodes().delete('life-2');
     });
 
+    it("events, as upstream's node-controller records them: RegisteredNode, NodeNotReady when it marks a Ready node Unknown, RemovingNode", async () => {
+      const created = await nodes().create({ metadata: { name: 'life-4' }, status: { conditions: [{ type: 'Ready', status: 'True', reason: 'AgentReady', lastHeartbeatTime: now(), lastTransitionTime: now() }] } });
+      type NodeEvent = KubeObject & { reason: string; message: string; type: string; source: { component: string }; involvedObject: Record<string, string> };
+      const eventsOf = async (): Promise<NodeEvent[]> =>
+        ((await api().resource(refs.events).namespace('default').list({ fieldSelector: 'involvedObject.name=life-4' })).items as NodeEvent[]).sort((a, b) =>
+          a.metadata.creationTimestamp! < b.metadata.creationTimestamp! ? -1 : 1,
+        );
+      await eventually('NodeNotReady', async () => (await eventsOf()).some((e) => e.reason === 'NodeNotReady'));
+      await nodes().delete('life-4');
+      await eventually('RemovingNode', async () => (await eventsOf()).some((e) => e.reason === 'RemovingNode'));
+      const recorded = await eventsOf();
+      assert.deepEqual(
+        recorded.map((e) => [e.reason, e.message, e.type, e.source.component]),
+        [
+          ['RegisteredNode', 'Node life-4 event: Registered Node life-4 in Controller', 'Normal', 'node-controller'],
+          ['NodeNotReady', 'Node life-4 status is now: NodeNotReady', 'Normal', 'node-controller'],
+          ['RemovingNode', 'Node life-4 event: Removing Node life-4 from Controller', 'Normal', 'node-controller'],
+        ],
+      );
+      for (const event of recorded) assert.deepEqual(event.involvedObject, { kind: 'Node', name: 'life-4', uid: created.metadata.uid!, apiVersion: 'v1' });
+    });
+
     it('a node that never reported gets NodeStatusNeverUpdated after the startup grace period', async () => {
       await nodes().create({ metadata: { name: 'life-3' } });
       await eventually('Ready Unknown', async () => (await readyOf('life-3'))?.reason === 'NodeStatusNeverUpdated');

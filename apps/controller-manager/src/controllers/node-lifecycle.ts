@@ -5,7 +5,9 @@
 // conditions set to Unknown ("Kubelet stopped posting node status."). The taints follow the Ready
 // condition: Unknown brings <node.prefix>/unreachable, False <node.prefix>/not-ready, each as
 // NoSchedule and NoExecute; True removes them. A node comes back by itself: its agent, renewing
-// again, posts Ready, and the next pass removes the taints.
+// again, posts Ready, and the next pass removes the taints. Its Events, as upstream's (source
+// node-controller): RegisteredNode for each node it first sees (every node, after a start or a
+// change of leader), RemovingNode for one gone, NodeNotReady when it marks a Ready node Unknown.
 import { sleep, type KubeObject } from '@plat/client';
 import { leasesRef, nodeLeaseNamespace, nodesRef, nodeTaintKey } from '../names.js';
 import { isNotFound, retryOnConflict, waitForSync, type Controller } from './context.js';
@@ -92,12 +94,16 @@ const sameTaints = (a: readonly Taint[], b: readonly Taint[]): boolean =>
 
 export const nodeLifecycleController =
   (options: NodeLifecycleOptions): Controller =>
-  async ({ client, informers, domain, logger }, signal) => {
+  async ({ client, informers, domain, logger, events }, signal) => {
     const now = options.now ?? Date.now;
     const nodes = informers.informerFor<Node>(nodesRef);
     const leases = informers.informerFor<Lease>(leasesRef(domain), nodeLeaseNamespace(domain));
     const nodeClient = client.resource<Node>(nodesRef);
     const health = new Map<string, Health>();
+    /** The nodes it knows, by name: their uids, for the events of those that go. */
+    const known = new Map<string, string>();
+    const nodeEvent = (name: string, uid: string, reason: string, message: string): void =>
+      events.event({ apiVersion: 'v1', kind: 'Node', name, uid }, 'Normal', reason, message);
 
     /** Whether the node has been heard from within its grace period; records what it saw. */
     const heardFrom = (node: Node): boolean => {
@@ -124,6 +130,8 @@ export const nodeLifecycleController =
         if (JSON.stringify(conditions) === JSON.stringify(node.status?.conditions ?? [])) return;
         await nodeClient.update({ ...node, status: { ...node.status, conditions } }, { subresource: 'status' });
         logger.info({ controller: 'node-lifecycle', node: name }, 'node stopped posting status: its conditions are Unknown');
+        const wasReady = node.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
+        if (wasReady) nodeEvent(name, node.metadata.uid ?? '', 'NodeNotReady', `Node ${name} status is now: NodeNotReady`);
       });
     };
 
@@ -144,6 +152,10 @@ export const nodeLifecycleController =
       for (const node of nodes.list()) {
         const name = node.metadata.name!;
         live.add(name);
+        if (!known.has(name)) {
+          known.set(name, node.metadata.uid ?? '');
+          nodeEvent(name, node.metadata.uid ?? '', 'RegisteredNode', `Node ${name} event: Registered Node ${name} in Controller`);
+        }
         try {
           const ready = node.status?.conditions?.find((c) => c.type === 'Ready');
           const silent = !heardFrom(node) && ready?.status !== 'Unknown';
@@ -155,6 +167,11 @@ export const nodeLifecycleController =
         }
       }
       for (const name of health.keys()) if (!live.has(name)) health.delete(name);
+      for (const [name, uid] of known) {
+        if (live.has(name)) continue;
+        known.delete(name);
+        nodeEvent(name, uid, 'RemovingNode', `Node ${name} event: Removing Node ${name} from Controller`);
+      }
     };
 
     if (!(await waitForSync(signal, nodes, leases))) return;
