@@ -4,7 +4,8 @@
 // Leases are renewed every quarter of their duration, kubectl shows them Ready; a frozen agent's
 // Node turns Unknown after the grace period and Ready again once it thaws. The secured server
 // authenticates through TokenReview and authorizes through SubjectAccessReview, both cached; healthz
-// answers without credentials; SIGTERM reports the node shutting down.
+// answers without credentials; SIGTERM reports the node shutting down. The agents and the controller
+// record upstream's Node events along the way.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -48,6 +49,15 @@ interface Lease {
   spec: { holderIdentity?: string; leaseDurationSeconds?: number; renewTime?: string };
 }
 
+interface Event {
+  reason: string;
+  message: string;
+  type: string;
+  count?: number;
+  source?: { component?: string; host?: string };
+  involvedObject: { kind?: string; name?: string; uid?: string; namespace?: string };
+}
+
 const readyOf = (node: Node): Condition | undefined => node.status?.conditions?.find((c) => c.type === 'Ready');
 const kibibytes = (quantity: string): number => {
   const match = /^(\d+)Ki$/.exec(quantity);
@@ -73,6 +83,17 @@ describe('plat-agent: two agents against two replicas on etcd', () => {
     const { status, object } = await call<T>(method, path, body, replica);
     assert.ok(status >= 200 && status < 300, `${method} ${path}: ${status} ${JSON.stringify(object)}`);
     return object;
+  };
+  /** The Events about a node (in default, as upstream's), by reason; each reason once, its count kept. */
+  const nodeEvents = async (name: string): Promise<Record<string, Event>> => {
+    const list = await must<{ items: Event[] }>('GET', `/api/v1/namespaces/default/events?fieldSelector=involvedObject.name%3D${name}`);
+    const byReason: Record<string, Event> = {};
+    for (const event of list.items) {
+      const key = `${event.source?.component}/${event.reason}`;
+      assert.equal(byReason[key], undefined, `one ${key} event for ${name}, repeats counted on it`);
+      byReason[key] = event;
+    }
+    return byReason;
   };
   const node = (name: string, replica = 0): Promise<Node> => must<Node>('GET', `/api/v1/nodes/${name}`, undefined, replica);
   const kubectl = async (...args: string[]): Promise<string> => {
@@ -169,6 +190,44 @@ describe('plat-agent: two agents against two replicas on etcd', () => {
     assert.deepEqual(b.spec?.taints, [{ key: 'e2e/dedicated', value: 'agents', effect: 'NoSchedule' }]);
   });
 
+  it("each records upstream's Node events (Starting, the conditions' NodeHas..., NodeReady), the node lifecycle controller RegisteredNode; both found as kubectl describe node searches", async () => {
+    const fromAgent = ['Starting', 'NodeHasSufficientMemory', 'NodeHasNoDiskPressure', 'NodeHasSufficientPID', 'NodeReady'];
+    for (const agent of agents) {
+      const uid = (await node(agent.name)).metadata.uid;
+      await eventually(`${agent.name}'s events`, async () => {
+        const events = await nodeEvents(agent.name);
+        return fromAgent.every((reason) => events[`kubelet/${reason}`]) && events['node-controller/RegisteredNode'] !== undefined;
+      });
+      const events = await nodeEvents(agent.name);
+      assert.deepEqual(
+        fromAgent.map((reason) => {
+          const { type, message, source, involvedObject } = events[`kubelet/${reason}`]!;
+          return [type, message, source, involvedObject];
+        }),
+        fromAgent.map((reason) => [
+          'Normal',
+          reason === 'Starting' ? 'Starting kubelet.' : `Node ${agent.name} status is now: ${reason}`,
+          { component: 'kubelet', host: agent.name },
+          // Upstream's nodeRef: the name as uid.
+          { kind: 'Node', name: agent.name, uid: agent.name },
+        ]),
+      );
+      const registered = events['node-controller/RegisteredNode']!;
+      assert.equal(registered.message, `Node ${agent.name} event: Registered Node ${agent.name} in Controller`);
+      assert.deepEqual(registered.involvedObject, { kind: 'Node', name: agent.name, uid, apiVersion: 'v1' });
+    }
+    // kubectl describe node's two searches (it cannot run here: it lists the node's Pods, which are
+    // not served): by the Node's reference, and by the same with the name as uid.
+    const uid = (await node('worker-a')).metadata.uid;
+    const search = async (byUid: string): Promise<string[]> => {
+      const selector = encodeURIComponent(`involvedObject.kind=Node,involvedObject.name=worker-a,involvedObject.namespace=,involvedObject.uid=${byUid}`);
+      const list = await must<{ items: Event[] }>('GET', `/api/v1/events?fieldSelector=${selector}`);
+      return list.items.map((e) => e.reason).sort();
+    };
+    assert.deepEqual(await search(uid), ['RegisteredNode']);
+    assert.deepEqual(await search('worker-a'), [...fromAgent].sort());
+  });
+
   it(`each renews its Lease in kube-node-lease every ${RENEW_MS} ms, the resourceVersion advancing at each renewal`, async (t) => {
     for (const agent of agents) {
       const lease = await must<Lease>('GET', `${LEASES}/${agent.name}`);
@@ -252,6 +311,11 @@ describe('plat-agent: two agents against two replicas on etcd', () => {
     });
     t.diagnostic(`Ready and untainted ${Date.now() - continuedAt} ms after SIGCONT`);
     assert.deepEqual(await kubectlStatuses(), { 'worker-a': 'Ready', 'worker-b': 'Ready' });
+    // The controller recorded it not ready; the agent, posting Ready over the Unknown, NodeReady again (counted).
+    await eventually('the events of the outage', async () => ((await nodeEvents('worker-b'))['kubelet/NodeReady']?.count ?? 0) >= 2);
+    const events = await nodeEvents('worker-b');
+    assert.equal(events['node-controller/NodeNotReady']?.message, 'Node worker-b status is now: NodeNotReady');
+    assert.equal(events['kubelet/NodeHasSufficientMemory']?.count, 2);
   });
 
   it('the secured server: 401 without credentials; healthz answers without them on its own port', async () => {
@@ -315,6 +379,10 @@ describe('plat-agent: two agents against two replicas on etcd', () => {
     assert.ok(Date.now() - termAt < SHUTDOWN_GRACE_MS + 2000, `exited ${Date.now() - termAt} ms after SIGTERM`);
     const ready = readyOf(await node('worker-a'));
     assert.deepEqual([ready?.status, ready?.reason, ready?.message], ['False', 'KubeletNotReady', 'node is shutting down']);
+    // Written before it exited.
+    const events = await nodeEvents('worker-a');
+    assert.equal(events['kubelet/Shutdown']?.message, 'Shutdown manager detected shutdown event');
+    assert.equal(events['kubelet/NodeNotReady']?.message, 'Node worker-a status is now: NodeNotReady');
     // The node lifecycle controller follows with the not-ready taints.
     await eventually('the not-ready taints', async () =>
       ((await node('worker-a')).spec?.taints ?? []).some((t) => t.key === 'node.kubernetes.io/not-ready' && t.effect === 'NoExecute'),
