@@ -1,5 +1,6 @@
 // HTTPS requests to one API server: JSON (or the codec's form) in and out, bearer-token or
-// certificate authentication, keep-alive connections, the client's own rate limit, and every answer
+// certificate authentication, keep-alive connections, the client's own rate limit, an answer that
+// asks to come back later (Retry-After) followed as client-go follows it, and every other answer
 // that is not 2xx turned into a StatusError.
 import { Agent, request as httpsRequest, type RequestOptions as HttpsRequestOptions } from 'node:https';
 import type { IncomingMessage } from 'node:http';
@@ -27,6 +28,20 @@ export class NetworkError extends Error {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** Answers asking to come back later that are followed before one is returned (client-go's maxRetries). */
+const MAX_RETRIES = 10;
+
+/**
+ * How long the server asks the client to wait before sending the request again: a 429 or a 5xx with
+ * Retry-After in whole seconds (client-go's checkWait); undefined for any other answer.
+ */
+export function retryAfterMs(res: Pick<IncomingMessage, 'statusCode' | 'headers'>): number | undefined {
+  const code = res.statusCode ?? 0;
+  if (code !== 429 && code < 500) return undefined;
+  const header = res.headers['retry-after'];
+  if (typeof header !== 'string' || !/^\d+$/.test(header.trim())) return undefined;
+  return Number(header.trim()) * 1000;
+}
 
 export function queryString(query: Record<string, QueryValue> = {}): string {
   const params = new URLSearchParams();
@@ -119,8 +134,22 @@ export class RestClient {
     return { bytes: Buffer.from(JSON.stringify(request.body)), contentType: request.contentType ?? 'application/json' };
   }
 
-  /** Sends a request and resolves with the response, whatever its code; the body is not read. */
+  /**
+   * Sends a request and resolves with the response, whatever its code, the body not read; an answer
+   * asking to come back later is discarded and the request sent again after the wait it names (and
+   * a token of the rate limit), up to MAX_RETRIES times.
+   */
   private async send(request: RestRequest, headers: Record<string, string>, stream: boolean): Promise<IncomingMessage> {
+    for (let retries = 0; ; retries++) {
+      const res = await this.sendOnce(request, headers, stream);
+      const waitMs = retries < MAX_RETRIES ? retryAfterMs(res) : undefined;
+      if (waitMs === undefined) return res;
+      res.resume();
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+    }
+  }
+
+  private async sendOnce(request: RestRequest, headers: Record<string, string>, stream: boolean): Promise<IncomingMessage> {
     const method = request.method ?? 'GET';
     const body = this.encodeBody(request);
     const timeoutMs = request.timeoutMs ?? (stream ? 0 : DEFAULT_TIMEOUT_MS);
