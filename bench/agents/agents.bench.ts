@@ -1,8 +1,9 @@
 // bench/agents: many simulated node agents against one plat-apiserver replica on etcd. The agents
 // run in this one process: each is plat-agent's own loops (registration, the Lease heartbeat, status
-// posting, a watch of its own Node; no servers), with its own client (connections, rate limit,
-// Protobuf) and its own node credentials (group system:nodes, authorized by RBAC), as a real
-// agent's. Short periods: each lease renewed every quarter of BENCH_LEASE_SECONDS.
+// posting, a watch of its own Node, its Node events; no servers), with its own clients (connections,
+// rate limits, Protobuf; one for events) and its own node credentials (group system:nodes,
+// authorized by RBAC), as a real agent's. Short periods: each lease renewed every quarter of
+// BENCH_LEASE_SECONDS.
 // Measured over a window after every agent has registered and renewed once:
 // - Lease renewals/s sustained: overall, and the median and lowest of each second's count, beside
 //   the rate the periods ask for;
@@ -16,8 +17,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Lease } from '@plat/apimachinery';
-import { Client, type Logger } from '@plat/client';
-import { NodeAgent, agentClientConfig, readMachine } from '@plat/node-agent';
+import { Client, EventRecorder, type Logger } from '@plat/client';
+import { NodeAgent, NodeEvents, agentClientConfig, agentComponent, eventClientConfig, readMachine } from '@plat/node-agent';
 import { startEtcd } from '@plat/storage/testing';
 import { startReplica, percentile, round } from '../api/replica.js';
 import { cpuSeconds, machineBusySeconds } from '../proc.js';
@@ -30,17 +31,21 @@ const STATUS_UPDATE_MS = Number(process.env.BENCH_STATUS_UPDATE_MS ?? 10_000);
 const STATUS_REPORT_MS = Number(process.env.BENCH_STATUS_REPORT_MS ?? 60_000);
 const DOMAIN = 'plat.io';
 
-/** The agents' warnings counted, not printed: a failed renewal shows in the figures. */
+/** The agents' warnings and errors counted by message, not printed: a failed renewal shows in the figures. */
 class CountingLogger implements Logger {
-  warnings = 0;
-  errors = 0;
+  readonly counts: Record<string, number> = {};
   debug(): void {}
   info(): void {}
-  warn(): void {
-    this.warnings++;
+  warn(fields: object, message = ''): void {
+    this.count('warn', fields, message);
   }
-  error(): void {
-    this.errors++;
+  error(fields: object, message = ''): void {
+    this.count('error', fields, message);
+  }
+  private count(level: string, fields: object, message: string): void {
+    const err = (fields as { err?: { message?: string } }).err?.message;
+    const key = `${level}: ${message}${err ? ` (${err.slice(0, 120)})` : ''}`;
+    this.counts[key] = (this.counts[key] ?? 0) + 1;
   }
 }
 
@@ -76,15 +81,14 @@ async function main(): Promise<void> {
   };
 
   const agents = names.map((name) => {
-    const client = new Client(
-      agentClientConfig(
-        { server: `https://127.0.0.1:${replica.port}`, ca: replica.ca, token: tokenOf(name) },
-        { apiVersion: `agent.config.${DOMAIN}/v1beta1`, kind: 'NodeAgentConfiguration', contentType: `application/vnd.plat.protobuf` },
-        DOMAIN,
-      ),
-    );
+    const config = { apiVersion: `agent.config.${DOMAIN}/v1beta1`, kind: 'NodeAgentConfiguration', contentType: `application/vnd.plat.protobuf` };
+    const clientConfig = agentClientConfig({ server: `https://127.0.0.1:${replica.port}`, ca: replica.ca, token: tokenOf(name) }, config, DOMAIN);
+    const client = new Client(clientConfig);
+    const eventClient = new Client(eventClientConfig(clientConfig, config));
+    const component = agentComponent(DOMAIN);
     const agent = new NodeAgent({
       client,
+      events: new NodeEvents(new EventRecorder(eventClient, { component, host: name, logger }), name, component),
       facts: { name, domain: DOMAIN, machine: { ...machine, hostname: name }, port: 10250, maxPods: 110 },
       leaseNamespace: 'plat-node-lease',
       leaseDurationSeconds: LEASE_SECONDS,
@@ -97,7 +101,7 @@ async function main(): Promise<void> {
         if (Date.now() >= windowStart && Date.now() < windowEnd) statusPosts++;
       },
     });
-    return { agent, client };
+    return { agent, clients: [client, eventClient] };
   });
 
   try {
@@ -155,8 +159,7 @@ async function main(): Promise<void> {
           etcdCpuMsPerRenewal: round((etcdCpu * 1000) / renewals),
           agentsProcessCpuMsPerRenewal: round((agentsCpu.user + agentsCpu.system) / 1000 / renewals),
           machineBusyCores: round(machineBusy / elapsed),
-          agentWarnings: logger.warnings,
-          agentErrors: logger.errors,
+          agentWarningsAndErrors: logger.counts,
         },
         null,
         2,
@@ -164,7 +167,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await Promise.all(agents.map(({ agent }) => agent.shutdown(0)));
-    for (const { client } of agents) client.close();
+    for (const { clients } of agents) for (const client of clients) client.close();
     await replica.stop();
     await etcd.stop();
     await rm(tokenDir, { recursive: true, force: true });

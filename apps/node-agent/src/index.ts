@@ -4,6 +4,7 @@ export { parseCommandLine, usage, UsageError, type Command } from './command-lin
 export type { Output } from './output.js';
 // The agent's loops without its servers, for running many in one process (bench/agents).
 export { NodeAgent, type NodeAgentOptions } from './agent/node-agent.js';
-export { agentClientConfig } from './agent/client-config.js';
+export { agentClientConfig, eventClientConfig } from './agent/client-config.js';
+export { NodeEvents, agentComponent } from './agent/node-events.js';
 export { readMachine } from './agent/machine.js';
 export type { NodeFacts } from './agent/node-object.js';
