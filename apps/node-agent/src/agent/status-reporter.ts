@@ -1,9 +1,10 @@
-// Posting the node's status (the kubelet's node status loop): every nodeStatusUpdateFrequency the
-// status is computed against the Node as the API last showed it; it is posted when it changed (a
-// controller marking the node Unknown is a change) or when nodeStatusReportFrequency has passed
-// since the last post, as a strategic merge patch of nodes/status.
+// Posting the node's status (the kubelet's node status loop): every nodeStatusUpdateFrequency (up
+// to 4 % more, at random, as upstream's) the status is computed against the Node as the API last
+// showed it; it is posted when it changed (a controller marking the node Unknown is a change) or
+// when nodeStatusReportFrequency has passed since the last post, as a strategic merge patch of
+// nodes/status.
 import type { Node, NodeCondition } from '@plat/api';
-import { sleep, type Logger, type ResourceClient } from './client-support.js';
+import { HEARTBEAT_JITTER, jitter, sleep, type Logger, type ResourceClient } from './client-support.js';
 import { nodeConditions, nodeStatus, nowRFC3339, statusChanged, type NodeFacts, type Readiness } from './node-object.js';
 
 export interface StatusReporterOptions {
@@ -45,7 +46,7 @@ export class StatusReporter {
 
   async run(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
-      await sleep(this.options.updateFrequencyMs, signal);
+      await sleep(jitter(this.options.updateFrequencyMs, HEARTBEAT_JITTER), signal);
       if (signal.aborted) return;
       await this.report().catch((err: unknown) => {
         if (!signal.aborted) this.options.logger.warn({ err }, 'failed to post the node status; will retry');
