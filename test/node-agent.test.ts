@@ -183,6 +183,7 @@ describe('plat-agent: two agents against two replicas on etcd', () => {
       assert.equal(registered.status?.capacity?.cpu, String(cpus().length));
       assert.equal(registered.status?.nodeInfo?.containerRuntimeVersion, 'simulated://0.1.0');
     }
+    for (const agent of agents) await agent.waitForLog('the container runtime is simulated: this agent runs no containers and no pods');
     // 100Mi reserved and the default hard eviction threshold of 100Mi.
     assert.equal(kibibytes(a.status!.capacity!.memory!) - kibibytes(a.status!.allocatable!.memory!), 200 * 1024);
     assert.equal(kibibytes(b.status!.capacity!.memory!) - kibibytes(b.status!.allocatable!.memory!), 100 * 1024);

@@ -22,7 +22,10 @@ interface FlagSpec {
 
 const flags: Record<string, FlagSpec> = {
   config: { help: 'The configuration file: a NodeAgentConfiguration, or for `credentials` a CredentialProviderConfig.', valueName: 'file' },
-  validate: { bool: true, help: 'Print the defaulted configuration as YAML and exit 0, or print every error and exit 1.' },
+  validate: {
+    bool: true,
+    help: 'Print the defaulted configuration as YAML and exit 0, or print every problem (unknown and duplicate fields are warnings) and exit 1 on an error.',
+  },
   'dump-defaults': { bool: true, help: 'Print a fully defaulted configuration and exit.' },
   'bin-dir': { help: 'For `credentials`: the directory holding the credential provider executables.', valueName: 'dir' },
   'image-credential-provider-bin-dir': { help: 'Same as --bin-dir.', valueName: 'dir' },
@@ -43,8 +46,11 @@ export function usage(program: string): string {
     `Usage:`,
     `  ${program} --config FILE --validate`,
     `  ${program} --dump-defaults`,
-    `  ${program} --config FILE --kubeconfig FILE [--hostname-override NAME] [--cert-dir DIR] [--api-domain DOMAIN]`,
+    `  ${program} --config FILE --kubeconfig FILE [--hostname-override NAME] [--cert-dir DIR] [--api-domain DOMAIN] [--node-ip IP]`,
     `  ${program} credentials IMAGE --config FILE --bin-dir DIR`,
+    '',
+    'Running, the agent registers its Node, renews its Lease, posts its status and serves its endpoints.',
+    'Its container runtime is simulated: it runs no containers and no pods.',
     '',
     'Flags:',
   ];

@@ -167,6 +167,7 @@ test('--help prints the usage', async () => {
   const result = await agent('--help');
   assert.equal(result.status, 0);
   assert.match(result.stdout, /plat-agent credentials IMAGE --config FILE --bin-dir DIR/);
+  assert.match(result.stdout, /^Its container runtime is simulated: it runs no containers and no pods\.$/m);
 });
 
 test('credentials prints the merged auth map as JSON, the earlier provider winning', async () => {

@@ -61,6 +61,7 @@ async function run(command: RunCommand, config: NodeAgentConfiguration, logger: 
   const clientConfig = agentClientConfig(await loadKubeconfig(command.kubeconfig), config, domain);
   const client = new Client(clientConfig);
   const eventClient = new Client(eventClientConfig(clientConfig, config));
+  logger.info('the container runtime is simulated: this agent runs no containers and no pods');
   const machine = readMachine();
   if (command.nodeIP) machine.internalIP = command.nodeIP;
   // The override names the node and is its hostname: the hostname label and address follow it, as the kubelet's.
