@@ -9,14 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@plat/storage/testing';
+import { logLines, type LogLine } from './log-lines.js';
 
 const MAIN = fileURLToPath(new URL('../../../apps/node-agent/dist/main.js', import.meta.url));
 const START_TIMEOUT_MS = 20_000;
-
-export interface AgentLogLine {
-  msg?: string;
-  [field: string]: unknown;
-}
 
 export interface AgentProcess {
   readonly pid: number;
@@ -25,8 +21,8 @@ export interface AgentProcess {
   readonly port: number;
   readonly healthzPort: number;
   readonly logs: () => string;
-  lines(message: string): AgentLogLine[];
-  waitForLog(message: string, timeoutMs?: number): Promise<AgentLogLine>;
+  lines(message: string): LogLine[];
+  waitForLog(message: string, timeoutMs?: number): Promise<LogLine>;
   /** A request to the secured server, verified against the CA of its self-signed certificate. */
   secured(path: string, options?: { token?: string; method?: string }): Promise<{ status: number; body: string }>;
   /** A GET on the healthz port (plain HTTP, as the kubelet's). */
@@ -75,22 +71,8 @@ export async function startAgent(options: AgentOptions): Promise<AgentProcess> {
     await rm(dir, { recursive: true, force: true });
     return code;
   });
-  const lines = (message: string): AgentLogLine[] =>
-    output
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as AgentLogLine)
-      .filter((line) => line.msg === message);
-  const waitForLog = async (message: string, timeoutMs = START_TIMEOUT_MS): Promise<AgentLogLine> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = lines(message)[0];
-      if (found) return found;
-      if (child.exitCode !== null) throw new Error(`plat-agent exited with ${child.exitCode} before logging "${message}":\n${output}`);
-      if (Date.now() > deadline) throw new Error(`plat-agent did not log "${message}" within ${timeoutMs} ms:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  };
+  const { lines, waitForLog: waitFor } = logLines('plat-agent', () => output, () => child.exitCode);
+  const waitForLog = (message: string, timeoutMs = START_TIMEOUT_MS): Promise<LogLine> => waitFor(message, timeoutMs);
   const alive = (): boolean => child.exitCode === null && child.signalCode === null;
   const signal = (name: NodeJS.Signals): void => {
     if (alive()) process.kill(child.pid!, name);
