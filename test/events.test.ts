@@ -76,7 +76,7 @@ for (const backend of ['etcd3', 'sqlite'] as const) {
           { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch', 'delete'] },
           { apiGroups: [''], resources: ['namespaces/finalize', 'namespaces/status'], verbs: ['update'] },
           { apiGroups: ['*'], resources: ['*'], verbs: ['get', 'list'] },
-          { apiGroups: [''], resources: ['limitranges', 'events'], verbs: ['delete', 'deletecollection'] },
+          { apiGroups: [''], resources: ['limitranges', 'events', 'configmaps', 'secrets'], verbs: ['delete', 'deletecollection'] },
           { apiGroups: [...new Set(groups)], resources: ['*'], verbs: ['delete', 'deletecollection'] },
           { apiGroups: ['', 'events.k8s.io'], resources: ['events'], verbs: ['create', 'update', 'patch'] },
         ],
