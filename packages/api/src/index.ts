@@ -5,6 +5,7 @@ import { limitRangeDefinition } from './core/limit-range.js';
 import { eventDefinition } from './core/event.js';
 import { eventsAPIEventDefinition } from './events/event.js';
 import { namespaceDefinition } from './core/namespace.js';
+import { nodeDefinition } from './core/node.js';
 import { serviceAccountDefinition } from './core/service-account.js';
 import { configMapDefinition } from './core/config-map.js';
 import { secretDefinition } from './core/secret.js';
@@ -25,6 +26,7 @@ import { validatingAdmissionPolicyDefinition } from './admissionregistration/val
 import { validatingAdmissionPolicyBindingDefinition } from './admissionregistration/validating-admission-policy-binding.js';
 
 export * from './core/namespace.js';
+export * from './core/node.js';
 export * from './core/service-account.js';
 export { configMapDefinition, type ConfigMap } from './core/config-map.js';
 export { secretDefinition, secretTypes, type Secret } from './core/secret.js';
@@ -78,6 +80,7 @@ const register = <T extends KubeObject>(definition: ResourceDefinition<T>): Reso
 
 export const builtinDefinitions: readonly ResourceDefinition[] = [
   register(namespaceDefinition),
+  register(nodeDefinition),
   register(serviceAccountDefinition),
   register(configMapDefinition),
   register(secretDefinition),

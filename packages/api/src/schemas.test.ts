@@ -107,6 +107,23 @@ const samples: Record<string, KubeObject> = {
     metadata,
     spec: { holderIdentity: 'a', leaseDurationSeconds: 15, acquireTime: '2024-05-01T10:00:00.000000Z', renewTime: '2024-05-01T10:00:10.123456Z', leaseTransitions: 2 },
   },
+  Node: {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { ...metadata, namespace: undefined },
+    spec: { podCIDRs: ['10.0.0.0/24'], providerID: 'p', unschedulable: true, taints: [{ key: 'k', value: 'v', effect: 'NoSchedule', timeAdded: '2024-05-01T10:00:00Z' }] },
+    status: {
+      capacity: { cpu: '2', pods: 110 },
+      allocatable: { cpu: '1' },
+      conditions: [{ type: 'Ready', status: 'True', lastHeartbeatTime: '2024-05-01T10:00:00Z', lastTransitionTime: '2024-05-01T10:00:00Z', reason: 'r', message: 'm' }],
+      addresses: [{ type: 'InternalIP', address: '10.0.0.1' }],
+      daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+      nodeInfo: { machineID: '', systemUUID: '', bootID: '', kernelVersion: '', osImage: '', containerRuntimeVersion: '', kubeletVersion: '', kubeProxyVersion: '', operatingSystem: 'linux', architecture: 'amd64' },
+      images: [{ names: ['a'], sizeBytes: 1 }],
+      volumesInUse: ['v'],
+      volumesAttached: [{ name: 'v', devicePath: '/dev/x' }],
+    },
+  },
   Role: { apiVersion: rbac, kind: 'Role', metadata, rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'], resourceNames: ['a'] }] },
   ClusterRole: {
     apiVersion: rbac,

@@ -26,7 +26,8 @@ export interface TableColumn<T extends KubeObject> {
   description: string;
   /** 0: shown by default; above 0: only with -o wide. */
   priority: number;
-  value: (object: T) => unknown;
+  /** The cell of one object; some cells depend on the domain (a Node's roles are labels under it). */
+  value: (object: T, context: StrategyContext) => unknown;
 }
 
 /**

@@ -181,6 +181,58 @@ export const lease: JsonObject = {
   },
 };
 
+const nodeInfo = {
+  machineID: 'm',
+  systemUUID: 's',
+  bootID: 'b',
+  kernelVersion: '6.1.0',
+  osImage: 'Debian GNU/Linux 12',
+  containerRuntimeVersion: 'simulated://0.1.0',
+  kubeletVersion: 'v1.28.0',
+  kubeProxyVersion: '',
+  operatingSystem: 'linux',
+  architecture: 'amd64',
+};
+
+export const node: JsonObject = {
+  kind: 'Node',
+  apiVersion: 'v1',
+  metadata: meta('worker-1', undefined, 'v1'),
+  spec: {
+    podCIDR: '10.0.0.0/24',
+    podCIDRs: ['10.0.0.0/24', 'fd00::/64'],
+    providerID: 'plat://worker-1',
+    unschedulable: true,
+    taints: [
+      { key: 'node.plat.io/unreachable', effect: 'NoExecute', timeAdded: '2024-05-01T10:00:00Z' },
+      { key: 'dedicated', value: 'edge', effect: 'NoSchedule' },
+    ],
+  },
+  status: {
+    capacity: { cpu: '4', memory: '8Gi', pods: '110' },
+    allocatable: { cpu: '3900m', memory: '7800Mi', pods: '110' },
+    conditions: [
+      {
+        type: 'Ready',
+        status: 'True',
+        lastHeartbeatTime: '2024-05-01T10:00:00Z',
+        lastTransitionTime: '2024-05-01T09:00:00Z',
+        reason: 'AgentReady',
+        message: 'agent is posting ready status',
+      },
+    ],
+    addresses: [
+      { type: 'InternalIP', address: '10.0.0.7' },
+      { type: 'Hostname', address: 'worker-1' },
+    ],
+    daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+    nodeInfo,
+    images: [{ names: ['registry/app:1'], sizeBytes: 1234567 }],
+    volumesInUse: ['v'],
+    volumesAttached: [{ name: 'v', devicePath: '/dev/sdb' }],
+  },
+};
+
 /** A legacy event (core v1): its count and timestamps, a source, and the new API's fields too. */
 export const event: JsonObject = {
   kind: 'Event',
@@ -578,6 +630,7 @@ export const objectsByKind: Record<string, JsonObject> = {
   ClusterRoleBinding: clusterRoleBinding,
   IPAddress: ipAddress,
   Lease: lease,
+  Node: node,
   Event: event,
   'Event (events)': eventsEvent,
   SubjectAccessReview: subjectAccessReview,
