@@ -1,7 +1,7 @@
 // The environment expressions compile in: the variables they may read and the function libraries
 // of Kubernetes 1.28 (cel-go's standard library, strings v0, lists, regex, URLs, authorizer).
 // Compiling parses, type-checks and plans once; the result evaluates many times.
-import { check, type CheckedExpr } from './checker.js';
+import { check, uncheckedExpr, type CheckedExpr } from './checker.js';
 import { estimateCost, type Estimate, type SizeEstimator } from './cost.js';
 import { authzLibrary } from './functions/authz.js';
 import { conversionFunctions, typeIdentifiers } from './functions/conversions.js';
@@ -74,10 +74,14 @@ export class CompiledExpression {
 export class CelEnvironment {
   private readonly functions: ReadonlyMap<string, FunctionDecl>;
 
-  /** Variables by name and type; `extraLibraries` add functions to Kubernetes' set. */
+  /**
+   * Variables by name and type; `extraLibraries` add functions to Kubernetes' set; names resolve
+   * within `container` (a dotted namespace, none in Kubernetes) as in cel-go.
+   */
   constructor(
     private readonly variables: ReadonlyMap<string, CelType>,
     extraLibraries: readonly (readonly FunctionDecl[])[] = [],
+    readonly container = '',
   ) {
     this.functions = extraLibraries.length ? mergeFunctions([...baseLibraries, ...extraLibraries]) : baseFunctions;
   }
@@ -85,7 +89,17 @@ export class CelEnvironment {
   /** Parses and checks `source`; throws CompileError (cel-go's texts) when it does not compile. */
   compile(source: string): CompiledExpression {
     const expr = parse(source);
-    const checked = check(source, expr, { variables: this.variables, functions: this.functions, typeIdentifiers });
+    const checked = check(source, expr, { variables: this.variables, functions: this.functions, typeIdentifiers, container: this.container });
     return new CompiledExpression(source, checked);
+  }
+
+  /**
+   * Parses `source` and plans it unchecked, as cel-go runs an expression it was not asked to check
+   * (calls dispatched on their arguments' runtime types). For the conformance tests: Kubernetes
+   * checks every expression it runs.
+   */
+  compileUnchecked(source: string): CompiledExpression {
+    const expr = parse(source);
+    return new CompiledExpression(source, uncheckedExpr(expr, { variables: this.variables, functions: this.functions, typeIdentifiers, container: this.container }));
   }
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { CelEnvironment } from './environment.js';
 import { PER_CALL_LIMIT } from './limits.js';
 import { DynType, IntType, StringType, listOf, mapOf } from './types.js';
-import { ErrorValue, ListValue, MapValue, UInt, type Value } from './values.js';
+import { ErrorValue, ListValue, LiteralMap, MapValue, UInt, type Value } from './values.js';
 
 const env = new CelEnvironment(
   new Map([
@@ -129,6 +129,32 @@ const cases: [string, unknown][] = [
   // Dynamic dispatch: a dyn argument meets the overload of its runtime type, or none.
   ['d + "!"', 'text!'],
   ['d + 1', { error: 'no such overload' }],
+  // ... except where cel-go's operators take more: numbers compare across types (as Go does, through
+  // the double), a list takes a uint or integral double index.
+  ['dyn(1) < 2u && dyn(2.5) > 2 && dyn(1u) <= 1.0', true],
+  ['dyn(9223372036854775807) < 9223372036854775808.0', false],
+  ['dyn(-1) < 0u && dyn(18446744073709551615u) > -1.0', true],
+  ['[7, 8, 9][dyn(1u)] + [7, 8, 9][dyn(2.0)]', 17n],
+  ['[7, 8, 9][dyn(1.5)]', { error: "unsupported index type 'number' in list" }],
+  ['dyn("a") < 1', { error: 'no such overload' }],
+  // NaN is not ordered (cel-go 0.16: an error), nor equal to itself.
+  ['0.0 / 0.0 < 1.0', { error: 'NaN values cannot be ordered' }],
+  ['dyn(1) > 0.0 / 0.0', { error: 'NaN values cannot be ordered' }],
+  ['0.0 / 0.0 == 0.0 / 0.0', false],
+  ['[1.0, 0.0 / 0.0, 2.0].isSorted()', true],
+  // Map literals as cel-go 0.16 builds them: a repeated key keeps its last value; 1 and 1u are two
+  // keys; numeric keys are found across the integer types and from an integral double.
+  ['{"a": 1, "a": 2}', { a: 2n }],
+  ['size({1: "i", 1u: "u"})', 2n],
+  ['{1: "i"}[dyn(1u)] + {1u: "u"}[dyn(1)] + {1: "i"}[dyn(1.0)]', 'iui'],
+  ['{1.5: "d"}[1.5]', 'd'],
+  ['{1: "i"}[dyn(1.5)]', { error: 'no such key: 1.5' }],
+  // Lexical corners: a float with no integer digits, a bytes literal's characters as UTF-8.
+  ['.5 + 1.0', 1.5],
+  ['[.25, 1.0][0] * 4.0', 1],
+  ['b"\u00ff" == b"\xc3\xbf" || true', true],
+  ["b'ÿ' == b'\\303\\277' && size(b'ÿ') == 2", true],
+  ["b'\\xff' != b'ÿ'", true],
 ];
 
 for (const [source, want] of cases) {
@@ -143,4 +169,31 @@ test('evaluate: a regex with catastrophic backtracking in JavaScript runs in lin
   assert.deepEqual(evaluate(longer), false);
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   assert.ok(ms < 2000, `took ${ms} ms`);
+});
+
+test('evaluate: a syntax error after a leading-point float points into the source as written', () => {
+  assert.throws(() => env.compile('.5 + )'), (e: Error) => e.message.startsWith('ERROR: <input>:1:6: Syntax error'));
+  assert.throws(() => env.compile('.5 + .5 + zz'), (e: Error) => e.message.includes(":1:11: undeclared reference to 'zz'"));
+});
+
+test('evaluate: qualified variable names and a container resolve as in cel-go, longest name first', () => {
+  const qualified = new CelEnvironment(
+    new Map([
+      ['a.b.c', StringType],
+      ['a.b', mapOf(StringType, StringType)],
+      ['x.y', IntType],
+      ['y', StringType],
+    ]),
+    [],
+    'x',
+  );
+  const run = (source: string, activation: Record<string, Value>): unknown => plain(qualified.compile(source).evaluate(activation, PER_CALL_LIMIT).value);
+  const unchecked = (source: string, activation: Record<string, Value>): unknown =>
+    plain(qualified.compileUnchecked(source).evaluate(activation, PER_CALL_LIMIT).value);
+  assert.equal(run('a.b.c', { 'a.b.c': 'whole' }), 'whole');
+  assert.equal(run('a.b.d', { 'a.b': new LiteralMap([['d', 'field']]) }), 'field');
+  assert.equal(run('y + 1', { 'x.y': 41n, y: 'shadowed' }), 42n);
+  assert.equal(unchecked('a.b.c', { 'a.b': new LiteralMap([['c', 'by map']]) }), 'by map');
+  assert.equal(unchecked('y', { y: 'root' }), 'root');
+  assert.throws(() => qualified.compile('q.r'), /undeclared reference to 'q' \(in container 'x'\)/);
 });

@@ -4,7 +4,7 @@
 // macros expand to cost what their steps cost, iteration by iteration. Evaluation stops as soon as
 // the cost passes the limit. The tree is turned into closures once, at compile time.
 import { ACCUMULATOR, OP, type Expr } from './ast.js';
-import type { CheckedExpr } from './checker.js';
+import { candidateNames, qualifiedName, type CheckedExpr } from './checker.js';
 import type { Overload } from './functions/overload.js';
 import { mapIndex } from './functions/operators.js';
 import { COST } from './limits.js';
@@ -140,8 +140,8 @@ class Planner {
             pairs.push([k, v]);
           }
           charge(state, COST.mapCreateBase);
-          const map = new LiteralMap(pairs);
-          return map.size() === pairs.length ? map : new ErrorValue('Failed with repeated key');
+          // A repeated key keeps its last value: cel-go 0.16 (Kubernetes 1.28) does not refuse it.
+          return new LiteralMap(pairs);
         };
       }
       case 'comprehension':
@@ -173,15 +173,46 @@ class Planner {
         return value;
       };
     }
-    const name = e.name;
+    return this.planVariable(e);
+  }
+
+  /** The read of the root variable `e` names, or (unchecked) may name in the container, first found. */
+  private planVariable(e: Expr & { kind: 'ident' | 'select' }): Step {
+    const resolved = this.checked.resolvedNames.get(e.id);
+    const name = resolved ?? (e.kind === 'ident' ? e.name : qualifiedName(e)!.name);
+    const container = this.checked.uncheckedContainer;
+    const names = container === undefined ? [name] : candidateNames(name, container);
     return (state) => {
       charge(state, COST.selectAndIdent);
-      const v = state.activation[name];
-      return v === undefined ? new ErrorValue(`no such attribute: ${name}`) : v;
+      for (const candidate of names) {
+        const v = state.activation[candidate];
+        if (v !== undefined) return v;
+      }
+      return new ErrorValue(`no such attribute: ${name}`);
     };
   }
 
+  /**
+   * Unchecked, a selection that spells a qualified name reads the longest such name the
+   * activation has (`a.b.c`, else `a.b` then `.c`, else `a` then `.b.c`), as cel-go's attributes.
+   */
+  private planMaybeQualified(e: Expr & { kind: 'select' }, qualified: string): Step {
+    const whole = this.planVariable(e);
+    const names = candidateNames(qualified, this.checked.uncheckedContainer);
+    const shorter = this.planSelectOf(e);
+    return (state) => (names.some((n) => n in state.activation) ? whole(state) : shorter(state));
+  }
+
   private planSelect(e: Expr & { kind: 'select' }): Step {
+    if (this.checked.resolvedNames.has(e.id)) return this.planVariable(e);
+    if (this.checked.uncheckedContainer !== undefined && !e.testOnly) {
+      const qualified = qualifiedName(e);
+      if (qualified && this.lookupSlot(qualified.root.name) === undefined) return this.planMaybeQualified(e, qualified.name);
+    }
+    return this.planSelectOf(e);
+  }
+
+  private planSelectOf(e: Expr & { kind: 'select' }): Step {
     const operand = this.plan(e.operand);
     const field = e.field;
     if (e.testOnly) {
@@ -230,9 +261,11 @@ class Planner {
     const argTypes = [...(e.target ? [e.target] : []), ...e.args].map((x) => this.checked.types.get(x.id));
     const needsDispatch = candidates.length !== 1 || argTypes.some((t) => !t || t.kind === 'dyn');
     const fn = e.fn;
+    // cel-go charges by the overload the checker resolved, none when several remained.
+    const costId = candidates.length === 1 ? candidates[0]!.id : '';
     const choose = (args: readonly Value[]): Overload | undefined => {
       if (!needsDispatch) return candidates[0];
-      return candidates.find((o) => o.params.every((p, i) => hasType(args[i]!, p)));
+      return candidates.find((o) => o.params.every((p, i) => hasType(args[i]!, p))) ?? candidates.find((o) => o.accepts?.(args));
     };
     return (state) => {
       const args: Value[] = [];
@@ -244,7 +277,7 @@ class Planner {
       }
       const overload = error ? undefined : choose(args);
       const result = error ?? (overload ? overload.impl(args) : new ErrorValue('no such overload'));
-      charge(state, callCost(fn, overload?.id ?? '', args, result));
+      charge(state, callCost(fn, costId, args, result));
       return result;
     };
   }

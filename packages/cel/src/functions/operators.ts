@@ -12,6 +12,7 @@ import {
   compareBytes,
   compareNumbers,
   compareStrings,
+  isNumeric,
   valuesEqual,
   type Value,
 } from '../values.js';
@@ -113,17 +114,17 @@ const comparable: [string, CelType][] = [
   ['duration', DurationType],
 ];
 
+const bothNumbers = ([a, b]: readonly Value[]): boolean => isNumeric(a!) && isNumeric(b!);
+
 function comparison(name: string, idPrefix: string, holds: (c: number) => boolean): FunctionDecl {
-  return fn(
-    name,
-    ...comparable.map(([suffix, type]) =>
-      global(`${idPrefix}_${suffix}`, [type, type], BoolType, ([a, b]) => {
-        const c = compareValues(a!, b!);
-        // NaN compares false with everything, as in Go.
-        return c === undefined ? (typeof a === 'number' || typeof b === 'number' ? false : noSuchOverload()) : holds(c);
-      }),
-    ),
-  );
+  const compare = ([a, b]: readonly Value[]): Value => {
+    const c = compareValues(a!, b!);
+    if (c !== undefined) return holds(c);
+    // cel-go's Compare refuses to order NaN.
+    return isNumeric(a!) && isNumeric(b!) ? err('NaN values cannot be ordered') : noSuchOverload();
+  };
+  // Numbers of different types met through dyn compare by value, as cel-go's Compare does.
+  return fn(name, ...comparable.map(([suffix, type]) => ({ ...global(`${idPrefix}_${suffix}`, [type, type], BoolType, compare), accepts: bothNumbers })));
 }
 
 const equality = [
@@ -155,7 +156,11 @@ export function mapIndex(map: MapValue, key: Value): Value {
 
 const index = fn(
   OP.index,
-  global('index_list', [listOf(A), IntType], A, ([l, i]) => listIndex(l as ListValue, i!)),
+  {
+    ...global('index_list', [listOf(A), IntType], A, ([l, i]) => listIndex(l as ListValue, i!)),
+    // A uint or an integral double met through dyn indexes a list, as in cel-go.
+    accepts: ([l, i]) => l instanceof ListValue && (i instanceof UInt || typeof i === 'number'),
+  },
   global('index_map', [mapOf(K, V), K], V, ([m, k]) => mapIndex(m as MapValue, k!)),
 );
 
