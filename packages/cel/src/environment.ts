@@ -13,6 +13,7 @@ import { standardStringFunctions, stringsExtension } from './functions/strings.j
 import { timeFunctions } from './functions/time.js';
 import { urlsLibrary } from './functions/urls.js';
 import { plan, type Evaluation, type Program } from './interpreter.js';
+import { ProgramError } from './issues.js';
 import { parse } from './parse.js';
 import type { CelType } from './types.js';
 import type { Value } from './values.js';
@@ -44,11 +45,18 @@ const baseFunctions = mergeFunctions(baseLibraries);
 export class CompiledExpression {
   private readonly program: Program;
 
+  /** Throws ProgramError when planning finds a constant that fails (see Planner's optimizations). */
   constructor(
     readonly source: string,
     readonly checked: CheckedExpr,
+    optimize = true,
   ) {
-    this.program = plan(checked);
+    try {
+      this.program = plan(checked, optimize);
+    } catch (error) {
+      if (error instanceof ProgramError) throw new ProgramError(error.message, checked.outputType);
+      throw error;
+    }
   }
 
   get outputType(): CelType {
@@ -71,26 +79,42 @@ export class CompiledExpression {
   }
 }
 
+export interface EnvironmentOptions {
+  /** Functions added to Kubernetes' set (the admission policies' own, for instance). */
+  readonly libraries?: readonly (readonly FunctionDecl[])[];
+  /** The namespace names resolve in (cel-go's container): none in Kubernetes. */
+  readonly container?: string;
+  /**
+   * Kubernetes' cel.OptOptimize, on unless false: constants computed when an expression is
+   * compiled (a failing one is a ProgramError), at no runtime cost. cel-go's conformance runs
+   * without it.
+   */
+  readonly optimize?: boolean;
+}
+
 export class CelEnvironment {
   private readonly functions: ReadonlyMap<string, FunctionDecl>;
+  private readonly container: string;
+  private readonly optimize: boolean;
 
-  /**
-   * Variables by name and type; `extraLibraries` add functions to Kubernetes' set; names resolve
-   * within `container` (a dotted namespace, none in Kubernetes) as in cel-go.
-   */
   constructor(
     private readonly variables: ReadonlyMap<string, CelType>,
-    extraLibraries: readonly (readonly FunctionDecl[])[] = [],
-    readonly container = '',
+    options: EnvironmentOptions = {},
   ) {
-    this.functions = extraLibraries.length ? mergeFunctions([...baseLibraries, ...extraLibraries]) : baseFunctions;
+    const extra = options.libraries ?? [];
+    this.functions = extra.length ? mergeFunctions([...baseLibraries, ...extra]) : baseFunctions;
+    this.container = options.container ?? '';
+    this.optimize = options.optimize ?? true;
   }
 
-  /** Parses and checks `source`; throws CompileError (cel-go's texts) when it does not compile. */
+  /**
+   * Parses, checks and plans `source`: a CompileError (cel-go's texts) when it does not compile, a
+   * ProgramError when it checks but cannot be planned (program instantiation, in cel-go's words).
+   */
   compile(source: string): CompiledExpression {
     const expr = parse(source);
     const checked = check(source, expr, { variables: this.variables, functions: this.functions, typeIdentifiers, container: this.container });
-    return new CompiledExpression(source, checked);
+    return new CompiledExpression(source, checked, this.optimize);
   }
 
   /**
@@ -100,6 +124,7 @@ export class CelEnvironment {
    */
   compileUnchecked(source: string): CompiledExpression {
     const expr = parse(source);
-    return new CompiledExpression(source, uncheckedExpr(expr, { variables: this.variables, functions: this.functions, typeIdentifiers, container: this.container }));
+    const checked = uncheckedExpr(expr, { variables: this.variables, functions: this.functions, typeIdentifiers, container: this.container });
+    return new CompiledExpression(source, checked, this.optimize);
   }
 }

@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CelEnvironment } from './environment.js';
+import { ProgramError } from './issues.js';
 import { PER_CALL_LIMIT } from './limits.js';
 import { DynType, IntType, StringType, listOf, mapOf } from './types.js';
 import { ErrorValue, ListValue, LiteralMap, MapValue, UInt, type Value } from './values.js';
@@ -43,8 +44,8 @@ const cases: [string, unknown][] = [
   ['-7 % 2', -1n],
   ['1u - 2u', { error: 'unsigned integer overflow' }],
   ['18446744073709551615u', '18446744073709551615u'],
-  ['uint(-1)', { error: 'unsigned integer overflow' }],
-  ['int(1e19)', { error: 'integer overflow' }],
+  ['uint(i - 8)', { error: 'unsigned integer overflow' }],
+  ['int(double(i) * 1e19)', { error: 'integer overflow' }],
   ['int("42") + int(2.9)', 44n],
   ['double(1) / 0.0', Infinity],
   ['string(1.5e7)', '1.5e+07'],
@@ -82,7 +83,8 @@ const cases: [string, unknown][] = [
   ['"abc123def45".find("[0-9]+")', '123'],
   ['"abc123def45".findAll("[0-9]+")', ['123', '45']],
   ['"abc123def45".findAll("[0-9]+", 1)', ['123']],
-  ['"a".matches("(")', { error: 'invalid regular expression: error parsing regexp: missing closing ): `(`' }],
+  ['"a".matches("(" + "")', { error: 'error parsing regexp: missing closing ): `(`' }],
+  ['"a".find("(" + "")', { error: 'Illegal regex: error parsing regexp: missing closing ): `(`' }],
   // Kubernetes' lists.
   ['[1, 2, 3].isSorted() && ![2, 1].isSorted()', true],
   ['[1, 2, 3].sum()', 6n],
@@ -184,8 +186,7 @@ test('evaluate: qualified variable names and a container resolve as in cel-go, l
       ['x.y', IntType],
       ['y', StringType],
     ]),
-    [],
-    'x',
+    { container: 'x' },
   );
   const run = (source: string, activation: Record<string, Value>): unknown => plain(qualified.compile(source).evaluate(activation, PER_CALL_LIMIT).value);
   const unchecked = (source: string, activation: Record<string, Value>): unknown =>
@@ -196,4 +197,36 @@ test('evaluate: qualified variable names and a container resolve as in cel-go, l
   assert.equal(unchecked('a.b.c', { 'a.b': new LiteralMap([['c', 'by map']]) }), 'by map');
   assert.equal(unchecked('y', { y: 'root' }), 'root');
   assert.throws(() => qualified.compile('q.r'), /undeclared reference to 'q' \(in container 'x'\)/);
+});
+
+test('compile: what Kubernetes computes ahead of time and fails fails the program (cel-go program instantiation)', () => {
+  const programError = (source: string): string => {
+    try {
+      env.compile(source);
+    } catch (error) {
+      if (error instanceof ProgramError) return error.message;
+      throw error;
+    }
+    return '';
+  };
+  assert.equal(programError('uint(-1) == 1u'), 'unsigned integer overflow');
+  assert.equal(programError('timestamp("yesterday") > timestamp("2024-01-01T00:00:00Z")'), "type conversion error from 'string' to 'google.protobuf.Timestamp'");
+  assert.equal(programError('s.matches(")")'), 'error parsing regexp: unexpected ): `)`');
+  assert.equal(programError('s.findAll("[", 2).size() == 0'), 'error parsing regexp: missing closing ]: `[`');
+  // Not constant: left for runtime.
+  assert.equal(programError('uint(i) == 1u && s.matches(s)'), '');
+  // Without the optimizations (cel-go's conformance runs) the same fail at runtime.
+  const plain = new CelEnvironment(new Map(), { optimize: false });
+  assert.deepEqual(plain.compile('uint(-1)').evaluate({}, PER_CALL_LIMIT).value, new ErrorValue('unsigned integer overflow'));
+});
+
+test('evaluate: `in` a list of constant scalars is a set lookup, numbers across their types, at no cost', () => {
+  const run = (source: string) => env.compile(source).evaluate(activation, PER_CALL_LIMIT);
+  assert.deepEqual(run('i in [1, 7, 9]'), { value: true, cost: 1, cancelled: false });
+  assert.deepEqual(run('dyn(7.0) in [1, 7]'), { value: true, cost: 0, cancelled: false });
+  assert.deepEqual(run('s in ["a", "b"]'), { value: false, cost: 1, cancelled: false });
+  // Not all scalars (or not constant): the ordinary `in`, costing the list's size.
+  assert.deepEqual(run('i in [1, i]'), { value: true, cost: 44, cancelled: false });
+  // An empty list is false without reading its left side.
+  assert.deepEqual(run('(1 / 0 == 1) in []'), { value: false, cost: 0, cancelled: false });
 });

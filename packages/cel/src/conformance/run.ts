@@ -95,7 +95,8 @@ function compile(how: () => CompiledExpression, phase: string): CompiledExpressi
 
 export function runSimpleTest(test: SimpleTest): Outcome {
   if (test.disableMacros) return { passed: false, detail: 'parsing without macros is not supported' };
-  const env = new CelEnvironment(test.declarations, [], test.container);
+  // As cel-go's conformance server: its programs are not optimized.
+  const env = new CelEnvironment(test.declarations, { container: test.container, optimize: false });
   const failures: string[] = [];
   const parsed = compile(() => env.compileUnchecked(test.expr), 'parse');
   if (typeof parsed === 'string') return { passed: false, detail: parsed };

@@ -138,7 +138,8 @@ const equality = [
   ),
 ];
 
-function listIndex(list: ListValue, index: Value): Value {
+/** `l[index]`: an int, a uint or an integral double index within bounds. */
+export function listIndex(list: ListValue, index: Value): Value {
   let i: bigint;
   if (typeof index === 'bigint') i = index;
   else if (index instanceof UInt) i = index.value;
@@ -154,13 +155,17 @@ export function mapIndex(map: MapValue, key: Value): Value {
   return v === undefined ? err(`no such key: ${typeof key === 'string' ? key : String(key)}`) : v;
 }
 
+/** `container[key]` as cel-go qualifies an attribute: a list by a number, a map by a key. */
+export function indexValue(container: Value, key: Value): Value {
+  if (container instanceof ListValue) return listIndex(container, key);
+  if (container instanceof MapValue) return mapIndex(container, key);
+  return noSuchOverload();
+}
+
+// Declared for the checker: the interpreter indexes as cel-go's attributes do (indexValue).
 const index = fn(
   OP.index,
-  {
-    ...global('index_list', [listOf(A), IntType], A, ([l, i]) => listIndex(l as ListValue, i!)),
-    // A uint or an integral double met through dyn indexes a list, as in cel-go.
-    accepts: ([l, i]) => l instanceof ListValue && (i instanceof UInt || typeof i === 'number'),
-  },
+  global('index_list', [listOf(A), IntType], A, ([l, i]) => listIndex(l as ListValue, i!)),
   global('index_map', [mapOf(K, V), K], V, ([m, k]) => mapIndex(m as MapValue, k!)),
 );
 

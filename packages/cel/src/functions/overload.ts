@@ -15,7 +15,7 @@ export interface Overload {
   /**
    * Arguments it also takes at runtime when no overload's parameters match them (they were dyn
    * when checked): cel-go runs the standard operators by their values' traits, so numbers of
-   * different types compare, and a list takes a uint or integral double index.
+   * different types compare.
    */
   readonly accepts?: (args: readonly Value[]) => boolean;
 }
