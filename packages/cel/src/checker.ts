@@ -53,6 +53,8 @@ export interface CheckerEnv {
   readonly typeIdentifiers: ReadonlyMap<string, CelType>;
   /** The namespace names resolve in (cel-go's container): none in Kubernetes. */
   readonly container?: string;
+  /** The elements of a list literal, and a map literal's keys and values, must be of one type (Kubernetes). */
+  readonly homogeneousAggregateLiterals?: boolean;
 }
 
 /** The names `name` may stand for in `container`, most qualified first (cel-go's ResolveCandidateNames). */
@@ -186,15 +188,15 @@ class Checker {
         return this.checkCall(e);
       case 'list': {
         let elem: CelType | undefined;
-        for (const element of e.elements) elem = this.join(elem, this.check(element));
+        for (const element of e.elements) elem = this.join(element, elem, this.check(element));
         return listOf(elem ?? this.freshParam());
       }
       case 'map': {
         let key: CelType | undefined;
         let value: CelType | undefined;
         for (const entry of e.entries) {
-          key = this.join(key, this.check(entry.key));
-          value = this.join(value, this.check(entry.value));
+          key = this.join(entry.key, key, this.check(entry.key));
+          value = this.join(entry.value, value, this.check(entry.value));
         }
         return mapOf(key ?? this.freshParam(), value ?? this.freshParam());
       }
@@ -203,15 +205,20 @@ class Checker {
     }
   }
 
-  /** The type of a literal's elements so far joined with the next one's: the same, or dyn. */
-  private join(previous: CelType | undefined, next: CelType): CelType {
+  /**
+   * The type of a literal's elements so far joined with the next one's (`e`'s): the same, or dyn;
+   * with homogeneous aggregate literals (Kubernetes'), a different type is an error.
+   */
+  private join(e: Expr, previous: CelType | undefined, next: CelType): CelType {
     if (!previous) return next;
     const s = this.subst.copy();
     if (isAssignable(previous, next, s)) {
       this.subst.commit(s);
       return previous;
     }
-    return DynType;
+    if (!this.env.homogeneousAggregateLiterals) return DynType;
+    this.error(e, `expected type '${formatType(finalize(previous, this.subst))}' but found '${formatType(finalize(next, this.subst))}'`);
+    return previous;
   }
 
   /** The type of the variable `name` resolves to in the container, noting what `e` reads; undefined when none. */
@@ -232,6 +239,12 @@ class Checker {
     if (qualified && e.kind === 'select' && !this.lookup(qualified.root.name)) {
       const variable = this.resolveVariable(e, qualified.name);
       if (variable) return variable;
+      // A dotted type name: google.protobuf.Timestamp.
+      const type = this.env.typeIdentifiers.get(qualified.name);
+      if (type) {
+        this.typeIdents.set(e.id, qualified.name);
+        return typeOf(type);
+      }
     }
     const operand = this.subst.resolve(this.check(e.operand));
     let result: CelType;
@@ -346,9 +359,15 @@ export function uncheckedExpr(expr: Expr, env: CheckerEnv): CheckedExpr {
         if (!env.variables.has(e.name) && env.typeIdentifiers.has(e.name)) typeIdents.set(e.id, e.name);
         else variables.add(e.name);
         break;
-      case 'select':
+      case 'select': {
+        const qualified = qualifiedName(e);
+        if (qualified && !locals.has(qualified.root.name) && !env.variables.has(qualified.name) && env.typeIdentifiers.has(qualified.name)) {
+          typeIdents.set(e.id, qualified.name);
+          break;
+        }
         visit(e.operand, locals);
         break;
+      }
       case 'call': {
         if (e.target) visit(e.target, locals);
         for (const a of e.args) visit(a, locals);

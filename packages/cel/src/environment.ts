@@ -1,7 +1,7 @@
 // The environment expressions compile in: the variables they may read and the function libraries
 // of Kubernetes 1.28 (cel-go's standard library, strings v0, lists, regex, URLs, authorizer).
 // Compiling parses, type-checks and plans once; the result evaluates many times.
-import { check, uncheckedExpr, type CheckedExpr } from './checker.js';
+import { check, uncheckedExpr, type CheckedExpr, type CheckerEnv } from './checker.js';
 import { estimateCost, type Estimate, type SizeEstimator } from './cost.js';
 import { authzLibrary } from './functions/authz.js';
 import { conversionFunctions, typeIdentifiers } from './functions/conversions.js';
@@ -90,12 +90,18 @@ export interface EnvironmentOptions {
    * without it.
    */
   readonly optimize?: boolean;
+  /**
+   * Kubernetes' cel.HomogeneousAggregateLiterals, on unless false: a list literal's elements (a
+   * map literal's keys, and values) of one type, else a compile error. cel-go's default is off.
+   */
+  readonly homogeneousAggregateLiterals?: boolean;
 }
 
 export class CelEnvironment {
   private readonly functions: ReadonlyMap<string, FunctionDecl>;
   private readonly container: string;
   private readonly optimize: boolean;
+  private readonly homogeneousAggregateLiterals: boolean;
 
   constructor(
     private readonly variables: ReadonlyMap<string, CelType>,
@@ -105,6 +111,11 @@ export class CelEnvironment {
     this.functions = extra.length ? mergeFunctions([...baseLibraries, ...extra]) : baseFunctions;
     this.container = options.container ?? '';
     this.optimize = options.optimize ?? true;
+    this.homogeneousAggregateLiterals = options.homogeneousAggregateLiterals ?? true;
+  }
+
+  private checkerEnv(): CheckerEnv {
+    return { variables: this.variables, functions: this.functions, typeIdentifiers, container: this.container, homogeneousAggregateLiterals: this.homogeneousAggregateLiterals };
   }
 
   /**
@@ -113,7 +124,7 @@ export class CelEnvironment {
    */
   compile(source: string): CompiledExpression {
     const expr = parse(source);
-    const checked = check(source, expr, { variables: this.variables, functions: this.functions, typeIdentifiers, container: this.container });
+    const checked = check(source, expr, this.checkerEnv());
     return new CompiledExpression(source, checked, this.optimize);
   }
 
@@ -124,7 +135,7 @@ export class CelEnvironment {
    */
   compileUnchecked(source: string): CompiledExpression {
     const expr = parse(source);
-    const checked = uncheckedExpr(expr, { variables: this.variables, functions: this.functions, typeIdentifiers, container: this.container });
+    const checked = uncheckedExpr(expr, this.checkerEnv());
     return new CompiledExpression(source, checked, this.optimize);
   }
 }

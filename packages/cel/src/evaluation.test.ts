@@ -115,6 +115,11 @@ const cases: [string, unknown][] = [
   ['duration("1h2m3.5s").getMinutes()', 62n],
   ['string(duration("1h2m3.5s"))', '3723.5s'],
   ['timestamp("9999-12-31T23:59:59Z") + duration("1s")', { error: 'timestamp out of range' }],
+  // A timestamp keeps the offset it was written in, as Go's time.Time its zone: string() shows it.
+  ['string(timestamp("2011-08-18T19:03:37.01+01:00"))', '2011-08-18T19:03:37.01+01:00'],
+  ['string(timestamp("2011-08-18T19:03:37-05:30") + duration("1h"))', '2011-08-18T20:03:37-05:30'],
+  ['string(timestamp("2011-08-18T19:03:37+00:00"))', '2011-08-18T19:03:37Z'],
+  ['timestamp("2011-08-18T19:03:37+01:00") == timestamp("2011-08-18T18:03:37Z")', true],
   ['int(timestamp("1970-01-02T00:00:00Z"))', 86400n],
   // Types.
   ['type(d) == string && type(1) == int && type([]) == list', true],
@@ -144,10 +149,12 @@ const cases: [string, unknown][] = [
   ['dyn(1) > 0.0 / 0.0', { error: 'NaN values cannot be ordered' }],
   ['0.0 / 0.0 == 0.0 / 0.0', false],
   ['[1.0, 0.0 / 0.0, 2.0].isSorted()', true],
+  // Kubernetes' literals are homogeneous: elements (and keys, and values) of one type, or dyn.
+  ['[1, dyn("a")].size()', 2n],
   // Map literals as cel-go 0.16 builds them: a repeated key keeps its last value; 1 and 1u are two
   // keys; numeric keys are found across the integer types and from an integral double.
   ['{"a": 1, "a": 2}', { a: 2n }],
-  ['size({1: "i", 1u: "u"})', 2n],
+  ['size({1: "i", dyn(1u): "u"})', 2n],
   ['{1: "i"}[dyn(1u)] + {1u: "u"}[dyn(1)] + {1: "i"}[dyn(1.0)]', 'iui'],
   ['{1.5: "d"}[1.5]', 'd'],
   ['{1: "i"}[dyn(1.5)]', { error: 'no such key: 1.5' }],
@@ -229,4 +236,11 @@ test('evaluate: `in` a list of constant scalars is a set lookup, numbers across 
   assert.deepEqual(run('i in [1, i]'), { value: true, cost: 44, cancelled: false });
   // An empty list is false without reading its left side.
   assert.deepEqual(run('(1 / 0 == 1) in []'), { value: false, cost: 0, cancelled: false });
+});
+
+test('compile: Kubernetes refuses a literal of mixed types, where cel-go by default makes it dyn', () => {
+  assert.throws(() => env.compile('[1, "a"].size() == 2'), (e: Error) => e.message.startsWith("ERROR: <input>:1:5: expected type 'int' but found 'string'"));
+  assert.throws(() => env.compile('{"a": 1, "b": true}.size() == 2'), /expected type 'int' but found 'bool'/);
+  const lenient = new CelEnvironment(new Map(), { homogeneousAggregateLiterals: false });
+  assert.equal(lenient.compile('[1, "a"].size()').evaluate({}, PER_CALL_LIMIT).value, 2n);
 });

@@ -73,9 +73,14 @@ function hasType(v: Value, type: CelType): boolean {
       return v instanceof Timestamp;
     case 'duration':
       return v instanceof Duration;
+    // As cel-go's runtime dispatch: a list or map by its first element (any when empty).
     case 'list':
-      return v instanceof ListValue;
-    case 'map':
+      return v instanceof ListValue && (v.size() === 0 || hasType(v.get(0), type.elem));
+    case 'map': {
+      if (!(v instanceof MapValue)) return false;
+      const [key] = v.keys();
+      return key === undefined || (hasType(key, type.key) && hasType(v.get(key)!, type.value));
+    }
     case 'object':
       return v instanceof MapValue;
     case 'type':
@@ -102,9 +107,8 @@ class BuildingList extends ArrayList {
 function isAttribute(e: Expr, checked: CheckedExpr): boolean {
   switch (e.kind) {
     case 'ident':
-      return !checked.typeIdents.has(e.id);
     case 'select':
-      return true;
+      return !checked.typeIdents.has(e.id);
     case 'call':
       return e.fn === OP.index || e.fn === OP.conditional;
     default:
@@ -159,8 +163,11 @@ class Planner {
         if (typeName !== undefined && this.lookupSlot(e.name) === undefined) return this.constant(e, new TypeValue(typeName));
         return this.evaluated(this.resolve(e), 1);
       }
-      case 'select':
+      case 'select': {
+        const typeName = this.checked.typeIdents.get(e.id);
+        if (typeName !== undefined) return this.constant(e, new TypeValue(typeName));
         return this.evaluated(this.resolve(e), this.chainCost(e));
+      }
       case 'call':
         if (e.fn === OP.index || e.fn === OP.conditional) return this.evaluated(this.resolve(e), this.chainCost(e));
         return this.planCall(e);
@@ -270,7 +277,10 @@ class Planner {
       if (v instanceof ErrorValue) return v;
       charge(state, COST.selectAndIdent);
       if (!(v instanceof MapValue)) return new ErrorValue('no such overload');
-      return e.testOnly ? v.get(field) !== undefined : mapIndex(v, field);
+      if (!e.testOnly) return mapIndex(v, field);
+      // A present field whose data does not convert is an error, not a presence.
+      const present = v.get(field);
+      return present instanceof ErrorValue ? present : present !== undefined;
     };
   }
 

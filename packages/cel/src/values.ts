@@ -7,9 +7,16 @@ export class UInt {
   constructor(readonly value: bigint) {}
 }
 
-/** A point in time, in nanoseconds since the Unix epoch (UTC), from year 1 to year 9999. */
+/**
+ * A point in time, in nanoseconds since the Unix epoch (UTC), from year 1 to year 9999, with the
+ * offset from UTC it was written in (as Go's time.Time keeps its zone): only string() shows it.
+ */
 export class Timestamp {
-  constructor(readonly nanos: bigint) {}
+  constructor(
+    readonly nanos: bigint,
+    /** Seconds east of UTC. */
+    readonly offset = 0,
+  ) {}
 }
 
 /** A signed span of time in nanoseconds, within int64 as Go's time.Duration. */

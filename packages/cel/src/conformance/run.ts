@@ -95,8 +95,8 @@ function compile(how: () => CompiledExpression, phase: string): CompiledExpressi
 
 export function runSimpleTest(test: SimpleTest): Outcome {
   if (test.disableMacros) return { passed: false, detail: 'parsing without macros is not supported' };
-  // As cel-go's conformance server: its programs are not optimized.
-  const env = new CelEnvironment(test.declarations, { container: test.container, optimize: false });
+  // As cel-go's conformance server: cel-go's defaults, not Kubernetes' options.
+  const env = new CelEnvironment(test.declarations, { container: test.container, optimize: false, homogeneousAggregateLiterals: false });
   const failures: string[] = [];
   const parsed = compile(() => env.compileUnchecked(test.expr), 'parse');
   if (typeof parsed === 'string') return { passed: false, detail: parsed };

@@ -44,8 +44,13 @@ const add = fn(
   global('add_string', [StringType, StringType], StringType, ([a, b]) => (a as string) + (b as string)),
   global('add_bytes', [BytesType, BytesType], BytesType, ([a, b]) => concatBytes(a as Uint8Array, b as Uint8Array)),
   global('add_list', [listOf(A), listOf(A)], listOf(A), ([a, b]) => (a as ListValue).concat(b as ListValue)),
-  global('add_timestamp_duration', [TimestampType, DurationType], TimestampType, ([a, b]) => checkedTimestamp((a as Timestamp).nanos + (b as Duration).nanos)),
-  global('add_duration_timestamp', [DurationType, TimestampType], TimestampType, ([a, b]) => checkedTimestamp((a as Duration).nanos + (b as Timestamp).nanos)),
+  // A timestamp moved keeps its zone, as Go's Time.Add.
+  global('add_timestamp_duration', [TimestampType, DurationType], TimestampType, ([a, b]) =>
+    checkedTimestamp((a as Timestamp).nanos + (b as Duration).nanos, (a as Timestamp).offset),
+  ),
+  global('add_duration_timestamp', [DurationType, TimestampType], TimestampType, ([a, b]) =>
+    checkedTimestamp((a as Duration).nanos + (b as Timestamp).nanos, (b as Timestamp).offset),
+  ),
   global('add_duration_duration', [DurationType, DurationType], DurationType, ([a, b]) => checkedDuration((a as Duration).nanos + (b as Duration).nanos)),
 );
 
@@ -58,7 +63,7 @@ const subtract = fn(
     checkedDuration((a as Timestamp).nanos - (b as Timestamp).nanos),
   ),
   global('subtract_timestamp_duration', [TimestampType, DurationType], TimestampType, ([a, b]) =>
-    checkedTimestamp((a as Timestamp).nanos - (b as Duration).nanos),
+    checkedTimestamp((a as Timestamp).nanos - (b as Duration).nanos, (a as Timestamp).offset),
   ),
   global('subtract_duration_duration', [DurationType, DurationType], DurationType, ([a, b]) =>
     checkedDuration((a as Duration).nanos - (b as Duration).nanos),
