@@ -324,12 +324,14 @@ describe('events the controllers record', () => {
     const clusterRoles = admin.resource(refs.clusterRoles);
     const role = (await clusterRoles.get('system:controller:namespace-controller')) as KubeObject & { rules: { apiGroups: string[]; resources: string[]; verbs: string[] }[] };
     // An administrator narrows the role: no deleting ServiceAccounts (every other kind still).
-    const groups = [...new Set((await cluster.client.discovery.serverPreferredResources()).resources.map((r) => r.group))].filter((g) => g !== '');
+    const { resources } = await cluster.client.discovery.serverPreferredResources();
+    const groups = [...new Set(resources.map((r) => r.group))].filter((g) => g !== '');
+    const coreButServiceAccounts = resources.filter((r) => r.group === '' && r.namespaced && !r.name.includes('/') && r.name !== 'serviceaccounts').map((r) => r.name);
     role.rules = [
       { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch', 'delete'] },
       { apiGroups: [''], resources: ['namespaces/finalize', 'namespaces/status'], verbs: ['update'] },
       { apiGroups: ['*'], resources: ['*'], verbs: ['get', 'list'] },
-      { apiGroups: [''], resources: ['limitranges', 'events'], verbs: ['delete', 'deletecollection'] },
+      { apiGroups: [''], resources: coreButServiceAccounts, verbs: ['delete', 'deletecollection'] },
       { apiGroups: groups, resources: ['*'], verbs: ['delete', 'deletecollection'] },
       { apiGroups: ['', `events.plat.io`], resources: ['events'], verbs: ['create', 'update', 'patch'] },
     ];
