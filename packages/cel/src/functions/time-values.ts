@@ -30,12 +30,7 @@ function epochSeconds(year: number, month: number, day: number, hour: number, mi
 
 const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})$/;
 
-/** An RFC 3339 date-time as a timestamp, or undefined when it is not one. */
-export function parseRFC3339(text: string): bigint | undefined {
-  return parseZonedRFC3339(text)?.nanos;
-}
-
-/** An RFC 3339 date-time as a timestamp with the offset it was written in (seconds east of UTC). */
+/** An RFC 3339 date-time as a timestamp with the offset it was written in (seconds east of UTC); undefined when it is not one. */
 export function parseZonedRFC3339(text: string): { nanos: bigint; offset: number } | undefined {
   const m = rfc3339.exec(text);
   if (!m) return undefined;
