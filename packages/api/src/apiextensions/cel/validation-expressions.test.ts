@@ -1,5 +1,5 @@
-// Upstream's TestValidationExpressions (k8s.io/apiextensions-apiserver pkg/apiserver/schema/cel,
-// validation_test.go, 1.28) in behaviour: for each schema and object, every rule of `valid` holds
+// Upstream's TestValidationExpressions and TestValidationExpressionsAtSchemaLevels
+// (k8s.io/apiextensions-apiserver pkg/apiserver/schema/cel, validation_test.go, 1.28) in behaviour: for each schema and object, every rule of `valid` holds
 // (no error; a transition rule without an old value costs nothing), and every rule of `errors`
 // fails with an Invalid error containing the text given. Where this server differs, the case says why.
 import { test } from 'node:test';
@@ -1073,5 +1073,75 @@ for (const c of cases) {
         assert.ok(String(e).includes(contains), `${rule}: ${e} should contain ${contains}`);
       }
     }
+  });
+}
+
+// Upstream's TestValidationExpressionsAtSchemaLevels: rules below the root, under items,
+// additionalProperties and escaped or unescapable property names, each error Invalid and one of
+// those expected, each expected once.
+const m1 = (rule: string): Schema => withRule(objectType({ m: integerType }), rule);
+const matchSelector = (rule: string): Schema =>
+  withRule(objectType({ matchExpressions: listType(objectType({ key: stringType, operator: stringType, values: listType(stringType) })) }), rule);
+const noOverload = "found no matching overload for '_==_' applied to '(int, string)";
+const atLevels: { name: string; schema: Schema; obj: unknown; errors: string[] }[] = [
+  { name: 'invalid rule under array items', obj: { f: [1] }, schema: objectType({ f: listType(withRule(integerType, "self == 'abc'")) }), errors: [noOverload] },
+  {
+    name: 'invalid rule under array items, parent has rule',
+    obj: { f: [1] },
+    schema: objectType({ f: withRule(listType(withRule(integerType, "self == 'abc'")), '1 == 1') }),
+    errors: [noOverload],
+  },
+  { name: 'invalid rule under additionalProperties', obj: { f: { k: 1 } }, schema: objectType({ f: mapType(withRule(integerType, "self == 'abc'")) }), errors: [noOverload] },
+  {
+    name: 'invalid rule under additionalProperties, parent has rule',
+    obj: { f: { k: 1 } },
+    schema: objectType({ f: withRule(mapType(withRule(integerType, "self == 'abc'")), '1 == 1') }),
+    errors: [noOverload],
+  },
+  { name: 'invalid rule under unescaped field name', obj: { f: { m: 1 } }, schema: objectType({ f: m1("self.m == 'abc'") }), errors: [noOverload] },
+  { name: 'invalid rule under unescaped field name, parent has rule', obj: { f: { m: 1 } }, schema: withRule(objectType({ f: m1("self.m == 'abc'") }), '1 == 1'), errors: [noOverload] },
+  { name: 'invalid rule under escaped field name', obj: { 'f/2': { m: 1 } }, schema: objectType({ 'f/2': m1("self.m == 'abc'") }), errors: [noOverload] },
+  { name: 'invalid rule under escaped field name, parent has rule', obj: { 'f/2': { m: 1 } }, schema: withRule(objectType({ 'f/2': m1("self.m == 'abc'") }), '1 == 1'), errors: [noOverload] },
+  { name: 'failing rule under escaped field name', obj: { 'f/2': { m: 1 } }, schema: objectType({ 'f/2': m1('self.m == 2') }), errors: ['Invalid value: "object": failed rule: self.m == 2'] },
+  { name: 'invalid rule under unescapable field name', obj: { 'a@b': { m: 1 } }, schema: objectType({ 'a@b': m1("self.m == 'abc'") }), errors: [noOverload] },
+  { name: 'invalid rule under unescapable field name, parent has rule', obj: { 'f@2': { m: 1 } }, schema: withRule(objectType({ 'f@2': m1("self.m == 'abc'") }), '1 == 1'), errors: [noOverload] },
+  { name: 'failing rule under unescapable field name', obj: { 'a@b': { m: 1 } }, schema: objectType({ 'a@b': m1('self.m == 2') }), errors: ['Invalid value: "object": failed rule: self.m == 2'] },
+  {
+    name: "matchExpressions - 'values' must be specified when 'operator' is 'In' or 'NotIn'",
+    obj: { matchExpressions: [{ key: 'tier', operator: 'In', values: [] }] },
+    schema: matchSelector('self.matchExpressions.all(rule, (rule.operator != "In" && rule.operator != "NotIn") || ((has(rule.values) && size(rule.values) > 0)))'),
+    errors: ['failed rule'],
+  },
+  {
+    name: "matchExpressions - 'values' may not be specified when 'operator' is 'Exists' or 'DoesNotExist'",
+    obj: { matchExpressions: [{ key: 'tier', operator: 'Exists', values: ['somevalue'] }] },
+    schema: matchSelector('self.matchExpressions.all(rule, (rule.operator != "Exists" && rule.operator != "DoesNotExist") || ((!has(rule.values) || size(rule.values) == 0)))'),
+    errors: ['failed rule'],
+  },
+  {
+    name: 'matchExpressions - invalid selector operator',
+    obj: { matchExpressions: [{ key: 'tier', operator: 'badop', values: [] }] },
+    schema: matchSelector('self.matchExpressions.all(rule, rule.operator == "In" || rule.operator == "NotIn" || rule.operator == "DoesNotExist")'),
+    errors: ['failed rule'],
+  },
+  {
+    name: 'matchExpressions - invalid label value',
+    obj: { matchExpressions: [{ key: 'badkey!', operator: 'Exists', values: [] }] },
+    schema: matchSelector('self.matchExpressions.all(rule, size(rule.key) <= 63 && rule.key.matches("^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$"))'),
+    errors: ['failed rule'],
+  },
+];
+
+for (const c of atLevels) {
+  test(`TestValidationExpressionsAtSchemaLevels: ${c.name}`, () => {
+    const { errors } = RuleValidator.build(c.schema, true)!.validate(newPath('root'), c.obj, undefined, Number.MAX_SAFE_INTEGER);
+    const unmatched = [...c.errors];
+    for (const e of errors) {
+      assert.equal(e.type, 'FieldValueInvalid', String(e));
+      const at = unmatched.findIndex((expected) => String(e).includes(expected));
+      assert.ok(at >= 0, `${e} matches none of ${unmatched.join(' | ')}`);
+      unmatched.splice(at, 1);
+    }
+    assert.deepEqual(unmatched, []);
   });
 }
