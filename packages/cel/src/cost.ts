@@ -95,11 +95,6 @@ class Coster {
         return fixed(COST.selectAndIdent);
       }
       case 'select': {
-        const qualified = this.checked.qualifiedIdents.get(e.id);
-        if (qualified !== undefined) {
-          this.paths.set(e.id, [qualified]);
-          return fixed(COST.selectAndIdent);
-        }
         if (e.testOnly) return sum(fixed(COST.selectAndIdent), this.cost(e.operand));
         let total = this.cost(e.operand);
         const operandType = this.typeOf(e.operand);
