@@ -20,9 +20,10 @@ const allowed = {
   'packages/client': ['@plat/apimachinery'],
   'apps/controller-manager': ['@plat/apimachinery', '@plat/client', '@plat/serving'],
   'packages/agent-config': ['@plat/apimachinery'],
-  'apps/node-agent': ['@plat/apimachinery', '@plat/agent-config'],
+  'apps/node-agent': ['@plat/apimachinery', '@plat/agent-config', '@plat/api', '@plat/client', '@plat/protobuf', '@plat/serving'],
   test: ['@plat/apimachinery', '@plat/apiserver', '@plat/api', '@plat/storage', '@plat/protobuf'],
-  bench: ['@plat/apimachinery', '@plat/api', '@plat/cel', '@plat/storage', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving', '@plat/client'],
+  // bench/agents runs the node agent's own loops, many in one process.
+  bench: ['@plat/apimachinery', '@plat/api', '@plat/cel', '@plat/storage', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving', '@plat/client', '@plat/node-agent'],
 };
 /** What a workspace's tests (`*.test.ts`, `test-support.ts`) may import besides: a server to talk to. */
 const allowedInTests = {
@@ -30,7 +31,7 @@ const allowedInTests = {
   'packages/protobuf': ['@plat/api'],
   // A custom resource's versions are tried through the real generic store, on the memory backend.
   'packages/api': ['@plat/storage'],
-  'packages/client': ['@plat/apiserver', '@plat/api', '@plat/storage'],
+  'packages/client': ['@plat/apiserver', '@plat/api', '@plat/storage', '@plat/protobuf'],
   'apps/controller-manager': ['@plat/apiserver', '@plat/api', '@plat/storage'],
 };
 const isTestFile = (file) => /(\.test|test-support)\.ts$/.test(file);

@@ -70,13 +70,14 @@ for (const backend of ['etcd3', 'sqlite'] as const) {
       // An administrator narrows the namespace controller's role: it may no longer delete ServiceAccounts.
       const original = JSON.parse(await kubectl('get', 'clusterrole', ROLE, '-o', 'json')) as { metadata: Record<string, unknown> };
       const groups = (await kubectl('api-versions')).trim().split('\n').map((gv) => (gv.includes('/') ? gv.split('/')[0]! : '')).filter((g) => g !== '');
+      const coreButServiceAccounts = (await kubectl('api-resources', '--api-group=', '--namespaced=true', '-o', 'name')).trim().split('\n').filter((name) => name !== 'serviceaccounts');
       const narrowed = {
         ...original,
         rules: [
           { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch', 'delete'] },
           { apiGroups: [''], resources: ['namespaces/finalize', 'namespaces/status'], verbs: ['update'] },
           { apiGroups: ['*'], resources: ['*'], verbs: ['get', 'list'] },
-          { apiGroups: [''], resources: ['limitranges', 'events'], verbs: ['delete', 'deletecollection'] },
+          { apiGroups: [''], resources: coreButServiceAccounts, verbs: ['delete', 'deletecollection'] },
           { apiGroups: [...new Set(groups)], resources: ['*'], verbs: ['delete', 'deletecollection'] },
           { apiGroups: ['', 'events.k8s.io'], resources: ['events'], verbs: ['create', 'update', 'patch'] },
         ],

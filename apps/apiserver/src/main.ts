@@ -142,6 +142,7 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
       features: { watchList: config.featureGates.WatchList, apiListChunking: config.featureGates.APIListChunking },
       runtimeConfig: config.runtimeConfig,
       customResources: customResourceDefinitions,
+      validatingAdmissionPolicy: config.featureGates.ValidatingAdmissionPolicy,
     },
   });
 

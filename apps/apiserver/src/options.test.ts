@@ -27,7 +27,7 @@ test('options: defaults', () => {
     shutdownDelayMs: 0,
     shutdownTimeoutMs: 30_000,
     logLevel: 'info',
-    featureGates: { APIListChunking: true, APIResponseCompression: true, WatchList: false },
+    featureGates: { APIListChunking: true, APIResponseCompression: true, ValidatingAdmissionPolicy: false, WatchList: false },
     limits: { maxRequestsInflight: 400, maxMutatingRequestsInflight: 200 },
     runtimeConfig: [],
   });
@@ -110,12 +110,12 @@ const ok: { name: string; argv: string[]; want: Partial<ApiserverConfig> }[] = [
   {
     name: 'feature gates',
     argv: [...memory, '--feature-gates=APIResponseCompression=false'],
-    want: { featureGates: { APIListChunking: true, APIResponseCompression: false, WatchList: false } },
+    want: { featureGates: { APIListChunking: true, APIResponseCompression: false, ValidatingAdmissionPolicy: false, WatchList: false } },
   },
   {
     name: 'feature gates: WatchList (alpha) on, APIListChunking (beta) off',
     argv: [...memory, '--feature-gates=WatchList=true,APIListChunking=false'],
-    want: { featureGates: { APIListChunking: false, APIResponseCompression: true, WatchList: true } },
+    want: { featureGates: { APIListChunking: false, APIResponseCompression: true, ValidatingAdmissionPolicy: false, WatchList: true } },
   },
 ];
 

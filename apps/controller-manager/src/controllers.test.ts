@@ -7,6 +7,7 @@ import { GarbageCollector, GraphNode } from './controllers/garbage-collector.js'
 import { ResourceMap } from './resources.js';
 import type { ClusterRole } from './controllers/cluster-role-aggregation.js';
 import type { Namespace } from './controllers/namespace.js';
+import type { Node } from './controllers/node-lifecycle.js';
 import { eventually, isGone, ownerRef, rbacGroup, refs, startTestCluster, type TestCluster } from './test-support.js';
 
 describe('controllers', () => {
@@ -33,6 +34,88 @@ describe('controllers', () => {
       const first = await accounts('sa-again').get('default');
       await accounts('sa-again').delete('default');
       await eventually('a new default', async () => (await accounts('sa-again').get('default')).metadata.uid !== first.metadata.uid);
+    });
+  });
+
+  describe('node lifecycle', () => {
+    const nodes = () => api().resource<Node>(refs.nodes);
+    const leases = () => api().resource(refs.leases).namespace('plat-node-lease');
+    const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const readyOf = async (name: string) => (await nodes().get(name)).status?.conditions?.find((c) => c.type === 'Ready');
+    const taintsOf = async (name: string) => ((await nodes().get(name)).spec?.taints ?? []).map((t) => `${t.key}:${t.effect}`);
+    const renew = async (name: string) => {
+      const lease = await leases().get(name);
+      await leases().update({ ...lease, spec: { ...(lease as { spec?: object }).spec, renewTime: new Date().toISOString().replace('Z', '000Z') } } as KubeObject);
+    };
+
+    it('a node whose lease is renewed stays Ready; silent past the grace period it turns Unknown and unreachable; back when it reports again', async () => {
+      await nodes().create({ metadata: { name: 'life-1' }, status: { conditions: [{ type: 'Ready', status: 'True', reason: 'AgentReady', lastHeartbeatTime: now(), lastTransitionTime: now() }] } });
+      await leases().create({ metadata: { name: 'life-1' }, spec: { holderIdentity: 'life-1', leaseDurationSeconds: 1, renewTime: new Date().toISOString().replace('Z', '000Z') } } as KubeObject);
+      // Renewals alone (no status posts) keep it Ready for well past the 800 ms grace period.
+      for (let i = 0; i < 8; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await renew('life-1');
+      }
+      assert.equal((await readyOf('life-1'))?.status, 'True');
+      assert.deepEqual(await taintsOf('life-1'), []);
+      // Silence: Unknown, with upstream's reason, and the unreachable taints.
+      await eventually('Ready Unknown', async () => (await readyOf('life-1'))?.status === 'Unknown');
+      const unknown = await readyOf('life-1');
+      assert.equal(unknown?.reason, 'NodeStatusUnknown');
+      assert.equal(unknown?.message, 'Kubelet stopped posting node status.');
+      const conditions = (await nodes().get('life-1')).status?.conditions ?? [];
+      assert.deepEqual(conditions.map((c) => `${c.type}=${c.status}`).sort(), ['DiskPressure=Unknown', 'MemoryPressure=Unknown', 'PIDPressure=Unknown', 'Ready=Unknown']);
+      await eventually('unreachable taints', async () => (await taintsOf('life-1')).length === 2);
+      assert.deepEqual(await taintsOf('life-1'), ['node.plat.io/unreachable:NoSchedule', 'node.plat.io/unreachable:NoExecute']);
+      const noExecute = (await nodes().get('life-1')).spec?.taints?.find((t) => t.effect === 'NoExecute');
+      assert.ok(noExecute?.timeAdded);
+      // The agent is back: it renews and posts Ready; the taints go.
+      await renew('life-1');
+      const node = await nodes().get('life-1');
+      const back = (node.status?.conditions ?? []).map((c) => (c.type === 'Ready' ? { ...c, status: 'True', reason: 'AgentReady', lastHeartbeatTime: now(), lastTransitionTime: now() } : c));
+      await nodes().update({ ...node, status: { ...node.status, conditions: back } }, { subresource: 'status' });
+      await eventually('taints removed', async () => (await taintsOf('life-1')).length === 0);
+      await nodes().delete('life-1');
+    });
+
+    it('Ready False brings the not-ready taints; other taints are left alone', async () => {
+      await nodes().create({
+        metadata: { name: 'life-2' },
+        spec: { taints: [{ key: 'dedicated', value: 'edge', effect: 'NoSchedule' }] },
+        status: { conditions: [{ type: 'Ready', status: 'False', reason: 'AgentNotReady', lastHeartbeatTime: now(), lastTransitionTime: now() }] },
+      });
+      await eventually('not-ready taints', async () => (await taintsOf('life-2')).length === 3);
+      assert.deepEqual(await taintsOf('life-2'), ['dedicated:NoSchedule', 'node.plat.io/not-ready:NoSchedule', 'node.plat.io/not-ready:NoExecute']);
+      await nodes().delete('life-2');
+    });
+
+    it("events, as upstream's node-controller records them: RegisteredNode, NodeNotReady when it marks a Ready node Unknown, RemovingNode", async () => {
+      const created = await nodes().create({ metadata: { name: 'life-4' }, status: { conditions: [{ type: 'Ready', status: 'True', reason: 'AgentReady', lastHeartbeatTime: now(), lastTransitionTime: now() }] } });
+      type NodeEvent = KubeObject & { reason: string; message: string; type: string; source: { component: string }; involvedObject: Record<string, string> };
+      const eventsOf = async (): Promise<NodeEvent[]> =>
+        ((await api().resource(refs.events).namespace('default').list({ fieldSelector: 'involvedObject.name=life-4' })).items as NodeEvent[]).sort((a, b) =>
+          a.metadata.creationTimestamp! < b.metadata.creationTimestamp! ? -1 : 1,
+        );
+      await eventually('NodeNotReady', async () => (await eventsOf()).some((e) => e.reason === 'NodeNotReady'));
+      await nodes().delete('life-4');
+      await eventually('RemovingNode', async () => (await eventsOf()).some((e) => e.reason === 'RemovingNode'));
+      const recorded = await eventsOf();
+      assert.deepEqual(
+        recorded.map((e) => [e.reason, e.message, e.type, e.source.component]),
+        [
+          ['RegisteredNode', 'Node life-4 event: Registered Node life-4 in Controller', 'Normal', 'node-controller'],
+          ['NodeNotReady', 'Node life-4 status is now: NodeNotReady', 'Normal', 'node-controller'],
+          ['RemovingNode', 'Node life-4 event: Removing Node life-4 from Controller', 'Normal', 'node-controller'],
+        ],
+      );
+      for (const event of recorded) assert.deepEqual(event.involvedObject, { kind: 'Node', name: 'life-4', uid: created.metadata.uid!, apiVersion: 'v1' });
+    });
+
+    it('a node that never reported gets NodeStatusNeverUpdated after the startup grace period', async () => {
+      await nodes().create({ metadata: { name: 'life-3' } });
+      await eventually('Ready Unknown', async () => (await readyOf('life-3'))?.reason === 'NodeStatusNeverUpdated');
+      assert.equal((await readyOf('life-3'))?.message, 'Kubelet never posted node status.');
+      await nodes().delete('life-3');
     });
   });
 
@@ -276,7 +359,7 @@ describe('controllers with --use-service-account-credentials, under RBAC', () =>
 
   it('each controller gets its service account, and together they still do their work', async () => {
     const admin = rbac.client;
-    const names = ['clusterrole-aggregation-controller', 'generic-garbage-collector', 'namespace-controller', 'service-account-controller'];
+    const names = ['clusterrole-aggregation-controller', 'generic-garbage-collector', 'namespace-controller', 'node-controller', 'service-account-controller'];
     await eventually('the controllers\' service accounts', async () => {
       const accounts = await admin.resource(refs.serviceAccounts).namespace('plat-system').list();
       return names.every((name) => accounts.items.some((a) => a.metadata.name === name));
@@ -295,6 +378,11 @@ describe('controllers with --use-service-account-credentials, under RBAC', () =>
     await clusterRoles.create({ metadata: { name: 'sa-creds-part', labels: { 'sa-creds': 'yes' } }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] });
     await clusterRoles.create({ metadata: { name: 'sa-creds-union' }, aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'sa-creds': 'yes' } }] } } as KubeObject);
     await eventually('the rules aggregated', async () => ((await clusterRoles.get('sa-creds-union')) as { rules?: unknown[] }).rules?.length === 1);
+    // Node lifecycle (node-controller): a silent node marked Unknown and tainted.
+    await admin.resource<Node>(refs.nodes).create({ metadata: { name: 'sa-creds-node' } });
+    await eventually('the node tainted unreachable', async () =>
+      ((await admin.resource<Node>(refs.nodes).get('sa-creds-node')).spec?.taints ?? []).some((t) => t.key === 'node.plat.io/unreachable'),
+    );
     // Namespace deletion (namespace-controller).
     await admin.resource(refs.namespaces).delete('sa-creds');
     await eventually('the namespace removed', () => isGone(admin, refs.namespaces, '', 'sa-creds'), 10_000);
@@ -324,12 +412,14 @@ describe('events the controllers record', () => {
     const clusterRoles = admin.resource(refs.clusterRoles);
     const role = (await clusterRoles.get('system:controller:namespace-controller')) as KubeObject & { rules: { apiGroups: string[]; resources: string[]; verbs: string[] }[] };
     // An administrator narrows the role: no deleting ServiceAccounts (every other kind still).
-    const groups = [...new Set((await cluster.client.discovery.serverPreferredResources()).resources.map((r) => r.group))].filter((g) => g !== '');
+    const { resources } = await cluster.client.discovery.serverPreferredResources();
+    const groups = [...new Set(resources.map((r) => r.group))].filter((g) => g !== '');
+    const coreButServiceAccounts = resources.filter((r) => r.group === '' && r.namespaced && !r.name.includes('/') && r.name !== 'serviceaccounts').map((r) => r.name);
     role.rules = [
       { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch', 'delete'] },
       { apiGroups: [''], resources: ['namespaces/finalize', 'namespaces/status'], verbs: ['update'] },
       { apiGroups: ['*'], resources: ['*'], verbs: ['get', 'list'] },
-      { apiGroups: [''], resources: ['limitranges', 'events'], verbs: ['delete', 'deletecollection'] },
+      { apiGroups: [''], resources: coreButServiceAccounts, verbs: ['delete', 'deletecollection'] },
       { apiGroups: groups, resources: ['*'], verbs: ['delete', 'deletecollection'] },
       { apiGroups: ['', `events.plat.io`], resources: ['events'], verbs: ['create', 'update', 'patch'] },
     ];

@@ -13,24 +13,31 @@ export interface Authorizer {
   rulesFor?(user: UserInfo, namespace: string): AccessRules | Promise<AccessRules>;
 }
 
-const alwaysAllow: Authorizer = {
+const alwaysAllow = {
   authorize: () => ({ decision: 'Allow', reason: '' }),
   rulesFor: () => ({
     resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
     nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
     incomplete: false,
   }),
-};
+} satisfies Authorizer & SyncAuthorizer;
 
-const alwaysDeny: Authorizer = {
+const alwaysDeny = {
   authorize: () => ({ decision: 'NoOpinion', reason: 'Everything is forbidden.' }),
   rulesFor: () => ({ resourceRules: [], nonResourceRules: [], incomplete: false }),
-};
+} satisfies Authorizer & SyncAuthorizer;
 
-const privilegedGroups: Authorizer = {
-  authorize: ({ user }) =>
+const privilegedGroups: Authorizer & SyncAuthorizer = {
+  authorize: ({ user }: AccessAttributes): AccessDecision =>
     user.groups.includes(SYSTEM_PRIVILEGED_GROUP) ? { decision: 'Allow', reason: '' } : { decision: 'NoOpinion', reason: '' },
 };
+
+/** No authorizer decided: the reasons (and evaluation errors) of all, joined. */
+function noOpinion(results: readonly AccessDecision[]): AccessDecision {
+  const reasons = results.map((r) => r.reason).filter(Boolean);
+  const errors = results.flatMap((r) => (r.evaluationError ? [r.evaluationError] : []));
+  return { decision: 'NoOpinion', reason: reasons.join('\n'), ...(errors.length && { evaluationError: errors.join('\n') }) };
+}
 
 /**
  * The first Allow or Deny wins; with none, the reasons (and evaluation errors) of all are joined.
@@ -39,15 +46,13 @@ const privilegedGroups: Authorizer = {
 export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer {
   return {
     async authorize(attributes) {
-      const reasons: string[] = [];
-      const errors: string[] = [];
+      const results: AccessDecision[] = [];
       for (const authorizer of authorizers) {
         const result = await authorizer.authorize(attributes);
         if (result.decision !== 'NoOpinion') return result;
-        if (result.reason) reasons.push(result.reason);
-        if (result.evaluationError) errors.push(result.evaluationError);
+        results.push(result);
       }
-      return { decision: 'NoOpinion', reason: reasons.join('\n'), ...(errors.length && { evaluationError: errors.join('\n') }) };
+      return noOpinion(results);
     },
     async rulesFor(user, namespace) {
       const union: AccessRules = { resourceRules: [], nonResourceRules: [], incomplete: false };
@@ -66,18 +71,44 @@ export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer 
   };
 }
 
+/** An authorizer that answers at once: what expressions ask (the CEL authorizer library) must not wait. */
+export interface SyncAuthorizer {
+  authorize(attributes: AccessAttributes): AccessDecision;
+}
+
+/** The authorizers of the modes, system:masters first (every mode but RBAC answers from constants). */
+function modeAuthorizers<A extends SyncAuthorizer | Authorizer>(modes: readonly AuthorizationMode[], rbac: A | undefined): (A | SyncAuthorizer)[] {
+  const byMode = (mode: AuthorizationMode): A | SyncAuthorizer => {
+    if (mode === 'AlwaysAllow') return alwaysAllow;
+    if (mode === 'AlwaysDeny') return alwaysDeny;
+    if (!rbac) throw new Error('the RBAC authorization mode needs the resource API');
+    return rbac;
+  };
+  return [privilegedGroups, ...modes.map(byMode)];
+}
+
 /**
  * The authorizer for --authorization-mode: system:masters is always allowed first, as upstream;
  * the RBAC mode needs the RBAC authorizer, which reads the API's objects.
  */
 export function newAuthorizer(modes: readonly AuthorizationMode[], options: { rbac?: Authorizer } = {}): Authorizer {
-  const byMode = (mode: AuthorizationMode): Authorizer => {
-    if (mode === 'AlwaysAllow') return alwaysAllow;
-    if (mode === 'AlwaysDeny') return alwaysDeny;
-    if (!options.rbac) throw new Error('the RBAC authorization mode needs the resource API');
-    return options.rbac;
+  return unionAuthorizer(modeAuthorizers(modes, options.rbac) as Authorizer[]);
+}
+
+/** newAuthorizer's decisions, answered synchronously: every mode answers from memory (RBAC from its watched index). */
+export function newSyncAuthorizer(modes: readonly AuthorizationMode[], options: { rbac?: SyncAuthorizer } = {}): SyncAuthorizer {
+  const authorizers = modeAuthorizers(modes, options.rbac);
+  return {
+    authorize(attributes) {
+      const results: AccessDecision[] = [];
+      for (const authorizer of authorizers) {
+        const result = authorizer.authorize(attributes);
+        if (result.decision !== 'NoOpinion') return result;
+        results.push(result);
+      }
+      return noOpinion(results);
+    },
   };
-  return unionAuthorizer([privilegedGroups, ...modes.map(byMode)]);
 }
 
 /**

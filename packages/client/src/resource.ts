@@ -49,6 +49,21 @@ export interface DeleteOptions {
   dryRun?: boolean;
 }
 
+/** The patch types the API takes, by the Content-Type each is sent as. */
+const patchContentTypes = {
+  json: 'application/json-patch+json',
+  merge: 'application/merge-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+  apply: 'application/apply-patch+yaml',
+} as const;
+
+export type PatchType = keyof typeof patchContentTypes;
+
+export interface PatchOptions extends UpdateOptions {
+  /** Server-side apply only: take over fields other managers own. */
+  force?: boolean;
+}
+
 /** Pages a listAll asks for when not told otherwise (client-go's pager default). */
 const DEFAULT_PAGE_SIZE = 500;
 
@@ -160,18 +175,15 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     });
   }
 
-  /**
-   * PATCH of one object with a patch of `type` (its Content-Type: application/merge-patch+json,
-   * application/strategic-merge-patch+json, application/json-patch+json).
-   */
-  patch(name: string, patch: unknown, type: string, options: WriteOptions & { subresource?: string } = {}): Promise<T> {
+  /** PATCH of an object (or of a subresource): the patched object. */
+  patch(name: string, type: PatchType, patch: unknown, options: PatchOptions = {}): Promise<T> {
     this.requireNamespace();
     return this.rest.request<T>({
       method: 'PATCH',
       path: this.path(name, options.subresource),
-      query: { ...(options.dryRun && { dryRun: 'All' }), fieldManager: options.fieldManager },
+      query: { ...(options.dryRun && { dryRun: 'All' }), fieldManager: options.fieldManager, force: options.force || undefined },
       body: patch,
-      contentType: type,
+      contentType: patchContentTypes[type],
     });
   }
 

@@ -26,7 +26,8 @@ export interface TableColumn<T extends KubeObject> {
   description: string;
   /** 0: shown by default; above 0: only with -o wide. */
   priority: number;
-  value: (object: T) => unknown;
+  /** The cell of one object; some cells depend on the domain (a Node's roles are labels under it). */
+  value: (object: T, context: StrategyContext) => unknown;
 }
 
 /**
@@ -219,6 +220,12 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
    * storage then deletes it, which watchers see as any delete. Absent or 0: until deleted.
    */
   timeToLive?: (context: StrategyContext) => number;
+  /**
+   * false: this version is served only when --runtime-config turns it on, whatever its maturity
+   * (upstream's beta versions new since Kubernetes 1.24 are off by default). Default: GA and beta
+   * versions are served, alpha ones are not.
+   */
+  servedByDefault?: boolean;
   /**
    * This version of the resource is deprecated: requests get a `Warning: 299` header (`warning`,
    * or one naming `removedRelease`), an audit annotation and apiserver_requested_deprecated_apis.

@@ -60,6 +60,6 @@ describe('ConfigMap table', () => {
   it('Name, Data (data and binaryData keys), Age', () => {
     const columns = configMapDefinition.tableColumns;
     assert.deepEqual(columns.map((c) => c.name), ['Name', 'Data', 'Age']);
-    assert.equal(columns[1]!.value(cm({ data: { a: 'x', b: 'y' }, binaryData: { c: b64('z') } })), 3);
+    assert.equal(columns[1]!.value(cm({ data: { a: 'x', b: 'y' }, binaryData: { c: b64('z') } }), { domain: 'plat.io' }), 3);
   });
 });

@@ -200,7 +200,7 @@ test('event field selectors: upstream names; source falls back to the reporting 
 
 // kubectl get events: upstream's columns and cells, for events of either API.
 const now = Date.parse('2024-05-01T10:10:00Z');
-const row = (event: Event): unknown[] => eventColumns(() => now).map((column) => column.value(event));
+const row = (event: Event): unknown[] => eventColumns(() => now).map((column) => column.value(event, { domain: 'plat.io' }));
 const tableCases: { name: string; event: Event; want: unknown[] }[] = [
   {
     name: 'a legacy event: its count and times',

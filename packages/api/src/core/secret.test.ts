@@ -108,7 +108,7 @@ describe('Secret table and field selector', () => {
     const columns = secretDefinition.tableColumns;
     assert.deepEqual(columns.map((c) => c.name), ['Name', 'Type', 'Data', 'Age']);
     const object = secret({ type: 'kubernetes.io/tls', data: { 'tls.crt': '', 'tls.key': '' } });
-    assert.deepEqual([columns[1]!.value(object), columns[2]!.value(object)], ['kubernetes.io/tls', 2]);
+    assert.deepEqual([columns[1]!.value(object, { domain: 'plat.io' }), columns[2]!.value(object, { domain: 'plat.io' })], ['kubernetes.io/tls', 2]);
     assert.deepEqual(secretDefinition.selectableFields(object), { type: 'kubernetes.io/tls' });
   });
 });

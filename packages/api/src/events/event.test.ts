@@ -131,7 +131,7 @@ test('events v1 field selectors: regarding.* and reportingController for core v1
 });
 
 test('events v1 columns: the same as core v1\'s, from the converted event', () => {
-  const cells = eventsAPIEventDefinition.tableColumns.map((column) => column.value(served));
+  const cells = eventsAPIEventDefinition.tableColumns.map((column) => column.value(served, { domain: 'plat.io' }));
   assert.deepEqual(cells.slice(1, 7), ['Warning', 'ContentDeletionFailed', 'pod/web-0', '', 'c, h', 'could not delete']);
   assert.equal(cells[8], 2);
 });

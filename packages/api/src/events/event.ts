@@ -122,7 +122,7 @@ function selectableFields(event: EventsAPIEvent): Record<string, string> {
 }
 
 /** The same columns as core v1's, from the converted event (upstream prints the internal Event for both). */
-const columns: TableColumn<EventsAPIEvent>[] = eventColumns().map((column) => ({ ...column, value: (event) => column.value(toCoreEvent(event)) }));
+const columns: TableColumn<EventsAPIEvent>[] = eventColumns().map((column) => ({ ...column, value: (event, context) => column.value(toCoreEvent(event), context) }));
 
 export const eventsAPIEventDefinition = {
   group: 'events.{domain}',

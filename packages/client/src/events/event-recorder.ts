@@ -30,7 +30,6 @@ export interface EventRecorderOptions {
 }
 
 const EVENTS: ResourceRef = { group: '', version: 'v1', resource: 'events', namespaced: true, kind: 'Event' };
-const STRATEGIC_MERGE_PATCH = 'application/strategic-merge-patch+json';
 
 /** A reference to `object`, whose apiVersion and kind are given where it may lack them (a list's items do). */
 export function referenceTo(object: KubeObject, apiVersion = object.apiVersion, kind = object.kind): ObjectReference {
@@ -125,7 +124,7 @@ export class EventRecorder {
       try {
         let written: CoreEvent | undefined;
         if (patch) {
-          written = await events.patch(event.metadata.name!, patch, STRATEGIC_MERGE_PATCH).catch((error: unknown) => {
+          written = await events.patch(event.metadata.name!, 'strategic', patch).catch((error: unknown) => {
             // The event it would update has expired (or was deleted): record it anew.
             if (isStatusError(error) && error.code === 404) return undefined;
             throw error;

@@ -181,6 +181,58 @@ export const lease: JsonObject = {
   },
 };
 
+const nodeInfo = {
+  machineID: 'm',
+  systemUUID: 's',
+  bootID: 'b',
+  kernelVersion: '6.1.0',
+  osImage: 'Debian GNU/Linux 12',
+  containerRuntimeVersion: 'simulated://0.1.0',
+  kubeletVersion: 'v1.28.0',
+  kubeProxyVersion: '',
+  operatingSystem: 'linux',
+  architecture: 'amd64',
+};
+
+export const node: JsonObject = {
+  kind: 'Node',
+  apiVersion: 'v1',
+  metadata: meta('worker-1', undefined, 'v1'),
+  spec: {
+    podCIDR: '10.0.0.0/24',
+    podCIDRs: ['10.0.0.0/24', 'fd00::/64'],
+    providerID: 'plat://worker-1',
+    unschedulable: true,
+    taints: [
+      { key: 'node.plat.io/unreachable', effect: 'NoExecute', timeAdded: '2024-05-01T10:00:00Z' },
+      { key: 'dedicated', value: 'edge', effect: 'NoSchedule' },
+    ],
+  },
+  status: {
+    capacity: { cpu: '4', memory: '8Gi', pods: '110' },
+    allocatable: { cpu: '3900m', memory: '7800Mi', pods: '110' },
+    conditions: [
+      {
+        type: 'Ready',
+        status: 'True',
+        lastHeartbeatTime: '2024-05-01T10:00:00Z',
+        lastTransitionTime: '2024-05-01T09:00:00Z',
+        reason: 'AgentReady',
+        message: 'agent is posting ready status',
+      },
+    ],
+    addresses: [
+      { type: 'InternalIP', address: '10.0.0.7' },
+      { type: 'Hostname', address: 'worker-1' },
+    ],
+    daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+    nodeInfo,
+    images: [{ names: ['registry/app:1'], sizeBytes: 1234567 }],
+    volumesInUse: ['v'],
+    volumesAttached: [{ name: 'v', devicePath: '/dev/sdb' }],
+  },
+};
+
 /** A legacy event (core v1): its count and timestamps, a source, and the new API's fields too. */
 export const event: JsonObject = {
   kind: 'Event',
@@ -515,6 +567,57 @@ export function listOf(object: JsonObject, count: number, listMeta: JsonObject =
 }
 
 /** One object of every kind with a Protobuf form (lists aside), by kind. */
+const ADMISSION = 'admissionregistration.plat.io/v1beta1';
+
+/**
+ * A ValidatingAdmissionPolicy with every field set: rules with inline operations and scopes, both
+ * selectors, params, variables, match conditions, validations (a reason, a messageExpression),
+ * audit annotations, and a status with a type-checking warning and a condition.
+ */
+export const validatingAdmissionPolicy: JsonObject = {
+  kind: 'ValidatingAdmissionPolicy',
+  apiVersion: ADMISSION,
+  metadata: meta('max-replicas', undefined, ADMISSION, { generation: 2 }),
+  spec: {
+    paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+    matchConstraints: {
+      namespaceSelector: { matchExpressions: [{ key: 'environment', operator: 'In', values: ['prod', 'staging'] }] },
+      objectSelector: {},
+      resourceRules: [
+        { resourceNames: ['web'], operations: ['CREATE', 'UPDATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments', 'deployments/scale'], scope: '*' },
+        { operations: ['*'], apiGroups: [''], apiVersions: ['*'], resources: ['serviceaccounts'], scope: 'Namespaced' },
+      ],
+      excludeResourceRules: [{ operations: ['DELETE'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'], scope: 'Cluster' }],
+      matchPolicy: 'Equivalent',
+    },
+    validations: [
+      { expression: 'object.spec.replicas <= int(params.data.max)', message: 'too many replicas', reason: 'Forbidden' },
+      { expression: 'variables.named', messageExpression: '"not named: " + object.metadata.name' },
+    ],
+    failurePolicy: 'Fail',
+    auditAnnotations: [{ key: 'replicas', valueExpression: 'string(object.spec.replicas)' }],
+    matchConditions: [{ name: 'not-system', expression: '!request.userInfo.username.startsWith("system:")' }],
+    variables: [{ name: 'named', expression: 'has(object.metadata.name)' }],
+  },
+  status: {
+    observedGeneration: 2,
+    typeChecking: { expressionWarnings: [{ fieldRef: 'spec.validations[0].expression', warning: "apps/v1, Kind=Deployment: ERROR: <input>:1:15: undefined field 'replica'" }] },
+    conditions: [{ type: 'Ready', status: 'True', observedGeneration: 2, lastTransitionTime: created, reason: 'Checked', message: '' }],
+  },
+};
+
+export const validatingAdmissionPolicyBinding: JsonObject = {
+  kind: 'ValidatingAdmissionPolicyBinding',
+  apiVersion: ADMISSION,
+  metadata: meta('max-replicas-prod', undefined, ADMISSION, { generation: 1 }),
+  spec: {
+    policyName: 'max-replicas',
+    paramRef: { namespace: 'limits', selector: { matchLabels: { tier: 'gold' } }, parameterNotFoundAction: 'Deny' },
+    matchResources: { namespaceSelector: {}, objectSelector: { matchLabels: { managed: 'true' } }, matchPolicy: 'Exact' },
+    validationActions: ['Warn', 'Audit'],
+  },
+};
+
 export const objectsByKind: Record<string, JsonObject> = {
   Namespace: namespace,
   ServiceAccount: serviceAccount,
@@ -527,6 +630,7 @@ export const objectsByKind: Record<string, JsonObject> = {
   ClusterRoleBinding: clusterRoleBinding,
   IPAddress: ipAddress,
   Lease: lease,
+  Node: node,
   Event: event,
   'Event (events)': eventsEvent,
   SubjectAccessReview: subjectAccessReview,
@@ -539,6 +643,8 @@ export const objectsByKind: Record<string, JsonObject> = {
   Status: invalidStatus,
   DeleteOptions: deleteOptions,
   CustomResourceDefinition: customResourceDefinition,
+  ValidatingAdmissionPolicy: validatingAdmissionPolicy,
+  ValidatingAdmissionPolicyBinding: validatingAdmissionPolicyBinding,
 };
 
 /**
