@@ -55,6 +55,7 @@ async function loadServiceAccountKeys(config: NonNullable<ApiserverConfig['servi
 }
 
 async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
+  for (const warning of config.featureGateWarnings) logger.warn(warning);
   let tokens: Map<string, UserInfo> | undefined;
   if (config.tokenAuthFile) {
     const file = await loadTokenFile(config.tokenAuthFile);
@@ -91,7 +92,7 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
   if (config.storage.backend === 'sqlite') logger.info({ dir: config.storage.dir }, 'storage: the embedded SQLite database');
   const server = createServer({
     storage,
-    watchCache: config.watchCache,
+    watchCache: config.watchCache && { consistentListFromCache: config.featureGates.enabled('ConsistentListFromCache') },
     logger,
     tls,
     bindAddress: config.bindAddress,
@@ -115,8 +116,8 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
       domain: config.apiDomain,
       bootstrap: systemNamespaceObjects(config.apiDomain).map((object) => ({ group: '', version: 'v1', resource: 'namespaces', object })),
       immortalNamespaces: immortalNamespaces(config.apiDomain),
-      responseCompression: config.featureGates.APIResponseCompression,
-      features: { watchList: config.featureGates.WatchList, apiListChunking: config.featureGates.APIListChunking },
+      responseCompression: config.featureGates.enabled('APIResponseCompression'),
+      features: { watchList: config.featureGates.enabled('WatchList'), apiListChunking: config.featureGates.enabled('APIListChunking') },
       runtimeConfig: config.runtimeConfig,
       customResources: customResourceDefinitions,
     },

@@ -12,7 +12,13 @@ function config(argv: string[]): ApiserverConfig {
 }
 
 test('options: defaults', () => {
-  assert.deepEqual(config(['--etcd-servers=http://127.0.0.1:2379']), {
+  const { featureGates, featureGateWarnings, ...rest } = config(['--etcd-servers=http://127.0.0.1:2379']);
+  assert.deepEqual(
+    [featureGates.enabled('APIListChunking'), featureGates.enabled('APIResponseCompression'), featureGates.enabled('WatchList'), featureGates.enabled('ConsistentListFromCache')],
+    [true, true, false, false],
+  );
+  assert.deepEqual(featureGateWarnings, []);
+  assert.deepEqual(rest, {
     storage: { backend: 'etcd3', etcdServers: ['http://127.0.0.1:2379'], prefix: '/registry', compactionIntervalMs: 300_000 },
     storageHealthTimeoutMs: 2000,
     watchCache: true,
@@ -25,7 +31,6 @@ test('options: defaults', () => {
     shutdownDelayMs: 0,
     shutdownTimeoutMs: 30_000,
     logLevel: 'info',
-    featureGates: { APIListChunking: true, APIResponseCompression: true, WatchList: false },
     limits: { maxRequestsInflight: 400, maxMutatingRequestsInflight: 200 },
     runtimeConfig: [],
   });
@@ -103,22 +108,43 @@ const ok: { name: string; argv: string[]; want: Partial<ApiserverConfig> }[] = [
     argv: [...memory, '--max-requests-inflight=10', '--max-mutating-requests-inflight=0', '--redis-url=redis://127.0.0.1:6379', '--per-user-qps=5'],
     want: { limits: { maxRequestsInflight: 10, maxMutatingRequestsInflight: 0, userRate: { qps: 5, burst: 200, redisUrl: 'redis://127.0.0.1:6379' } } },
   },
-  {
-    name: 'feature gates',
-    argv: [...memory, '--feature-gates=APIResponseCompression=false'],
-    want: { featureGates: { APIListChunking: true, APIResponseCompression: false, WatchList: false } },
-  },
-  {
-    name: 'feature gates: WatchList (alpha) on, APIListChunking (beta) off',
-    argv: [...memory, '--feature-gates=WatchList=true,APIListChunking=false'],
-    want: { featureGates: { APIListChunking: false, APIResponseCompression: true, WatchList: true } },
-  },
 ];
 
 for (const { name, argv, want } of ok) {
   test(`options: ${name}`, () => {
     const got = config(argv);
     for (const [key, value] of Object.entries(want)) assert.deepEqual(got[key as keyof ApiserverConfig], value, key);
+  });
+}
+
+const gateCases: { name: string; argv: string[]; gates: Record<string, boolean>; warnings?: string[] }[] = [
+  { name: 'a beta gate off', argv: ['--feature-gates=APIResponseCompression=false'], gates: { APIListChunking: true, APIResponseCompression: false, WatchList: false } },
+  {
+    name: 'WatchList (alpha) on, APIListChunking (beta) off',
+    argv: ['--feature-gates=WatchList=true,APIListChunking=false'],
+    gates: { APIListChunking: false, APIResponseCompression: true, WatchList: true },
+  },
+  { name: 'ConsistentListFromCache (alpha) on', argv: ['--feature-gates=ConsistentListFromCache=true'], gates: { ConsistentListFromCache: true } },
+  { name: 'repeated flags accumulate', argv: ['--feature-gates=WatchList=true', '--feature-gates=APIListChunking=false'], gates: { WatchList: true, APIListChunking: false } },
+  { name: 'AllAlpha', argv: ['--feature-gates=AllAlpha=true,WatchList=false'], gates: { ConsistentListFromCache: true, WatchList: false, APIListChunking: true } },
+  {
+    name: 'a locked GA gate set to its value: accepted, with upstream\'s warning',
+    argv: ['--feature-gates=ServerSideApply=true'],
+    gates: { ServerSideApply: true },
+    warnings: ['Setting GA feature gate ServerSideApply=true. It will be removed in a future release.'],
+  },
+  {
+    name: 'a deprecated gate set to what this server does: accepted, with upstream\'s warning',
+    argv: ['--feature-gates=KMSv1=false'],
+    gates: { KMSv1: false },
+    warnings: ['Setting deprecated feature gate KMSv1=false. It will be removed in a future release.'],
+  },
+];
+for (const { name, argv, gates, warnings = [] } of gateCases) {
+  test(`options: feature gates: ${name}`, () => {
+    const got = config([...memory, ...argv]);
+    for (const [gate, value] of Object.entries(gates)) assert.equal(got.featureGates.enabled(gate as 'WatchList'), value, gate);
+    assert.deepEqual(got.featureGateWarnings, warnings);
   });
 }
 
@@ -165,7 +191,22 @@ const bad: { name: string; argv: string[]; message: string }[] = [
   {
     name: 'feature gate without a bool',
     argv: [...memory, '--feature-gates=APIResponseCompression=yes'],
-    message: 'invalid value "APIResponseCompression=yes" for flag --feature-gates: invalid value of APIResponseCompression=yes, err: must be true or false',
+    message: 'invalid value "APIResponseCompression=yes" for flag --feature-gates: invalid value of APIResponseCompression=yes, err: strconv.ParseBool: parsing "yes": invalid syntax',
+  },
+  {
+    name: 'a locked GA gate turned off',
+    argv: [...memory, '--feature-gates=ServerSideApply=false'],
+    message: 'invalid value "ServerSideApply=false" for flag --feature-gates: cannot set feature gate ServerSideApply to false, feature is locked to true',
+  },
+  {
+    name: 'a gate removed before 1.28',
+    argv: [...memory, '--feature-gates=AdvancedAuditing=true'],
+    message: 'invalid value "AdvancedAuditing=true" for flag --feature-gates: unrecognized feature gate: AdvancedAuditing',
+  },
+  {
+    name: 'a feature this server does not implement turned on',
+    argv: [...memory, '--feature-gates=APIPriorityAndFairness=true'],
+    message: 'invalid value "APIPriorityAndFairness=true" for flag --feature-gates: cannot set feature gate APIPriorityAndFairness to true, this server does not implement the feature',
   },
   { name: 'redis URL without the scheme', argv: [...memory, '--redis-url=localhost:6379'], message: 'invalid value "localhost:6379" for flag --redis-url: must be a redis:// or rediss:// URL' },
   { name: 'bad duration', argv: [...memory, '--shutdown-delay-duration=soon'], message: 'invalid value "soon" for flag --shutdown-delay-duration: must be a duration such as 30s, 5m or 1h30m' },

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { authorizationModes, logLevels, parseRuntimeConfig, type AuthorizationMode, type LogLevel, type RuntimeConfigEntry } from '@plat/apiserver';
 import { FlagError, flag, parseFlags, type FlagValues } from '@plat/apimachinery';
-import { featureGatesHelp, parseFeatureGates, type FeatureGates } from './feature-gates.js';
+import { featureGatesHelp, parseFeatureGates, type ApiserverFeatureGate } from './feature-gates.js';
 
 /**
  * kube-apiserver keeps its generated certificate in /var/run/kubernetes; ours goes to /var/run/plat
@@ -66,7 +66,7 @@ export const apiserverFlags = {
   'runtime-config': flag.list(
     'A set of key=value pairs that enable or disable built-in APIs: api/all, api/ga, api/beta, api/alpha, <group>/<version> (the core group: v1) or <group>/<version>/<resource>, =true or =false (no value means true); the most specific wins. Groups may be named in the k8s.io form. By default GA and beta versions are served and alpha versions are not.',
   ),
-  'feature-gates': flag.list(`A set of key=value pairs that describe feature gates for alpha/experimental features. Known: ${featureGatesHelp()}.`),
+  'feature-gates': flag.list(`A set of key=value pairs that describe feature gates for alpha/experimental features. Options are: ${featureGatesHelp()}.`),
   'audit-log-path': flag.string(
     'If set, all requests coming to the apiserver will be logged to this file, one JSON line (an audit Event at level Metadata, stage ResponseComplete) per request. Empty: no audit log.',
   ),
@@ -120,7 +120,9 @@ export interface ApiserverConfig {
   shutdownDelayMs: number;
   shutdownTimeoutMs: number;
   logLevel: LogLevel;
-  featureGates: FeatureGates;
+  featureGates: ApiserverFeatureGate;
+  /** Upstream's warnings for the GA and deprecated gates --feature-gates set, for the log. */
+  featureGateWarnings: string[];
   auditLogPath?: string;
   /** --runtime-config, checked for syntax (the server checks the names). */
   runtimeConfig: RuntimeConfigEntry[];
@@ -207,6 +209,7 @@ export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
     throw invalid('api-domain', values['api-domain'], 'must be a DNS domain such as plat.io');
   }
   const serviceAccounts = serviceAccountConfig(values);
+  const featureGates = parseFeatureGates(values['feature-gates']);
   if (values['redis-url'] && !/^rediss?:\/\//.test(values['redis-url'])) throw invalid('redis-url', values['redis-url'], 'must be a redis:// or rediss:// URL');
   return {
     storage: {
@@ -232,7 +235,8 @@ export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
     shutdownDelayMs: values['shutdown-delay-duration'],
     shutdownTimeoutMs: values['shutdown-timeout'],
     logLevel: values['log-level'],
-    featureGates: parseFeatureGates(values['feature-gates']),
+    featureGates: featureGates.gates,
+    featureGateWarnings: featureGates.warnings,
     ...(values['audit-log-path'] && { auditLogPath: values['audit-log-path'] }),
     runtimeConfig: runtimeConfig(values['runtime-config']),
     limits: {

@@ -58,6 +58,7 @@ async function clientWithRetries(credentials: ServiceAccountCredentials, control
 }
 
 async function run(config: ControllerManagerConfig, logger: Logger): Promise<void> {
+  for (const warning of config.featureGateWarnings) logger.warn(warning);
   const client = await Client.fromKubeconfig(config.kubeconfig, { userAgent: PROGRAM });
   const stop = new AbortController();
   const onSignal = (signal: NodeJS.Signals): void => {

@@ -2,6 +2,7 @@
 // configuration they make.
 import { isIP } from 'node:net';
 import { FlagError, flag, parseFlags, type FlagValues } from '@plat/apimachinery';
+import { FeatureGate, clusterFeatureGates, type ClusterFeature } from '@plat/featuregate';
 import { leaseName, systemNamespace } from './names.js';
 
 export const controllerNames = [
@@ -15,6 +16,9 @@ export type ControllerName = (typeof controllerNames)[number];
 
 export const logLevels = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof logLevels)[number];
+
+/** The cluster's gates: upstream's components share one list, so a cluster-wide value is accepted by each. */
+const defaultFeatureGate = new FeatureGate(clusterFeatureGates);
 
 export const controllerManagerFlags = {
   kubeconfig: flag.string('Path to a kubeconfig file: the API server to talk to, its CA and the credentials (required).'),
@@ -40,6 +44,9 @@ export const controllerManagerFlags = {
   ),
   'tls-cert-file': flag.string('File containing the default x509 certificate for HTTPS (CA certificates after it).'),
   'tls-private-key-file': flag.string('File containing the default x509 private key matching --tls-cert-file.'),
+  'feature-gates': flag.list(
+    `A set of key=value pairs that describe feature gates for alpha/experimental features: the cluster's gates, accepted here as by every component (none changes what these controllers do). Options are: ${defaultFeatureGate.knownFeatures().join(', ')}.`,
+  ),
 };
 
 export type ControllerManagerFlagValues = FlagValues<typeof controllerManagerFlags>;
@@ -68,6 +75,9 @@ export interface ControllerManagerConfig {
     tlsCertFile: string;
     tlsPrivateKeyFile: string;
   };
+  featureGates: FeatureGate<ClusterFeature>;
+  /** Upstream's warnings for the GA and deprecated gates --feature-gates set, for the log. */
+  featureGateWarnings: string[];
 }
 
 /** Upstream's --controllers rule: a name or "-name" decides for that controller, else "*" enables it. */
@@ -120,6 +130,12 @@ export function buildConfig(values: ControllerManagerFlagValues): ControllerMana
   if (Boolean(values['tls-cert-file']) !== Boolean(values['tls-private-key-file'])) {
     throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
   }
+  let featureGates: { gates: FeatureGate<ClusterFeature>; warnings: string[] };
+  try {
+    featureGates = defaultFeatureGate.withFlag(values['feature-gates']);
+  } catch (error) {
+    throw new FlagError(`invalid value ${JSON.stringify(values['feature-gates'].join(','))} for flag --feature-gates: ${error instanceof Error ? error.message : String(error)}`);
+  }
   return {
     kubeconfig: values.kubeconfig,
     apiDomain: domain,
@@ -136,6 +152,8 @@ export function buildConfig(values: ControllerManagerFlagValues): ControllerMana
       tlsCertFile: values['tls-cert-file'],
       tlsPrivateKeyFile: values['tls-private-key-file'],
     },
+    featureGates: featureGates.gates,
+    featureGateWarnings: featureGates.warnings,
   };
 }
 

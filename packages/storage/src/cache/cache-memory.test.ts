@@ -66,6 +66,28 @@ describe('watch cache (memory backend)', () => {
     }
   });
 
+  it('with consistentListFromCache off (1.28: the gate is alpha), a consistent list reads the store; older states still come from the cache', async () => {
+    const inner = new MemoryStorage();
+    const store = new CachedStorage(inner, { consistentListFromCache: false });
+    let innerLists = 0;
+    const list = inner.list.bind(inner);
+    inner.list = ((prefix: string, options?: Parameters<typeof list>[1]) => {
+      innerLists++;
+      return list(prefix, options);
+    }) as typeof inner.list;
+    try {
+      const written = await store.create('/apps/things/a/b', item('a', 'b'));
+      assert.equal((await store.list('/apps/things/')).items.length, 1);
+      assert.equal(innerLists, 1, 'the consistent list went to the store');
+      assert.equal(store.listsFromCache, 0);
+      // The cache fills through its own (paged) list of the store; what it answers after that is not counted as a store read.
+      await store.list('/apps/things/', { notOlderThan: Number(written.metadata?.resourceVersion) });
+      assert.equal(store.listsFromCache, 1, 'a list at resourceVersion=0 or NotOlderThan is still the cache\'s');
+    } finally {
+      await store.close();
+    }
+  });
+
   it('a slow watcher is ended without delaying a fast one', async () => {
     // Each event handed on as it comes, so that the buffer's limit falls on an exact event.
     const store = new CachedStorage(new MemoryStorage(), { watcherBufferSize: 50, dispatchIntervalMs: 0 });

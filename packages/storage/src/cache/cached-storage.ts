@@ -28,6 +28,12 @@ export interface CachedStorageOptions {
   watcherBufferSize?: number;
   /** How long a current list waits for the cache to reach the store's revision. Default 3 s. */
   consistentReadTimeoutMs?: number;
+  /**
+   * Serve consistent (current, unpaged) lists from the cache once it has reached the store's
+   * revision (the ConsistentListFromCache gate, alpha and off in Kubernetes 1.28: then such lists
+   * are read from the store). Default true.
+   */
+  consistentListFromCache?: boolean;
   /** Page size of the list that fills a cache. Default 10,000. */
   listPageSize?: number;
   /**
@@ -80,6 +86,7 @@ export class CachedStorage implements Storage {
   private readonly caches = new Map<string, Promise<ResourceCache | undefined>>();
   private readonly settings: ConstructorParameters<typeof ResourceCache>[2];
   private readonly consistentReadTimeoutMs: number;
+  private readonly consistentListFromCache: boolean;
   private closed = false;
   /** Current lists served from the cache, and those that fell back to the inner store. */
   listsFromCache = 0;
@@ -100,6 +107,7 @@ export class CachedStorage implements Storage {
       onError: options.onError ?? (() => {}),
     };
     this.consistentReadTimeoutMs = options.consistentReadTimeoutMs ?? 3000;
+    this.consistentListFromCache = options.consistentListFromCache ?? true;
   }
 
   /** The resource's cache, started on first use; undefined when it cannot be started. */
@@ -181,7 +189,8 @@ export class CachedStorage implements Storage {
     // of any state (resourceVersion "0") is served whole from the cache, its limit ignored, as
     // upstream's watch cache does: a page of it could not be continued from the cache.
     const anyState = options.notOlderThan === 0;
-    if (options.continue || ((options.limit ?? 0) > 0 && !anyState) || (options.revision ?? 0) > 0) {
+    const consistent = options.notOlderThan === undefined;
+    if (options.continue || ((options.limit ?? 0) > 0 && !anyState) || (options.revision ?? 0) > 0 || (consistent && !this.consistentListFromCache)) {
       return this.inner.list(prefix, options);
     }
     // A consistent read: the cache must have seen everything the store had when asked. A read
