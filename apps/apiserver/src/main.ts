@@ -110,6 +110,7 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     limits: config.limits,
     ...(config.auditLogPath && { auditLogPath: config.auditLogPath }),
+    ...(config.showHiddenMetricsForVersion && { showHiddenMetricsForVersion: config.showHiddenMetricsForVersion }),
     api: {
       definitions: builtinDefinitions,
       subresourceDefinitions: builtinSubresourceDefinitions,

@@ -101,6 +101,7 @@ const ok: { name: string; argv: string[]; want: Partial<ApiserverConfig> }[] = [
       ],
     },
   },
+  { name: 'hidden metrics shown for the previous release', argv: [...memory, '--show-hidden-metrics-for-version=1.27'], want: { showHiddenMetricsForVersion: '1.27' } },
   { name: 'audit log path', argv: [...memory, '--audit-log-path=/var/log/plat/audit.log'], want: { auditLogPath: '/var/log/plat/audit.log' } },
   { name: 'in-flight limits by default', argv: memory, want: { limits: { maxRequestsInflight: 400, maxMutatingRequestsInflight: 200 } } },
   {
@@ -192,6 +193,11 @@ const bad: { name: string; argv: string[]; message: string }[] = [
     name: 'feature gate without a bool',
     argv: [...memory, '--feature-gates=APIResponseCompression=yes'],
     message: 'invalid value "APIResponseCompression=yes" for flag --feature-gates: invalid value of APIResponseCompression=yes, err: strconv.ParseBool: parsing "yes": invalid syntax',
+  },
+  {
+    name: '--show-hidden-metrics-for-version other than the previous minor release',
+    argv: [...memory, '--show-hidden-metrics-for-version=1.26'],
+    message: "--show-hidden-metrics-for-version must be omitted or have the value '1.27'. Only the previous minor version is allowed",
   },
   {
     name: 'a locked GA gate turned off',

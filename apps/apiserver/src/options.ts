@@ -2,7 +2,7 @@
 import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { authorizationModes, logLevels, parseRuntimeConfig, type AuthorizationMode, type LogLevel, type RuntimeConfigEntry } from '@plat/apiserver';
+import { authorizationModes, checkShowHiddenMetricsForVersion, logLevels, parseRuntimeConfig, type AuthorizationMode, type LogLevel, type RuntimeConfigEntry } from '@plat/apiserver';
 import { FlagError, flag, parseFlags, type FlagValues } from '@plat/apimachinery';
 import { featureGatesHelp, parseFeatureGates, type ApiserverFeatureGate } from './feature-gates.js';
 
@@ -67,6 +67,9 @@ export const apiserverFlags = {
     'A set of key=value pairs that enable or disable built-in APIs: api/all, api/ga, api/beta, api/alpha, <group>/<version> (the core group: v1) or <group>/<version>/<resource>, =true or =false (no value means true); the most specific wins. Groups may be named in the k8s.io form. By default GA and beta versions are served and alpha versions are not.',
   ),
   'feature-gates': flag.list(`A set of key=value pairs that describe feature gates for alpha/experimental features. Options are: ${featureGatesHelp()}.`),
+  'show-hidden-metrics-for-version': flag.string(
+    "The previous version for which you want to show hidden metrics. Only the previous minor version is meaningful, other values will not be allowed. The format is <major>.<minor>, e.g.: '1.27'. The purpose of this format is make sure you have the opportunity to notice if the next release hides additional metrics, rather than being surprised when they are permanently removed in the release after that.",
+  ),
   'audit-log-path': flag.string(
     'If set, all requests coming to the apiserver will be logged to this file, one JSON line (an audit Event at level Metadata, stage ResponseComplete) per request. Empty: no audit log.',
   ),
@@ -120,6 +123,8 @@ export interface ApiserverConfig {
   shutdownDelayMs: number;
   shutdownTimeoutMs: number;
   logLevel: LogLevel;
+  /** --show-hidden-metrics-for-version: the previous minor release, when given. */
+  showHiddenMetricsForVersion?: string;
   featureGates: ApiserverFeatureGate;
   /** Upstream's warnings for the GA and deprecated gates --feature-gates set, for the log. */
   featureGateWarnings: string[];
@@ -210,6 +215,8 @@ export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
   }
   const serviceAccounts = serviceAccountConfig(values);
   const featureGates = parseFeatureGates(values['feature-gates']);
+  const hiddenMetrics = checkShowHiddenMetricsForVersion(values['show-hidden-metrics-for-version']);
+  if (hiddenMetrics) throw new FlagError(hiddenMetrics);
   if (values['redis-url'] && !/^rediss?:\/\//.test(values['redis-url'])) throw invalid('redis-url', values['redis-url'], 'must be a redis:// or rediss:// URL');
   return {
     storage: {
@@ -235,6 +242,7 @@ export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
     shutdownDelayMs: values['shutdown-delay-duration'],
     shutdownTimeoutMs: values['shutdown-timeout'],
     logLevel: values['log-level'],
+    ...(values['show-hidden-metrics-for-version'] && { showHiddenMetricsForVersion: values['show-hidden-metrics-for-version'] }),
     featureGates: featureGates.gates,
     featureGateWarnings: featureGates.warnings,
     ...(values['audit-log-path'] && { auditLogPath: values['audit-log-path'] }),

@@ -72,7 +72,7 @@ async function run(config: ControllerManagerConfig, logger: Logger): Promise<voi
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
 
-  const metrics = new ControllerManagerMetrics();
+  const metrics = new ControllerManagerMetrics({ showHiddenMetricsForVersion: config.showHiddenMetricsForVersion });
   const synced = new InformerSyncCheck();
   const credentials = config.useServiceAccountCredentials
     ? new ServiceAccountCredentials(client, systemNamespace(config.apiDomain), config.apiDomain, logger)

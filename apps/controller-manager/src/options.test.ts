@@ -24,3 +24,12 @@ test('--feature-gates: the cluster\'s gates, with upstream\'s refusals and warni
   });
   assert.throws(() => parse('--feature-gates=DryRun=true'), { message: 'invalid value "DryRun=true" for flag --feature-gates: unrecognized feature gate: DryRun' });
 });
+
+test('--show-hidden-metrics-for-version: the previous minor release only', () => {
+  const parsed = parseCommandLine(['--kubeconfig=/k', '--show-hidden-metrics-for-version=1.27']);
+  assert.ok(!parsed.help);
+  assert.equal(parsed.config.showHiddenMetricsForVersion, '1.27');
+  assert.throws(() => parseCommandLine(['--kubeconfig=/k', '--show-hidden-metrics-for-version=1.28']), {
+    message: "--show-hidden-metrics-for-version must be omitted or have the value '1.27'. Only the previous minor version is allowed",
+  });
+});

@@ -3,6 +3,7 @@
 import { isIP } from 'node:net';
 import { FlagError, flag, parseFlags, type FlagValues } from '@plat/apimachinery';
 import { FeatureGate, clusterFeatureGates, type ClusterFeature } from '@plat/featuregate';
+import { checkShowHiddenMetricsForVersion } from '@plat/serving';
 import { leaseName, systemNamespace } from './names.js';
 
 export const controllerNames = [
@@ -44,6 +45,9 @@ export const controllerManagerFlags = {
   ),
   'tls-cert-file': flag.string('File containing the default x509 certificate for HTTPS (CA certificates after it).'),
   'tls-private-key-file': flag.string('File containing the default x509 private key matching --tls-cert-file.'),
+  'show-hidden-metrics-for-version': flag.string(
+    "The previous version for which you want to show hidden metrics. Only the previous minor version is meaningful, other values will not be allowed. The format is <major>.<minor>, e.g.: '1.27'.",
+  ),
   'feature-gates': flag.list(
     `A set of key=value pairs that describe feature gates for alpha/experimental features: the cluster's gates, accepted here as by every component (none changes what these controllers do). Options are: ${defaultFeatureGate.knownFeatures().join(', ')}.`,
   ),
@@ -75,6 +79,8 @@ export interface ControllerManagerConfig {
     tlsCertFile: string;
     tlsPrivateKeyFile: string;
   };
+  /** --show-hidden-metrics-for-version: empty, or the previous minor release. */
+  showHiddenMetricsForVersion: string;
   featureGates: FeatureGate<ClusterFeature>;
   /** Upstream's warnings for the GA and deprecated gates --feature-gates set, for the log. */
   featureGateWarnings: string[];
@@ -130,6 +136,8 @@ export function buildConfig(values: ControllerManagerFlagValues): ControllerMana
   if (Boolean(values['tls-cert-file']) !== Boolean(values['tls-private-key-file'])) {
     throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
   }
+  const hiddenMetrics = checkShowHiddenMetricsForVersion(values['show-hidden-metrics-for-version']);
+  if (hiddenMetrics) throw new FlagError(hiddenMetrics);
   let featureGates: { gates: FeatureGate<ClusterFeature>; warnings: string[] };
   try {
     featureGates = defaultFeatureGate.withFlag(values['feature-gates']);
@@ -152,6 +160,7 @@ export function buildConfig(values: ControllerManagerFlagValues): ControllerMana
       tlsCertFile: values['tls-cert-file'],
       tlsPrivateKeyFile: values['tls-private-key-file'],
     },
+    showHiddenMetricsForVersion: values['show-hidden-metrics-for-version'],
     featureGates: featureGates.gates,
     featureGateWarnings: featureGates.warnings,
   };

@@ -112,7 +112,7 @@ describe('the secure port', () => {
     assert.match(text, /^workqueue_retries_total\{name="namespace"\} 1$/m);
     assert.match(text, /^workqueue_queue_duration_seconds_count\{name="namespace"\} 1$/m);
     assert.match(text, /^workqueue_work_duration_seconds_count\{name="namespace"\} 1$/m);
-    assert.match(text, /^# HELP workqueue_adds_total Total number of adds handled by workqueue$/m);
+    assert.match(text, /^# HELP workqueue_adds_total \[ALPHA\] Total number of adds handled by workqueue$/m, "upstream's class leads the HELP");
     assert.match(text, /^process_cpu_seconds_total /m);
     queue.shutDown();
   });

@@ -6,7 +6,8 @@
 import type { Server as HttpsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import { Counter, type Registry } from 'prom-client';
+import { Counter } from 'prom-client';
+import type { MetricsStability } from '@plat/serving';
 
 /** Go's http.DefaultMaxHeaderBytes, which kube-apiserver serves with: long label selectors fit. */
 export const MAX_HEADER_BYTES = 1024 * 1024;
@@ -44,12 +45,13 @@ class ThrottledLog {
   }
 }
 
-export function handleConnectionErrors(server: HttpsServer, logger: Logger, registry: Registry, now: () => number = Date.now): void {
+export function handleConnectionErrors(server: HttpsServer, logger: Logger, stability: MetricsStability, now: () => number = Date.now): void {
   const errors = new Counter({
     name: 'plat_http_connection_errors_total',
-    help: 'Connections that ended before a request was served: malformed requests (stage "request") and failed TLS handshakes (stage "tls"), by error code.',
+    ...stability.declare('Connections that ended before a request was served: malformed requests (stage "request") and failed TLS handshakes (stage "tls"), by error code.', {
+      stabilityLevel: 'ALPHA',
+    }),
     labelNames: ['stage', 'code'],
-    registers: [registry],
   });
   const log = new ThrottledLog(logger, now);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {

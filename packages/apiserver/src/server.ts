@@ -76,6 +76,8 @@ export interface ServerOptions {
   auditLogPath?: string;
   /** Instead of auditLogPath: where audit events go (tests). */
   auditSink?: AuditSink;
+  /** --show-hidden-metrics-for-version (checked by the caller): long-deprecated metrics shown again. */
+  showHiddenMetricsForVersion?: string;
 }
 
 export interface ApiOptions {
@@ -129,7 +131,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 export function createServer(options: ServerOptions): Server {
   const { logger } = options;
-  const metrics = new ServerMetrics();
+  const metrics = new ServerMetrics(options.showHiddenMetricsForVersion ? { showHiddenMetricsForVersion: options.showHiddenMetricsForVersion } : {});
   // Every call that reaches the store is timed (etcd_request_duration_seconds); with a watch cache
   // made here, that is what the cache passes on, not what it answers itself.
   const timed = timedStorage(options.storage, metrics);
@@ -140,7 +142,7 @@ export function createServer(options: ServerOptions): Server {
       })
     : timed;
   const cached = (storage === timed ? options.storage : storage) as Storage & { stats?: WatchCacheStatsSource };
-  if (typeof cached.stats === 'function') registerWatchCacheMetrics(metrics.registry, () => cached.stats!());
+  if (typeof cached.stats === 'function') registerWatchCacheMetrics(metrics.stability, () => cached.stats!());
   const mux = new PathMux();
   const tracker = new RequestTracker();
   const shutdownCheck = new ShutdownCheck();
@@ -209,7 +211,7 @@ export function createServer(options: ServerOptions): Server {
     if (stopping) res.setHeader('Connection', 'close');
     void callback(req, res);
   });
-  handleConnectionErrors(httpServer, logger, metrics.registry);
+  handleConnectionErrors(httpServer, logger, metrics.stability);
 
   let shutdownPromise: Promise<void> | undefined;
   async function runShutdown(): Promise<void> {

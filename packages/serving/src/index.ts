@@ -14,3 +14,12 @@ export {
 } from './serving-cert.js';
 export { pingCheck, runHealthChecks, runHealthCheck, type HealthCheck, type HealthReport } from './health.js';
 export { secureServingOptions, serverCiphers, type ServingTlsOptions } from './tls-options.js';
+export {
+  MetricsStability,
+  checkShowHiddenMetricsForVersion,
+  metricsVersion,
+  type DeclaredMetric,
+  type MetricStability,
+  type MetricsStabilityOptions,
+  type StabilityLevel,
+} from './metrics-stability.js';
