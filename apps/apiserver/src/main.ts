@@ -110,6 +110,8 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     limits: config.limits,
     ...(config.auditLogPath && { auditLogPath: config.auditLogPath }),
+    tlsPolicy: config.tls,
+    requestTimeoutMs: config.requestTimeoutMs,
     ...(config.showHiddenMetricsForVersion && { showHiddenMetricsForVersion: config.showHiddenMetricsForVersion }),
     api: {
       definitions: builtinDefinitions,
@@ -120,6 +122,7 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
       responseCompression: config.featureGates.enabled('APIResponseCompression'),
       features: { watchList: config.featureGates.enabled('WatchList'), apiListChunking: config.featureGates.enabled('APIListChunking') },
       runtimeConfig: config.runtimeConfig,
+      minRequestTimeoutS: config.minRequestTimeoutS,
       customResources: customResourceDefinitions,
     },
   });

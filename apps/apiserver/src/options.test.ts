@@ -31,6 +31,9 @@ test('options: defaults', () => {
     shutdownDelayMs: 0,
     shutdownTimeoutMs: 30_000,
     logLevel: 'info',
+    tls: { minVersion: 'TLSv1.2' },
+    requestTimeoutMs: 60_000,
+    minRequestTimeoutS: 1800,
     limits: { maxRequestsInflight: 400, maxMutatingRequestsInflight: 200 },
     runtimeConfig: [],
   });
@@ -100,6 +103,21 @@ const ok: { name: string; argv: string[]; want: Partial<ApiserverConfig> }[] = [
         { key: 'v1/namespaces', enabled: true },
       ],
     },
+  },
+  {
+    name: 'timeouts',
+    argv: [...memory, '--request-timeout=30s', '--min-request-timeout=600'],
+    want: { requestTimeoutMs: 30_000, minRequestTimeoutS: 600 },
+  },
+  {
+    name: 'TLS 1.3 at least',
+    argv: [...memory, '--tls-min-version=VersionTLS13'],
+    want: { tls: { minVersion: 'TLSv1.3' } },
+  },
+  {
+    name: 'TLS 1.2 suites by Go\'s names, in order',
+    argv: [...memory, '--tls-cipher-suites=TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256'],
+    want: { tls: { minVersion: 'TLSv1.2', tls12Suites: ['ECDHE-RSA-AES256-GCM-SHA384', 'ECDHE-ECDSA-AES128-GCM-SHA256'] } },
   },
   { name: 'hidden metrics shown for the previous release', argv: [...memory, '--show-hidden-metrics-for-version=1.27'], want: { showHiddenMetricsForVersion: '1.27' } },
   { name: 'audit log path', argv: [...memory, '--audit-log-path=/var/log/plat/audit.log'], want: { auditLogPath: '/var/log/plat/audit.log' } },
@@ -199,6 +217,13 @@ const bad: { name: string; argv: string[]; message: string }[] = [
     argv: [...memory, '--show-hidden-metrics-for-version=1.26'],
     message: "--show-hidden-metrics-for-version must be omitted or have the value '1.27'. Only the previous minor version is allowed",
   },
+  { name: 'unknown TLS version', argv: [...memory, '--tls-min-version=TLS13'], message: 'invalid value "TLS13" for flag --tls-min-version: unknown tls version "TLS13"' },
+  {
+    name: 'unknown cipher suite',
+    argv: [...memory, '--tls-cipher-suites=TLS_FAST'],
+    message: 'invalid value "TLS_FAST" for flag --tls-cipher-suites: Cipher suite TLS_FAST not supported or doesn\'t exist',
+  },
+  { name: 'negative request timeout', argv: [...memory, '--request-timeout=-1s'], message: 'invalid value "-1s" for flag --request-timeout: must not be negative' },
   {
     name: 'a locked GA gate turned off',
     argv: [...memory, '--feature-gates=ServerSideApply=false'],

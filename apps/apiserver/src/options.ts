@@ -2,7 +2,7 @@
 import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { authorizationModes, checkShowHiddenMetricsForVersion, logLevels, parseRuntimeConfig, type AuthorizationMode, type LogLevel, type RuntimeConfigEntry } from '@plat/apiserver';
+import { authorizationModes, checkShowHiddenMetricsForVersion, logLevels, parseRuntimeConfig, parseTlsCipherSuites, parseTlsMinVersion, type TlsPolicy, type AuthorizationMode, type LogLevel, type RuntimeConfigEntry } from '@plat/apiserver';
 import { FlagError, flag, parseFlags, type FlagValues } from '@plat/apimachinery';
 import { featureGatesHelp, parseFeatureGates, type ApiserverFeatureGate } from './feature-gates.js';
 
@@ -41,6 +41,20 @@ export const apiserverFlags = {
   ),
   'tls-cert-file': flag.string('File containing the default x509 certificate for HTTPS (CA certificates after it).'),
   'tls-private-key-file': flag.string('File containing the default x509 private key matching --tls-cert-file.'),
+  'tls-min-version': flag.string('Minimum TLS version supported. Possible values: VersionTLS12 (the default), VersionTLS13 (VersionTLS10 and VersionTLS11 are refused: node\'s OpenSSL does not serve them).'),
+  'tls-cipher-suites': flag.list(
+    'Comma-separated list of cipher suites for the server, Go\'s names (TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, ...): the TLS 1.2 suites offered, in order. If omitted, the default suites are used. TLS 1.3\'s suites are not configurable, as in Go.',
+  ),
+  'request-timeout': flag.duration(
+    'An optional field indicating the duration a handler must keep a request open before timing it out: past it, a request other than a watch is answered 504 (a shorter ?timeout= of the request applies instead). 0 means no timeout.',
+    60_000,
+  ),
+  'min-request-timeout': flag.int(
+    'An optional field indicating the minimum number of seconds a handler must keep a request open before timing it out. Currently only honored by the watch request handler, which picks a randomized value between this and twice this as the connection timeout, to spread out load.',
+    1800,
+    0,
+    2_147_483_647,
+  ),
   'token-auth-file': flag.string('If set, the file that will be used to secure the secure port of the API server via token authentication.'),
   'anonymous-auth': flag.bool('Enables anonymous requests to the secure port: requests that no other method rejects get the user system:anonymous.', true),
   'authorization-mode': flag.list(
@@ -115,6 +129,12 @@ export interface ApiserverConfig {
   tlsPrivateKeyFile?: string;
   tokenAuthFile?: string;
   clientCAFile?: string;
+  /** --tls-min-version and --tls-cipher-suites. */
+  tls: TlsPolicy;
+  /** --request-timeout; 0: none. */
+  requestTimeoutMs: number;
+  /** --min-request-timeout, in seconds. */
+  minRequestTimeoutS: number;
   /** Present when --service-account-issuer is given. */
   serviceAccounts?: { issuers: string[]; keyFiles: string[]; signingKeyFile?: string };
   anonymousAuth: boolean;
@@ -173,6 +193,23 @@ function serviceAccountConfig(values: ApiserverFlagValues): ApiserverConfig['ser
   return { issuers, keyFiles, ...(signingKeyFile && { signingKeyFile }) };
 }
 
+/** --tls-min-version and --tls-cipher-suites, with upstream's refusals. */
+function tlsPolicy(minVersion: string, suites: string[]): TlsPolicy {
+  const policy: TlsPolicy = { minVersion: 'TLSv1.2' };
+  try {
+    policy.minVersion = parseTlsMinVersion(minVersion);
+  } catch (error) {
+    throw invalid('tls-min-version', minVersion, error instanceof Error ? error.message : String(error));
+  }
+  try {
+    const tls12Suites = parseTlsCipherSuites(suites);
+    if (tls12Suites) policy.tls12Suites = tls12Suites;
+  } catch (error) {
+    throw invalid('tls-cipher-suites', suites.join(','), error instanceof Error ? error.message : String(error));
+  }
+  return policy;
+}
+
 function runtimeConfig(items: string[]): RuntimeConfigEntry[] {
   try {
     return parseRuntimeConfig(items);
@@ -215,6 +252,7 @@ export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
   }
   const serviceAccounts = serviceAccountConfig(values);
   const featureGates = parseFeatureGates(values['feature-gates']);
+  const tls = tlsPolicy(values['tls-min-version'], values['tls-cipher-suites']);
   const hiddenMetrics = checkShowHiddenMetricsForVersion(values['show-hidden-metrics-for-version']);
   if (hiddenMetrics) throw new FlagError(hiddenMetrics);
   if (values['redis-url'] && !/^rediss?:\/\//.test(values['redis-url'])) throw invalid('redis-url', values['redis-url'], 'must be a redis:// or rediss:// URL');
@@ -233,6 +271,9 @@ export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
     port: values['secure-port'],
     certDir: values['cert-dir'],
     ...(values['tls-cert-file'] ? { tlsCertFile: values['tls-cert-file'], tlsPrivateKeyFile: values['tls-private-key-file'] } : {}),
+    tls,
+    requestTimeoutMs: values['request-timeout'],
+    minRequestTimeoutS: values['min-request-timeout'],
     ...(values['token-auth-file'] ? { tokenAuthFile: values['token-auth-file'] } : {}),
     ...(values['client-ca-file'] ? { clientCAFile: values['client-ca-file'] } : {}),
     ...(serviceAccounts && { serviceAccounts }),

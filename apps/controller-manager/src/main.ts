@@ -36,6 +36,7 @@ async function serve(config: ControllerManagerConfig, checks: { live: HealthChec
     bindAddress,
     port,
     tls,
+    tlsPolicy: config.serving.tls,
     checks: { healthz: checks.live, livez: checks.live, readyz: checks.ready },
     registry: metrics.registry,
     logger,

@@ -13,6 +13,7 @@ import { inflightFilter, userRateFilter } from './filters/limits.js';
 import { metricsFilter } from './filters/metrics.js';
 import { requestInfoFilter } from './filters/request-info.js';
 import { requestLogFilter } from './filters/request-log.js';
+import { timeoutFilter } from './filters/timeout.js';
 import type { LimitOptions, UserRateLimiter } from './limits.js';
 import type { ServerMetrics } from './metrics.js';
 import type { PathMux } from './mux.js';
@@ -32,6 +33,8 @@ export interface AppDependencies {
   limits?: LimitOptions;
   /** Per-user request rates; absent: none. */
   userRateLimiter?: UserRateLimiter;
+  /** --request-timeout: past it, a request other than a watch is answered 504; 0: none. */
+  requestTimeoutMs?: number;
   /** Filters run first of all, in order (audit). */
   outerFilters?: readonly Middleware[];
 }
@@ -51,6 +54,7 @@ export function createApp({
   limits,
   userRateLimiter,
   outerFilters,
+  requestTimeoutMs,
 }: AppDependencies): Koa<RequestState> {
   const app = new Koa<RequestState>();
   // A listener here replaces koa's default, which prints to stderr.
@@ -63,6 +67,8 @@ export function createApp({
   app.use(metricsFilter(metrics, isKnownResource ?? (() => false)));
   app.use(requestLogFilter(logger));
   app.use(errorHandler(logger));
+  // Inside the error handler (a bad ?timeout= is a 400 Status), outside everything that may take time.
+  app.use(timeoutFilter(requestTimeoutMs ?? 0));
   app.use(authenticationFilter(authentication));
   app.use(impersonationFilter(authorizer, domain ?? 'plat.io'));
   // Limits come after authentication (per-user rates need the user), before authorization.

@@ -19,7 +19,7 @@ export { loadTokenFile, parseTokenFile, TokenFileError, type TokenFile } from '.
 export type { UserInfo } from './user.js';
 // The serving certificate lives in @plat/serving, shared with the controller-manager; offered here too.
 export { loadServingCert, ensureSelfSignedCert, servingNames, type ServingCertificate, type SelfSignedCertificate } from '@plat/serving';
-export { checkShowHiddenMetricsForVersion } from '@plat/serving';
+export { checkShowHiddenMetricsForVersion, parseTlsCipherSuites, parseTlsMinVersion, type TlsPolicy } from '@plat/serving';
 export type { RequestInfo } from './request-info.js';
 export { versionInfo, type VersionInfo } from './version.js';
 export { TOO_MANY_REQUESTS_MESSAGE, type LimitOptions, type UserRateOptions } from './limits.js';

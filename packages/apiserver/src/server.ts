@@ -38,7 +38,7 @@ import { apiEnablement, type RuntimeConfigEntry } from './runtime-config.js';
 import { PathMux } from './mux.js';
 import { RequestTracker } from './request-tracker.js';
 import { MAX_HEADER_BYTES, handleConnectionErrors } from './connection-errors.js';
-import { secureServingOptions, type ServingCertificate } from '@plat/serving';
+import { secureServingOptions, type ServingCertificate, type TlsPolicy } from '@plat/serving';
 import { versionHandler, versionInfo, type VersionInfo } from './version.js';
 
 export interface ServerOptions {
@@ -76,6 +76,10 @@ export interface ServerOptions {
   auditLogPath?: string;
   /** Instead of auditLogPath: where audit events go (tests). */
   auditSink?: AuditSink;
+  /** --tls-min-version and --tls-cipher-suites; default TLS 1.2 and node's suites. */
+  tlsPolicy?: TlsPolicy;
+  /** --request-timeout: the deadline of every request but watches (504 past it); default 60 s, 0 none. */
+  requestTimeoutMs?: number;
   /** --show-hidden-metrics-for-version (checked by the caller): long-deprecated metrics shown again. */
   showHiddenMetricsForVersion?: string;
 }
@@ -92,6 +96,8 @@ export interface ApiOptions {
   immortalNamespaces?: readonly string[];
   /** How often a watch that asked for bookmarks gets one; default 60 s. */
   bookmarkIntervalMs?: number;
+  /** --min-request-timeout, seconds: watches without timeoutSeconds last between it and twice it; default 1800. */
+  minRequestTimeoutS?: number;
   /** How far behind, in bytes, a watcher may fall before it is closed; default 4 MiB (resources/verbs/watch-backlog.ts). */
   watchBacklogBytes?: number;
   /** APIResponseCompression (default true): gzip large get and list responses. */
@@ -189,6 +195,7 @@ export function createServer(options: ServerOptions): Server {
     }),
     logger,
     metrics,
+    requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
     authentication,
     authorizer: served?.authorizer ?? newAuthorizer(modes),
     mux,
@@ -200,7 +207,7 @@ export function createServer(options: ServerOptions): Server {
   // fails authentication (401), as upstream, rather than the handshake.
   const clientCA = options.authentication?.clientCA;
   const tlsOptions = {
-    ...secureServingOptions(options.tls),
+    ...secureServingOptions(options.tls, options.tlsPolicy),
     ...(clientCA && { ca: clientCA, requestCert: true, rejectUnauthorized: false }),
     maxHeaderSize: MAX_HEADER_BYTES,
   };
@@ -367,6 +374,7 @@ function serveApi(
         domain: api.domain,
         registerLongRunning,
         bookmarkIntervalMs: api.bookmarkIntervalMs ?? 60_000,
+        minRequestTimeoutS: api.minRequestTimeoutS ?? 1800,
         watchBacklogBytes: api.watchBacklogBytes ?? DEFAULT_WATCH_BACKLOG_BYTES,
         responseCompression: api.responseCompression ?? true,
         metrics,

@@ -13,7 +13,7 @@ export {
   type CertificateNames,
 } from './serving-cert.js';
 export { pingCheck, runHealthChecks, runHealthCheck, type HealthCheck, type HealthReport } from './health.js';
-export { secureServingOptions, serverCiphers, type ServingTlsOptions } from './tls-options.js';
+export { parseTlsCipherSuites, parseTlsMinVersion, secureServingOptions, serverCiphers, type SecureServingOptions, type ServingTlsOptions, type TlsPolicy } from './tls-options.js';
 export {
   MetricsStability,
   checkShowHiddenMetricsForVersion,

@@ -12,6 +12,8 @@ export interface ServerServices {
   /** Registers a long-running response so that graceful shutdown ends it; returns the unregister. */
   registerLongRunning(res: ServerResponse, end: () => void): () => void;
   bookmarkIntervalMs: number;
+  /** --min-request-timeout in seconds: a watch without timeoutSeconds ends between it and twice it. */
+  minRequestTimeoutS: number;
   /** How far behind, in bytes, a watcher may fall before it is closed (verbs/watch-backlog.ts). */
   watchBacklogBytes: number;
   /** APIResponseCompression: gzip large get and list responses for clients that accept it. */
