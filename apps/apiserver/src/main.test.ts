@@ -159,6 +159,17 @@ test('process: serves /readyz with the memory backend and exits 0 on SIGTERM', a
   }
 });
 
+test('process: an audit policy that upstream would refuse fails startup naming the file and the problem', async () => {
+  const dir = await tempDir();
+  const policy = join(dir, 'audit.yaml');
+  await writeFile(policy, 'apiVersion: audit.plat.io/v1\nkind: Policy\nrules: [{level: Loud}]\n');
+  const run = start(['--storage-backend=memory', '--bind-address=127.0.0.1', '--secure-port=0', `--cert-dir=${dir}`, `--audit-policy-file=${policy}`]);
+  assert.equal(await run.exit, 1);
+  const lines = run.stderr().trimEnd().split('\n');
+  assert.equal(lines.length, 1, run.stderr());
+  assert.ok(lines[0]!.includes(policy) && lines[0]!.includes('rules[0].level: Unsupported value: "Loud"'), lines[0]);
+});
+
 test('process: a GA feature gate set to its value is accepted with upstream\'s warning in the log', async () => {
   const certDir = await tempDir();
   const run = start(['--storage-backend=memory', '--bind-address=127.0.0.1', '--secure-port=0', `--cert-dir=${certDir}`, '--feature-gates=ServerSideApply=true']);

@@ -6,8 +6,10 @@ import {
   createServer,
   loadServingCert,
   loadTokenFile,
+  parseAuditPolicy,
   parsePublicKeys,
   parseSigningKey,
+  type AuditPolicy,
   type Logger,
   type ServiceAccountTokenOptions,
   type UserInfo,
@@ -54,6 +56,16 @@ async function loadServiceAccountKeys(config: NonNullable<ApiserverConfig['servi
   return { issuers: config.issuers, keys: keys.length ? keys : [signingKey!], ...(signingKey && { signingKey }) };
 }
 
+/** --audit-policy-file, decoded and checked. */
+async function loadAuditPolicy(path: string, domain: string): Promise<AuditPolicy> {
+  const text = await readFlagFile('audit-policy-file', path);
+  try {
+    return parseAuditPolicy(text, domain);
+  } catch (error) {
+    throw new Error(`--audit-policy-file: ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
   for (const warning of config.featureGateWarnings) logger.warn(warning);
   let tokens: Map<string, UserInfo> | undefined;
@@ -63,6 +75,7 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
     tokens = file.tokens;
   }
   const clientCA = config.clientCAFile ? await loadClientCA(config.clientCAFile) : undefined;
+  const auditPolicy = config.auditPolicyFile ? await loadAuditPolicy(config.auditPolicyFile, config.apiDomain) : undefined;
   const serviceAccountTokens = config.serviceAccounts ? await loadServiceAccountKeys(config.serviceAccounts) : undefined;
   const tls = await loadServingCert({
     tlsCertFile: config.tlsCertFile,
@@ -110,6 +123,13 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     limits: config.limits,
     ...(config.auditLogPath && { auditLogPath: config.auditLogPath }),
+    auditLog: {
+      format: config.auditLog.format,
+      maxSizeBytes: config.auditLog.maxSizeMB * 1024 * 1024,
+      maxBackups: config.auditLog.maxBackups,
+      maxAgeDays: config.auditLog.maxAgeDays,
+    },
+    ...(auditPolicy && { auditPolicy }),
     tlsPolicy: config.tls,
     requestTimeoutMs: config.requestTimeoutMs,
     ...(config.showHiddenMetricsForVersion && { showHiddenMetricsForVersion: config.showHiddenMetricsForVersion }),

@@ -34,6 +34,7 @@ test('options: defaults', () => {
     tls: { minVersion: 'TLSv1.2' },
     requestTimeoutMs: 60_000,
     minRequestTimeoutS: 1800,
+    auditLog: { format: 'json', maxSizeMB: 0, maxBackups: 0, maxAgeDays: 0 },
     limits: { maxRequestsInflight: 400, maxMutatingRequestsInflight: 200 },
     runtimeConfig: [],
   });
@@ -120,6 +121,11 @@ const ok: { name: string; argv: string[]; want: Partial<ApiserverConfig> }[] = [
     want: { tls: { minVersion: 'TLSv1.2', tls12Suites: ['ECDHE-RSA-AES256-GCM-SHA384', 'ECDHE-ECDSA-AES128-GCM-SHA256'] } },
   },
   { name: 'hidden metrics shown for the previous release', argv: [...memory, '--show-hidden-metrics-for-version=1.27'], want: { showHiddenMetricsForVersion: '1.27' } },
+  {
+    name: 'audit policy, format and rotation',
+    argv: [...memory, '--audit-policy-file=/etc/plat/audit.yaml', '--audit-log-format=legacy', '--audit-log-maxsize=10', '--audit-log-maxbackup=3', '--audit-log-maxage=7'],
+    want: { auditPolicyFile: '/etc/plat/audit.yaml', auditLog: { format: 'legacy', maxSizeMB: 10, maxBackups: 3, maxAgeDays: 7 } },
+  },
   { name: 'audit log path', argv: [...memory, '--audit-log-path=/var/log/plat/audit.log'], want: { auditLogPath: '/var/log/plat/audit.log' } },
   { name: 'in-flight limits by default', argv: memory, want: { limits: { maxRequestsInflight: 400, maxMutatingRequestsInflight: 200 } } },
   {

@@ -85,8 +85,22 @@ export const apiserverFlags = {
     "The previous version for which you want to show hidden metrics. Only the previous minor version is meaningful, other values will not be allowed. The format is <major>.<minor>, e.g.: '1.27'. The purpose of this format is make sure you have the opportunity to notice if the next release hides additional metrics, rather than being surprised when they are permanently removed in the release after that.",
   ),
   'audit-log-path': flag.string(
-    'If set, all requests coming to the apiserver will be logged to this file, one JSON line (an audit Event at level Metadata, stage ResponseComplete) per request. Empty: no audit log.',
+    'If set, all requests coming to the apiserver will be logged to this file, one line per event the audit policy records (without --audit-policy-file: every request at level Metadata, stage ResponseComplete). Empty: no audit log.',
   ),
+  'audit-policy-file': flag.string('Path to the file that defines the audit policy configuration (an audit.<api-domain>/v1 Policy, YAML or JSON).'),
+  'audit-log-format': flag.enum(
+    'Format of saved audits. "legacy" indicates 1-line text format for each event. "json" indicates structured json format. Known formats are legacy,json.',
+    ['json', 'legacy'] as const,
+    'json',
+  ),
+  'audit-log-maxage': flag.int('The maximum number of days to retain old audit log files based on the timestamp encoded in their filename.', 0, 0, 1_000_000),
+  'audit-log-maxbackup': flag.int(
+    "The maximum number of old audit log files to retain. Setting a value of 0 will mean there's no restriction on the number of files.",
+    0,
+    0,
+    1_000_000,
+  ),
+  'audit-log-maxsize': flag.int('The maximum size in megabytes of the audit log file before it gets rotated (0: 100, as upstream\'s).', 0, 0, 1_000_000),
   'max-requests-inflight': flag.int(
     'The maximum number of non-mutating requests in flight on this replica at a given time; over it, requests are rejected (429). Watches are exempt. 0 means no limit.',
     400,
@@ -149,6 +163,10 @@ export interface ApiserverConfig {
   /** Upstream's warnings for the GA and deprecated gates --feature-gates set, for the log. */
   featureGateWarnings: string[];
   auditLogPath?: string;
+  /** --audit-log-format and the rotation flags. */
+  auditLog: { format: 'json' | 'legacy'; maxSizeMB: number; maxBackups: number; maxAgeDays: number };
+  /** --audit-policy-file: read and decoded at start. */
+  auditPolicyFile?: string;
   /** --runtime-config, checked for syntax (the server checks the names). */
   runtimeConfig: RuntimeConfigEntry[];
   limits: { maxRequestsInflight: number; maxMutatingRequestsInflight: number; userRate?: { qps: number; burst: number; redisUrl: string } };
@@ -287,6 +305,13 @@ export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
     featureGates: featureGates.gates,
     featureGateWarnings: featureGates.warnings,
     ...(values['audit-log-path'] && { auditLogPath: values['audit-log-path'] }),
+    auditLog: {
+      format: values['audit-log-format'],
+      maxSizeMB: values['audit-log-maxsize'],
+      maxBackups: values['audit-log-maxbackup'],
+      maxAgeDays: values['audit-log-maxage'],
+    },
+    ...(values['audit-policy-file'] && { auditPolicyFile: values['audit-policy-file'] }),
     runtimeConfig: runtimeConfig(values['runtime-config']),
     limits: {
       maxRequestsInflight: values['max-requests-inflight'],

@@ -6,6 +6,7 @@ import type { AuthenticationOptions } from './authentication.js';
 import type { Authorizer } from './authorization.js';
 import type { Middleware, RequestState } from './context.js';
 import { authenticationFilter } from './filters/authentication.js';
+import { auditRequestReceivedFilter } from './filters/audit.js';
 import { authorizationFilter } from './filters/authorization.js';
 import { errorHandler } from './filters/error-handler.js';
 import { impersonationFilter } from './filters/impersonation.js';
@@ -70,6 +71,7 @@ export function createApp({
   // Inside the error handler (a bad ?timeout= is a 400 Status), outside everything that may take time.
   app.use(timeoutFilter(requestTimeoutMs ?? 0));
   app.use(authenticationFilter(authentication));
+  app.use(auditRequestReceivedFilter);
   app.use(impersonationFilter(authorizer, domain ?? 'plat.io'));
   // Limits come after authentication (per-user rates need the user), before authorization.
   app.use(inflightFilter(limits ?? { maxRequestsInflight: 0, maxMutatingRequestsInflight: 0 }, metrics));

@@ -23,5 +23,6 @@ export { checkShowHiddenMetricsForVersion, parseTlsCipherSuites, parseTlsMinVers
 export type { RequestInfo } from './request-info.js';
 export { versionInfo, type VersionInfo } from './version.js';
 export { TOO_MANY_REQUESTS_MESSAGE, type LimitOptions, type UserRateOptions } from './limits.js';
-export { AuditFileLog, type AuditEvent, type AuditSink } from './audit.js';
+export { AuditFileLog, type AuditEvent, type AuditFileOptions, type AuditLogFormat, type AuditSink } from './audit.js';
+export { parseAuditPolicy, type AuditPolicy } from './audit-policy.js';
 export { parseRuntimeConfig, type RuntimeConfigEntry } from './runtime-config.js';

@@ -29,7 +29,8 @@ import type { Handler, RequestState } from './context.js';
 import type { RequestInfo } from './request-info.js';
 import { ShutdownCheck, healthHandler, pingCheck, singleCheckHandler, storageCheck, type HealthCheck } from './health.js';
 import { newUserRateLimiter, type LimitOptions } from './limits.js';
-import { AuditFileLog, type AuditSink } from './audit.js';
+import { AuditFileLog, type AuditFileOptions, type AuditSink } from './audit.js';
+import { defaultAuditPolicy, type AuditPolicy } from './audit-policy.js';
 import { auditFilter } from './filters/audit.js';
 import { ServerMetrics } from './metrics.js';
 import { registerWatchCacheMetrics, type WatchCacheStatsSource } from './watch-cache-metrics.js';
@@ -74,8 +75,12 @@ export interface ServerOptions {
   limits?: LimitOptions;
   /** --audit-log-path: the file audit events are appended to; absent: no audit log. */
   auditLogPath?: string;
+  /** --audit-log-format and the rotation flags (--audit-log-maxsize, -maxbackup, -maxage). */
+  auditLog?: AuditFileOptions;
   /** Instead of auditLogPath: where audit events go (tests). */
   auditSink?: AuditSink;
+  /** --audit-policy-file, decoded; absent: every request at Metadata when it completes. */
+  auditPolicy?: AuditPolicy;
   /** --tls-min-version and --tls-cipher-suites; default TLS 1.2 and node's suites. */
   tlsPolicy?: TlsPolicy;
   /** --request-timeout: the deadline of every request but watches (504 past it); default 60 s, 0 none. */
@@ -183,12 +188,12 @@ export function createServer(options: ServerOptions): Server {
   mux.handle('/version', versionHandler(versionInfo(options.build)));
   mux.handle('/metrics', metrics.handler());
 
-  const audit: AuditSink | undefined = options.auditSink ?? (options.auditLogPath ? new AuditFileLog(options.auditLogPath, logger) : undefined);
+  const audit: AuditSink | undefined = options.auditSink ?? (options.auditLogPath ? new AuditFileLog(options.auditLogPath, logger, options.auditLog) : undefined);
   const userRateLimiter = options.limits?.userRate && newUserRateLimiter(options.limits.userRate, logger, metrics);
   const app = createApp({
     ...(options.limits && { limits: options.limits }),
     ...(userRateLimiter && { userRateLimiter }),
-    ...(audit && { outerFilters: [auditFilter(audit, options.api?.domain ?? 'plat.io')] }),
+    ...(audit && { outerFilters: [auditFilter(audit, options.api?.domain ?? 'plat.io', options.auditPolicy ?? defaultAuditPolicy)] }),
     ...(served && {
       isKnownResource: (info: RequestInfo) =>
         !!served.catalog.find(info.apiPrefix === 'api' ? '' : info.apiGroup, info.apiVersion, info.resource),

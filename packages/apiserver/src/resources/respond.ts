@@ -79,6 +79,7 @@ export function encodeBody(
 }
 
 export async function writeObject(ctx: RequestContext, code: number, object: unknown, options: WriteOptions = {}): Promise<void> {
+  ctx.state.audit?.noteResponseObject(object);
   const { body, contentType } = encodeBody(ctx, object, options.representation, options.sharedItems);
   ctx.status = code;
   // Before the body: koa guesses a type for a body without one, through a MIME lookup.

@@ -30,6 +30,7 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
   ctx.status = 200;
   res.writeHead(200, { 'Content-Type': encode.contentType, 'Cache-Control': 'no-cache, private' });
   res.flushHeaders();
+  ctx.state.audit?.responseStarted();
   const stop = (): void => watch.stop();
   const unregister = services.registerLongRunning(res, stop);
   const watcherLabels = { group: served.resolved.group, version: served.resolved.version, kind: served.resolved.kind };
