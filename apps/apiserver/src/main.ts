@@ -53,7 +53,13 @@ async function loadServiceAccountKeys(config: NonNullable<ApiserverConfig['servi
     : undefined;
   const keys = [];
   for (const file of config.keyFiles) keys.push(...parsePublicKeys(await readFlagFile('service-account-key-file', file), file));
-  return { issuers: config.issuers, keys: keys.length ? keys : [signingKey!], ...(signingKey && { signingKey }) };
+  return {
+    issuers: config.issuers,
+    keys: keys.length ? keys : [signingKey!],
+    ...(signingKey && { signingKey }),
+    ...(config.apiAudiences.length && { apiAudiences: config.apiAudiences }),
+    ...(config.maxExpirationSeconds && { maxExpirationSeconds: config.maxExpirationSeconds }),
+  };
 }
 
 /** --audit-policy-file, decoded and checked. */

@@ -80,12 +80,17 @@ const ok: { name: string; argv: string[]; want: Partial<ApiserverConfig> }[] = [
   {
     name: 'service-account issuer and signing key',
     argv: [...memory, '--service-account-issuer=https://plat.example', '--service-account-signing-key-file=/sa.key'],
-    want: { serviceAccounts: { issuers: ['https://plat.example'], keyFiles: [], signingKeyFile: '/sa.key' } },
+    want: { serviceAccounts: { issuers: ['https://plat.example'], keyFiles: [], signingKeyFile: '/sa.key', apiAudiences: [] } },
+  },
+  {
+    name: '--api-audiences and --service-account-max-token-expiration',
+    argv: [...memory, '--service-account-issuer=https://plat.example', '--service-account-signing-key-file=/sa.key', '--api-audiences=api,plat', '--service-account-max-token-expiration=2h'],
+    want: { serviceAccounts: { issuers: ['https://plat.example'], keyFiles: [], signingKeyFile: '/sa.key', apiAudiences: ['api', 'plat'], maxExpirationSeconds: 7200 } },
   },
   {
     name: 'several issuers and key files: verification only',
     argv: [...memory, '--service-account-issuer=https://a', '--service-account-issuer=b', '--service-account-key-file=/a.pub', '--service-account-key-file=/b.pub'],
-    want: { serviceAccounts: { issuers: ['https://a', 'b'], keyFiles: ['/a.pub', '/b.pub'] } },
+    want: { serviceAccounts: { issuers: ['https://a', 'b'], keyFiles: ['/a.pub', '/b.pub'], apiAudiences: [] } },
   },
   { name: 'no service-account flags', argv: memory, want: { serviceAccounts: undefined } },
   { name: 'TLS files', argv: [...memory, '--tls-cert-file=/c.crt', '--tls-private-key-file=/c.key'], want: { tlsCertFile: '/c.crt', tlsPrivateKeyFile: '/c.key' } },
@@ -222,6 +227,11 @@ const bad: { name: string; argv: string[]; message: string }[] = [
     name: '--show-hidden-metrics-for-version other than the previous minor release',
     argv: [...memory, '--show-hidden-metrics-for-version=1.26'],
     message: "--show-hidden-metrics-for-version must be omitted or have the value '1.27'. Only the previous minor version is allowed",
+  },
+  {
+    name: 'a maximum token expiration under an hour',
+    argv: [...memory, '--service-account-issuer=https://a', '--service-account-key-file=/a.pub', '--service-account-max-token-expiration=30m'],
+    message: 'the service-account-max-token-expiration must be between 1 hour and 2^32 seconds',
   },
   { name: 'unknown TLS version', argv: [...memory, '--tls-min-version=TLS13'], message: 'invalid value "TLS13" for flag --tls-min-version: unknown tls version "TLS13"' },
   {

@@ -77,6 +77,13 @@ export const apiserverFlags = {
   'service-account-issuer': flag.list(
     'Identifier of the service account token issuer: the "iss" claim of issued tokens, and the default audience. May be given multiple times: the first issues, all are accepted.',
   ),
+  'api-audiences': flag.list(
+    'Identifiers of the API. The service account token authenticator will validate that tokens used against the API are bound to at least one of these audiences. If --service-account-issuer is configured and this flag is not, this field defaults to a single element list containing the issuer URL.',
+  ),
+  'service-account-max-token-expiration': flag.duration(
+    'The maximum validity duration of a token created by the service account token issuer. If an otherwise valid TokenRequest with a validity duration larger than this value is requested, a token will be issued with a validity duration of this value. 0: no maximum.',
+    0,
+  ),
   'runtime-config': flag.list(
     'A set of key=value pairs that enable or disable built-in APIs: api/all, api/ga, api/beta, api/alpha, <group>/<version> (the core group: v1) or <group>/<version>/<resource>, =true or =false (no value means true); the most specific wins. Groups may be named in the k8s.io form. By default GA and beta versions are served and alpha versions are not.',
   ),
@@ -150,7 +157,7 @@ export interface ApiserverConfig {
   /** --min-request-timeout, in seconds. */
   minRequestTimeoutS: number;
   /** Present when --service-account-issuer is given. */
-  serviceAccounts?: { issuers: string[]; keyFiles: string[]; signingKeyFile?: string };
+  serviceAccounts?: { issuers: string[]; keyFiles: string[]; signingKeyFile?: string; apiAudiences: string[]; maxExpirationSeconds?: number };
   anonymousAuth: boolean;
   authorizationModes: AuthorizationMode[];
   apiDomain: string;
@@ -201,6 +208,7 @@ function serviceAccountConfig(values: ApiserverFlagValues): ApiserverConfig['ser
     seen.add(issuer);
   }
   if (!issuers.length) {
+    if (values['service-account-max-token-expiration']) throw new FlagError('flag --service-account-max-token-expiration requires --service-account-issuer');
     if (signingKeyFile) throw new FlagError('flag --service-account-signing-key-file requires --service-account-issuer');
     if (keyFiles.length) throw new FlagError('flag --service-account-key-file requires --service-account-issuer');
     return undefined;
@@ -208,7 +216,18 @@ function serviceAccountConfig(values: ApiserverFlagValues): ApiserverConfig['ser
   if (!signingKeyFile && !keyFiles.length) {
     throw new FlagError('flag --service-account-issuer requires --service-account-signing-key-file or --service-account-key-file');
   }
-  return { issuers, keyFiles, ...(signingKeyFile && { signingKeyFile }) };
+  const maxExpiration = values['service-account-max-token-expiration'];
+  // Upstream's bounds: an hour at least, 2^32 seconds at most.
+  if (maxExpiration && (maxExpiration < 3_600_000 || maxExpiration > 2 ** 32 * 1000)) {
+    throw new FlagError('the service-account-max-token-expiration must be between 1 hour and 2^32 seconds');
+  }
+  return {
+    issuers,
+    keyFiles,
+    ...(signingKeyFile && { signingKeyFile }),
+    apiAudiences: values['api-audiences'],
+    ...(maxExpiration && { maxExpirationSeconds: Math.floor(maxExpiration / 1000) }),
+  };
 }
 
 /** --tls-min-version and --tls-cipher-suites, with upstream's refusals. */
