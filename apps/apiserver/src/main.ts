@@ -6,6 +6,7 @@ import {
   createServer,
   loadServingCert,
   loadTokenFile,
+  OidcAuthenticator,
   parseAuditPolicy,
   parsePublicKeys,
   parseSigningKey,
@@ -62,6 +63,23 @@ async function loadServiceAccountKeys(config: NonNullable<ApiserverConfig['servi
   };
 }
 
+/** --oidc-*: the authenticator, with the CA file read now. */
+async function oidcAuthenticator(config: NonNullable<ApiserverConfig['oidc']>, apiAudiences: string[]): Promise<OidcAuthenticator> {
+  const ca = config.caFile ? await readFlagFile('oidc-ca-file', config.caFile) : undefined;
+  return new OidcAuthenticator({
+    issuerURL: config.issuerURL,
+    clientID: config.clientID,
+    usernameClaim: config.usernameClaim,
+    usernamePrefix: config.usernamePrefix,
+    ...(config.groupsClaim && { groupsClaim: config.groupsClaim }),
+    groupsPrefix: config.groupsPrefix,
+    ...(ca && { ca }),
+    requiredClaims: config.requiredClaims,
+    signingAlgs: config.signingAlgs,
+    apiAudiences,
+  });
+}
+
 /** --audit-policy-file, decoded and checked. */
 async function loadAuditPolicy(path: string, domain: string): Promise<AuditPolicy> {
   const text = await readFlagFile('audit-policy-file', path);
@@ -81,6 +99,7 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
     tokens = file.tokens;
   }
   const clientCA = config.clientCAFile ? await loadClientCA(config.clientCAFile) : undefined;
+  const oidc = config.oidc && (await oidcAuthenticator(config.oidc, config.apiAudiences.length ? config.apiAudiences : (config.serviceAccounts?.issuers ?? [])));
   const auditPolicy = config.auditPolicyFile ? await loadAuditPolicy(config.auditPolicyFile, config.apiDomain) : undefined;
   const serviceAccountTokens = config.serviceAccounts ? await loadServiceAccountKeys(config.serviceAccounts) : undefined;
   const tls = await loadServingCert({
@@ -116,7 +135,7 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
     tls,
     bindAddress: config.bindAddress,
     port: config.port,
-    authentication: { ...(tokens ? { tokens } : {}), ...(clientCA && { clientCA }), anonymous: config.anonymousAuth },
+    authentication: { ...(tokens ? { tokens } : {}), ...(clientCA && { clientCA }), anonymous: config.anonymousAuth, ...(oidc && { tokenAuthenticators: [oidc] }) },
     authorizationModes: config.authorizationModes,
     ...(serviceAccountTokens && { serviceAccountTokens }),
     build: {

@@ -77,6 +77,24 @@ export const apiserverFlags = {
   'service-account-issuer': flag.list(
     'Identifier of the service account token issuer: the "iss" claim of issued tokens, and the default audience. May be given multiple times: the first issues, all are accepted.',
   ),
+  'oidc-issuer-url': flag.string(
+    "The URL of the OpenID issuer, only HTTPS scheme will be accepted. If set, it will be used to verify the OIDC JSON Web Token (JWT).",
+  ),
+  'oidc-client-id': flag.string('The client ID for the OpenID Connect client, must be set if oidc-issuer-url is set.'),
+  'oidc-username-claim': flag.string(
+    "The OpenID claim to use as the user name. Note that claims other than the default ('sub') is not guaranteed to be unique and immutable.",
+    'sub',
+  ),
+  'oidc-username-prefix': flag.string(
+    "If provided, all usernames will be prefixed with this value. If not provided, username claims other than 'email' are prefixed by the issuer URL to avoid clashes. To skip any prefixing, provide the value '-'.",
+  ),
+  'oidc-groups-claim': flag.string('If provided, the name of a custom OpenID Connect claim for specifying user groups. The claim value is expected to be a string or array of strings.'),
+  'oidc-groups-prefix': flag.string('If provided, all groups will be prefixed with this value to prevent conflicts with other authentication strategies.'),
+  'oidc-ca-file': flag.string("If set, the OpenID server's certificate will be verified by one of the authorities in the oidc-ca-file, otherwise the host's root CA set will be used."),
+  'oidc-required-claim': flag.list(
+    'A key=value pair that describes a required claim in the ID Token. If set, the claim is verified to be present in the ID Token with a matching value. Repeat this flag to specify multiple claims.',
+  ),
+  'oidc-signing-algs': flag.list('Comma-separated list of allowed JOSE asymmetric signing algorithms. JWTs with a supported \'alg\' header values are: RS256, RS384, RS512, ES256, ES384, ES512, PS256, PS384, PS512.', ['RS256']),
   'api-audiences': flag.list(
     'Identifiers of the API. The service account token authenticator will validate that tokens used against the API are bound to at least one of these audiences. If --service-account-issuer is configured and this flag is not, this field defaults to a single element list containing the issuer URL.',
   ),
@@ -156,6 +174,8 @@ export interface ApiserverConfig {
   requestTimeoutMs: number;
   /** --min-request-timeout, in seconds. */
   minRequestTimeoutS: number;
+  /** --api-audiences (the service accounts' default: their issuers). */
+  apiAudiences: string[];
   /** Present when --service-account-issuer is given. */
   serviceAccounts?: { issuers: string[]; keyFiles: string[]; signingKeyFile?: string; apiAudiences: string[]; maxExpirationSeconds?: number };
   anonymousAuth: boolean;
@@ -174,6 +194,18 @@ export interface ApiserverConfig {
   auditLog: { format: 'json' | 'legacy'; maxSizeMB: number; maxBackups: number; maxAgeDays: number };
   /** --audit-policy-file: read and decoded at start. */
   auditPolicyFile?: string;
+  /** --oidc-*: present with --oidc-issuer-url. */
+  oidc?: {
+    issuerURL: string;
+    clientID: string;
+    usernameClaim: string;
+    usernamePrefix: string;
+    groupsClaim: string;
+    groupsPrefix: string;
+    caFile?: string;
+    requiredClaims: Record<string, string>;
+    signingAlgs: string[];
+  };
   /** --runtime-config, checked for syntax (the server checks the names). */
   runtimeConfig: RuntimeConfigEntry[];
   limits: { maxRequestsInflight: number; maxMutatingRequestsInflight: number; userRate?: { qps: number; burst: number; redisUrl: string } };
@@ -247,6 +279,39 @@ function tlsPolicy(minVersion: string, suites: string[]): TlsPolicy {
   return policy;
 }
 
+const signingAlgs = ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512'];
+
+/** --oidc-*, with upstream's checks. */
+function oidcConfig(values: ApiserverFlagValues): ApiserverConfig['oidc'] {
+  const issuerURL = values['oidc-issuer-url'];
+  const clientID = values['oidc-client-id'];
+  if (issuerURL && !clientID) throw new FlagError('oidc-issuer-url requires oidc-client-id');
+  if (clientID && !issuerURL) throw new FlagError('oidc-client-id requires oidc-issuer-url');
+  if (!issuerURL) return undefined;
+  const scheme = URL.canParse(issuerURL) ? new URL(issuerURL).protocol.slice(0, -1) : '';
+  if (scheme !== 'https') throw new FlagError(`'oidc-issuer-url' (${JSON.stringify(issuerURL)}) has invalid scheme (${JSON.stringify(scheme)}), require 'https'`);
+  const requiredClaims: Record<string, string> = {};
+  for (const pair of values['oidc-required-claim']) {
+    const equals = pair.indexOf('=');
+    if (equals <= 0) throw invalid('oidc-required-claim', pair, 'must be formatted as key=value');
+    requiredClaims[pair.slice(0, equals).trim()] = pair.slice(equals + 1).trim();
+  }
+  for (const alg of values['oidc-signing-algs']) {
+    if (!signingAlgs.includes(alg)) throw invalid('oidc-signing-algs', alg, `oidc: unsupported signing alg: ${alg}`);
+  }
+  return {
+    issuerURL,
+    clientID,
+    usernameClaim: values['oidc-username-claim'],
+    usernamePrefix: values['oidc-username-prefix'],
+    groupsClaim: values['oidc-groups-claim'],
+    groupsPrefix: values['oidc-groups-prefix'],
+    ...(values['oidc-ca-file'] && { caFile: values['oidc-ca-file'] }),
+    requiredClaims,
+    signingAlgs: values['oidc-signing-algs'],
+  };
+}
+
 function runtimeConfig(items: string[]): RuntimeConfigEntry[] {
   try {
     return parseRuntimeConfig(items);
@@ -289,6 +354,7 @@ export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
   }
   const serviceAccounts = serviceAccountConfig(values);
   const featureGates = parseFeatureGates(values['feature-gates']);
+  const oidc = oidcConfig(values);
   const tls = tlsPolicy(values['tls-min-version'], values['tls-cipher-suites']);
   const hiddenMetrics = checkShowHiddenMetricsForVersion(values['show-hidden-metrics-for-version']);
   if (hiddenMetrics) throw new FlagError(hiddenMetrics);
@@ -314,6 +380,8 @@ export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
     ...(values['token-auth-file'] ? { tokenAuthFile: values['token-auth-file'] } : {}),
     ...(values['client-ca-file'] ? { clientCAFile: values['client-ca-file'] } : {}),
     ...(serviceAccounts && { serviceAccounts }),
+    ...(oidc && { oidc }),
+    apiAudiences: values['api-audiences'],
     anonymousAuth: values['anonymous-auth'],
     authorizationModes: checkAuthorizationModes(values['authorization-mode']),
     apiDomain: values['api-domain'],

@@ -25,4 +25,5 @@ export { versionInfo, type VersionInfo } from './version.js';
 export { TOO_MANY_REQUESTS_MESSAGE, type LimitOptions, type UserRateOptions } from './limits.js';
 export { AuditFileLog, type AuditEvent, type AuditFileOptions, type AuditLogFormat, type AuditSink } from './audit.js';
 export { parseAuditPolicy, type AuditPolicy } from './audit-policy.js';
+export { OidcAuthenticator, type OidcOptions } from './auth/oidc.js';
 export { parseRuntimeConfig, type RuntimeConfigEntry } from './runtime-config.js';
