@@ -26,6 +26,7 @@ test('options: defaults', () => {
     port: 6443,
     certDir: defaultCertDir(),
     anonymousAuth: true,
+    apiAudiences: [],
     authorizationModes: ['RBAC'],
     apiDomain: 'plat.io',
     shutdownDelayMs: 0,
