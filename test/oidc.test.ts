@@ -3,20 +3,16 @@
 // RBAC grants the token's groups, and is refused once the issuer's key has rotated away.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
 import { ensureSelfSignedCert } from '@plat/apiserver';
 import { eventually, startApiserver, type ApiserverProcess } from './support/apiserver-process.js';
 import { authFiles, type AuthFiles } from './support/auth.js';
-import { writeKubeconfig } from './support/kubeconfig.js';
-
-const run = promisify(execFile);
+import { runKubectl, writeKubeconfig } from './support/kubeconfig.js';
 
 describe('OIDC: kubectl with an ID token from an issuer on loopback', () => {
   let issuer: Server;
@@ -46,12 +42,7 @@ describe('OIDC: kubectl with an ID token from an issuer on loopback', () => {
   const kubectl = async (token: string | undefined, ...args: string[]): Promise<{ out: string; code: number }> => {
     const config = token ? await writeKubeconfig(server, token) : admin;
     try {
-      const { stdout } = await run('kubectl', [`--kubeconfig=${config.path}`, ...args], { env: { ...process.env, HOME: workDir, KUBECACHEDIR: join(workDir, 'cache') } });
-      return { out: stdout, code: 0 };
-    } catch (error) {
-      const failed = error as { code?: number; stdout?: string; stderr?: string };
-      if (typeof failed.code !== 'number') throw error;
-      return { out: `${failed.stdout ?? ''}${failed.stderr ?? ''}`, code: failed.code };
+      return await runKubectl(config.path, workDir, args);
     } finally {
       if (token) await config.cleanup();
     }

@@ -6,6 +6,7 @@ import {
   createServer,
   loadServingCert,
   loadTokenFile,
+  loadWebhookKubeconfig,
   OidcAuthenticator,
   parseAuditPolicy,
   parsePublicKeys,
@@ -14,6 +15,7 @@ import {
   type Logger,
   type ServiceAccountTokenOptions,
   type UserInfo,
+  type WebhookConnection,
 } from '@plat/apiserver';
 import { createStorage } from '@plat/storage';
 import { builtinDefinitions, builtinSubresourceDefinitions, customResourceDefinitions, immortalNamespaces, systemNamespaceObjects } from '@plat/api';
@@ -80,6 +82,15 @@ async function oidcAuthenticator(config: NonNullable<ApiserverConfig['oidc']>, a
   });
 }
 
+/** A webhook's kubeconfig-format file, or an error that names the flag. */
+async function webhookConnection(flag: string, path: string): Promise<WebhookConnection> {
+  try {
+    return await loadWebhookKubeconfig(path);
+  } catch (error) {
+    throw new Error(`--${flag}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 /** --audit-policy-file, decoded and checked. */
 async function loadAuditPolicy(path: string, domain: string): Promise<AuditPolicy> {
   const text = await readFlagFile('audit-policy-file', path);
@@ -99,7 +110,19 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
     tokens = file.tokens;
   }
   const clientCA = config.clientCAFile ? await loadClientCA(config.clientCAFile) : undefined;
-  const oidc = config.oidc && (await oidcAuthenticator(config.oidc, config.apiAudiences.length ? config.apiAudiences : (config.serviceAccounts?.issuers ?? [])));
+  const apiAudiences = config.apiAudiences.length ? config.apiAudiences : (config.serviceAccounts?.issuers ?? []);
+  const oidc = config.oidc && (await oidcAuthenticator(config.oidc, apiAudiences));
+  const tokenWebhook = config.tokenWebhook && {
+    connection: await webhookConnection('authentication-token-webhook-config-file', config.tokenWebhook.configFile),
+    version: config.tokenWebhook.version,
+    cacheTtlMs: config.tokenWebhook.cacheTtlMs,
+  };
+  const authorizationWebhook = config.authorizationWebhook && {
+    connection: await webhookConnection('authorization-webhook-config-file', config.authorizationWebhook.configFile),
+    version: config.authorizationWebhook.version,
+    authorizedTtlMs: config.authorizationWebhook.authorizedTtlMs,
+    unauthorizedTtlMs: config.authorizationWebhook.unauthorizedTtlMs,
+  };
   const auditPolicy = config.auditPolicyFile ? await loadAuditPolicy(config.auditPolicyFile, config.apiDomain) : undefined;
   const serviceAccountTokens = config.serviceAccounts ? await loadServiceAccountKeys(config.serviceAccounts) : undefined;
   const tls = await loadServingCert({
@@ -135,8 +158,16 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
     tls,
     bindAddress: config.bindAddress,
     port: config.port,
-    authentication: { ...(tokens ? { tokens } : {}), ...(clientCA && { clientCA }), anonymous: config.anonymousAuth, ...(oidc && { tokenAuthenticators: [oidc] }) },
+    authentication: {
+      ...(tokens ? { tokens } : {}),
+      ...(clientCA && { clientCA }),
+      anonymous: config.anonymousAuth,
+      ...(oidc && { tokenAuthenticators: [oidc] }),
+      ...(apiAudiences.length && { apiAudiences }),
+    },
+    ...(tokenWebhook && { tokenWebhook }),
     authorizationModes: config.authorizationModes,
+    ...(authorizationWebhook && { authorizationWebhook }),
     ...(serviceAccountTokens && { serviceAccountTokens }),
     build: {
       gitCommit: process.env.PLAT_GIT_COMMIT,

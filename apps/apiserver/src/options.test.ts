@@ -77,6 +77,21 @@ const ok: { name: string; argv: string[]; want: Partial<ApiserverConfig> }[] = [
   { name: 'anonymous auth off', argv: [...memory, '--anonymous-auth=false'], want: { anonymousAuth: false } },
   { name: 'authorization modes in order', argv: [...memory, '--authorization-mode=AlwaysDeny,AlwaysAllow'], want: { authorizationModes: ['AlwaysDeny', 'AlwaysAllow'] } },
   { name: 'RBAC with another mode', argv: [...memory, '--authorization-mode=RBAC,AlwaysDeny'], want: { authorizationModes: ['RBAC', 'AlwaysDeny'] } },
+  {
+    name: 'Webhook authorization with its file, version and TTLs',
+    argv: [...memory, '--authorization-mode=RBAC,Webhook', '--authorization-webhook-config-file=/authz.yaml', '--authorization-webhook-version=v1beta1', '--authorization-webhook-cache-unauthorized-ttl=0'],
+    want: { authorizationModes: ['RBAC', 'Webhook'], authorizationWebhook: { configFile: '/authz.yaml', version: 'v1beta1', authorizedTtlMs: 300_000, unauthorizedTtlMs: 0 } },
+  },
+  {
+    name: 'webhook token authentication, upstream\'s defaults',
+    argv: [...memory, '--authentication-token-webhook-config-file=/authn.yaml'],
+    want: { tokenWebhook: { configFile: '/authn.yaml', version: 'v1', cacheTtlMs: 120_000 } },
+  },
+  {
+    name: 'webhook token authentication, its cache TTL',
+    argv: [...memory, '--authentication-token-webhook-config-file=/authn.yaml', '--authentication-token-webhook-cache-ttl=10s'],
+    want: { tokenWebhook: { configFile: '/authn.yaml', version: 'v1', cacheTtlMs: 10_000 } },
+  },
   { name: 'client CA file', argv: [...memory, '--client-ca-file=/ca.crt'], want: { clientCAFile: '/ca.crt' } },
   {
     name: 'service-account issuer and signing key',
@@ -186,7 +201,14 @@ const bad: { name: string; argv: string[]; message: string }[] = [
   { name: 'a storage folder for another backend', argv: [...memory, '--storage-dir=/data'], message: 'flag --storage-dir applies to --storage-backend=sqlite only' },
   { name: 'bad port', argv: [...memory, '--secure-port=abc'], message: 'invalid value "abc" for flag --secure-port: must be an integer between 0 and 65535' },
   { name: 'bind address not an IP', argv: [...memory, '--bind-address=localhost'], message: 'invalid value "localhost" for flag --bind-address: must be an IP address' },
-  { name: 'unknown authorization mode', argv: [...memory, '--authorization-mode=Webhook'], message: 'invalid value "Webhook" for flag --authorization-mode: must be one of AlwaysAllow, AlwaysDeny, RBAC' },
+  { name: 'unknown authorization mode', argv: [...memory, '--authorization-mode=Node'], message: 'invalid value "Node" for flag --authorization-mode: must be one of AlwaysAllow, AlwaysDeny, RBAC, Webhook' },
+  { name: 'Webhook without its file', argv: [...memory, '--authorization-mode=RBAC,Webhook'], message: "authorization-mode Webhook's authorization config file not passed" },
+  { name: 'a webhook file without the mode', argv: [...memory, '--authorization-webhook-config-file=/authz.yaml'], message: 'cannot specify --authorization-webhook-config-file without mode Webhook' },
+  {
+    name: 'an unknown webhook version',
+    argv: [...memory, '--authentication-token-webhook-config-file=/a', '--authentication-token-webhook-version=v2'],
+    message: 'invalid value "v2" for flag --authentication-token-webhook-version: must be one of v1, v1beta1',
+  },
   {
     name: 'a signing key without an issuer',
     argv: [...memory, '--service-account-signing-key-file=/sa.key'],

@@ -76,7 +76,7 @@ export function createApp({
   // Limits come after authentication (per-user rates need the user), before authorization.
   app.use(inflightFilter(limits ?? { maxRequestsInflight: 0, maxMutatingRequestsInflight: 0 }, metrics));
   if (userRateLimiter) app.use(userRateFilter(userRateLimiter, metrics));
-  app.use(authorizationFilter(authorizer, domain ?? 'plat.io'));
+  app.use(authorizationFilter(authorizer, domain ?? 'plat.io', logger));
   app.use(mux.dispatch());
   return app;
 }

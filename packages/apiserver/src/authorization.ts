@@ -4,8 +4,8 @@ import { StatusError, newForbidden, type AccessAttributes, type AccessDecision, 
 import { forbiddenMessage } from '@plat/auth';
 import { SYSTEM_PRIVILEGED_GROUP } from './user.js';
 
-export type AuthorizationMode = 'AlwaysAllow' | 'AlwaysDeny' | 'RBAC';
-export const authorizationModes: readonly AuthorizationMode[] = ['AlwaysAllow', 'AlwaysDeny', 'RBAC'];
+export type AuthorizationMode = 'AlwaysAllow' | 'AlwaysDeny' | 'RBAC' | 'Webhook';
+export const authorizationModes: readonly AuthorizationMode[] = ['AlwaysAllow', 'AlwaysDeny', 'RBAC', 'Webhook'];
 
 export interface Authorizer {
   authorize(attributes: AccessAttributes): AccessDecision | Promise<AccessDecision>;
@@ -32,22 +32,33 @@ const privilegedGroups: Authorizer = {
     user.groups.includes(SYSTEM_PRIVILEGED_GROUP) ? { decision: 'Allow', reason: '' } : { decision: 'NoOpinion', reason: '' },
 };
 
+/** Upstream's aggregate of errors: one as it is, several as `[a, b]`. */
+const aggregate = (errors: readonly string[]): string => (errors.length === 1 ? errors[0]! : `[${errors.join(', ')}]`);
+
 /**
- * The first Allow or Deny wins; with none, the reasons (and evaluation errors) of all are joined.
- * Rules are those of every authorizer that lists them, incomplete if any says so.
+ * The first Allow or Deny wins (with its own error, if any); with none, the reasons, evaluation
+ * errors and errors of all are joined, as upstream's union. Rules are those of every authorizer
+ * that lists them, incomplete if any says so.
  */
 export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer {
   return {
     async authorize(attributes) {
       const reasons: string[] = [];
+      const evaluationErrors: string[] = [];
       const errors: string[] = [];
       for (const authorizer of authorizers) {
         const result = await authorizer.authorize(attributes);
         if (result.decision !== 'NoOpinion') return result;
         if (result.reason) reasons.push(result.reason);
-        if (result.evaluationError) errors.push(result.evaluationError);
+        if (result.evaluationError) evaluationErrors.push(result.evaluationError);
+        if (result.error) errors.push(result.error);
       }
-      return { decision: 'NoOpinion', reason: reasons.join('\n'), ...(errors.length && { evaluationError: errors.join('\n') }) };
+      return {
+        decision: 'NoOpinion',
+        reason: reasons.join('\n'),
+        ...(evaluationErrors.length && { evaluationError: evaluationErrors.join('\n') }),
+        ...(errors.length && { error: aggregate(errors) }),
+      };
     },
     async rulesFor(user, namespace) {
       const union: AccessRules = { resourceRules: [], nonResourceRules: [], incomplete: false };
@@ -60,7 +71,7 @@ export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer 
         union.incomplete ||= rules.incomplete;
         if (rules.evaluationError) errors.push(rules.evaluationError);
       }
-      if (errors.length) union.evaluationError = errors.length === 1 ? errors[0]! : `[${errors.join(', ')}]`;
+      if (errors.length) union.evaluationError = aggregate(errors);
       return union;
     },
   };
@@ -68,12 +79,17 @@ export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer 
 
 /**
  * The authorizer for --authorization-mode: system:masters is always allowed first, as upstream;
- * the RBAC mode needs the RBAC authorizer, which reads the API's objects.
+ * the RBAC mode needs the RBAC authorizer, which reads the API's objects, and the Webhook mode
+ * the webhook's (--authorization-webhook-config-file).
  */
-export function newAuthorizer(modes: readonly AuthorizationMode[], options: { rbac?: Authorizer } = {}): Authorizer {
+export function newAuthorizer(modes: readonly AuthorizationMode[], options: { rbac?: Authorizer; webhook?: Authorizer } = {}): Authorizer {
   const byMode = (mode: AuthorizationMode): Authorizer => {
     if (mode === 'AlwaysAllow') return alwaysAllow;
     if (mode === 'AlwaysDeny') return alwaysDeny;
+    if (mode === 'Webhook') {
+      if (!options.webhook) throw new Error('the Webhook authorization mode needs --authorization-webhook-config-file');
+      return options.webhook;
+    }
     if (!options.rbac) throw new Error('the RBAC authorization mode needs the resource API');
     return options.rbac;
   };

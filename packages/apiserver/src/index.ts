@@ -27,3 +27,5 @@ export { AuditFileLog, type AuditEvent, type AuditFileOptions, type AuditLogForm
 export { parseAuditPolicy, type AuditPolicy } from './audit-policy.js';
 export { OidcAuthenticator, type OidcOptions } from './auth/oidc.js';
 export { parseRuntimeConfig, type RuntimeConfigEntry } from './runtime-config.js';
+export { loadWebhookKubeconfig, type WebhookConnection } from './auth/webhook-kubeconfig.js';
+export type { WebhookVersion } from './auth/webhook-token.js';

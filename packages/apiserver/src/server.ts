@@ -11,6 +11,11 @@ import { rbacEscalation } from './admission/rbac-escalation.js';
 import { rbacBootstrap } from './auth/bootstrap-policy.js';
 import { RbacAuthorizer } from './auth/rbac-authorizer.js';
 import { ServiceAccountTokens, type ServiceAccountTokenOptions } from './auth/service-account-tokens.js';
+import { CachedTokenAuthenticator } from './auth/token-cache.js';
+import { WebhookAuthorizer } from './auth/webhook-authorizer.js';
+import { WebhookClient, type WebhookBackoff } from './auth/webhook-client.js';
+import type { WebhookConnection } from './auth/webhook-kubeconfig.js';
+import { WebhookTokenAuthenticator, type WebhookVersion } from './auth/webhook-token.js';
 import { virtualServices } from './auth/virtual-services.js';
 import { Bootstrapper, type BootstrapObject } from './resources/bootstrap.js';
 import { ResourceCatalog, type ServedResource } from './resources/catalog.js';
@@ -57,8 +62,15 @@ export interface ServerOptions {
   /** Default 6443; 0 picks a free port (listen() returns it). */
   port?: number;
   authentication?: AuthenticationOptions;
-  /** Tried in order, after system:masters; default ['AlwaysAllow']. RBAC needs `api`. */
+  /** Tried in order, after system:masters; default ['AlwaysAllow']. RBAC needs `api`, Webhook `authorizationWebhook`. */
   authorizationModes?: AuthorizationMode[];
+  /**
+   * --authentication-token-webhook-config-file (its connection), -version and -cache-ttl: bearer
+   * tokens no other authenticator takes are reviewed by the webhook, its answers cached.
+   */
+  tokenWebhook?: { connection: WebhookConnection; version: WebhookVersion; cacheTtlMs: number; backoff?: WebhookBackoff };
+  /** --authorization-webhook-config-file (its connection), -version and the two cache TTLs: the Webhook mode. */
+  authorizationWebhook?: { connection: WebhookConnection; version: WebhookVersion; authorizedTtlMs: number; unauthorizedTtlMs: number; backoff?: WebhookBackoff };
   /** Service-account tokens: verified with these keys, and issued (TokenRequest) with a signing key. Needs `api`. */
   serviceAccountTokens?: ServiceAccountTokenOptions;
   /** Build stamps for /version. */
@@ -160,20 +172,37 @@ export function createServer(options: ServerOptions): Server {
 
   const etcd = storageCheck(storage, options.storageHealthTimeoutMs ?? 2000);
   const modes = options.authorizationModes ?? ['AlwaysAllow'];
+  const domain = options.api?.domain ?? 'plat.io';
+  const authorizationWebhook = options.authorizationWebhook;
+  const webhookAuthorizer =
+    authorizationWebhook &&
+    new WebhookAuthorizer({
+      client: new WebhookClient(authorizationWebhook.connection, { ...(authorizationWebhook.backoff && { backoff: authorizationWebhook.backoff }) }),
+      domain,
+      version: authorizationWebhook.version,
+      authorizedTtlMs: authorizationWebhook.authorizedTtlMs,
+      unauthorizedTtlMs: authorizationWebhook.unauthorizedTtlMs,
+    });
   const served = options.api
     ? serveApi(options.api, mux, logger, metrics, (res, end) => tracker.registerLongRunning(res, end), storage, {
         modes,
+        ...(webhookAuthorizer && { webhook: webhookAuthorizer }),
         ...(options.serviceAccountTokens && { serviceAccountTokens: options.serviceAccountTokens }),
         authentication: () => authentication,
       })
     : undefined;
   if (options.serviceAccountTokens && !served) throw new Error('service-account tokens need the resource API');
+  const apiAudiences = served?.tokens?.apiAudiences ?? options.authentication?.apiAudiences ?? [];
+  // Upstream's order: the token file, service accounts, OIDC, then the webhook, which is asked
+  // about every token the others do not take.
   const authentication: AuthenticationOptions = {
     ...options.authentication,
-    ...(served?.tokens && {
-      tokenAuthenticators: [...(options.authentication?.tokenAuthenticators ?? []), served.tokens],
-      apiAudiences: served.tokens.apiAudiences,
-    }),
+    tokenAuthenticators: [
+      ...(served?.tokens ? [served.tokens] : []),
+      ...(options.authentication?.tokenAuthenticators ?? []),
+      ...(options.tokenWebhook ? [tokenWebhookAuthenticator(options.tokenWebhook, domain, apiAudiences, metrics)] : []),
+    ],
+    apiAudiences,
   };
   // /livez leaves storage out: restarting a replica does not bring etcd back.
   const endpoints: Record<string, HealthCheck[]> = {
@@ -193,7 +222,7 @@ export function createServer(options: ServerOptions): Server {
   const app = createApp({
     ...(options.limits && { limits: options.limits }),
     ...(userRateLimiter && { userRateLimiter }),
-    ...(audit && { outerFilters: [auditFilter(audit, options.api?.domain ?? 'plat.io', options.auditPolicy ?? defaultAuditPolicy)] }),
+    ...(audit && { outerFilters: [auditFilter(audit, domain, options.auditPolicy ?? defaultAuditPolicy)] }),
     ...(served && {
       isKnownResource: (info: RequestInfo) =>
         !!served.catalog.find(info.apiPrefix === 'api' ? '' : info.apiGroup, info.apiVersion, info.resource),
@@ -202,7 +231,7 @@ export function createServer(options: ServerOptions): Server {
     metrics,
     requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
     authentication,
-    authorizer: served?.authorizer ?? newAuthorizer(modes),
+    authorizer: served?.authorizer ?? newAuthorizer(modes, { ...(webhookAuthorizer && { webhook: webhookAuthorizer }) }),
     mux,
     ...(options.api && { domain: options.api.domain }),
   });
@@ -279,8 +308,22 @@ export function createServer(options: ServerOptions): Server {
   };
 }
 
+/** kube-apiserver's token webhook: the webhook's reviews behind a cache of --authentication-token-webhook-cache-ttl. */
+function tokenWebhookAuthenticator(
+  webhook: NonNullable<ServerOptions['tokenWebhook']>,
+  domain: string,
+  apiAudiences: readonly string[],
+  metrics: ServerMetrics,
+): CachedTokenAuthenticator {
+  const client = new WebhookClient(webhook.connection, { ...(webhook.backoff && { backoff: webhook.backoff }) });
+  const reviews = new WebhookTokenAuthenticator({ client, domain, version: webhook.version, implicitAudiences: apiAudiences });
+  return new CachedTokenAuthenticator(reviews, { successTtlMs: webhook.cacheTtlMs, failureTtlMs: webhook.cacheTtlMs, stability: metrics.stability });
+}
+
 interface ApiSecurity {
   modes: readonly AuthorizationMode[];
+  /** The Webhook mode's authorizer. */
+  webhook?: Authorizer;
   serviceAccountTokens?: ServiceAccountTokenOptions;
   /** The server's authentication settings, for TokenReview (read when a review comes). */
   authentication: () => AuthenticationOptions;
@@ -351,7 +394,7 @@ function serveApi(
   }
   const policy = security.modes.includes('RBAC') ? rbacBootstrap(api.domain) : undefined;
   const rbac = policy && new RbacAuthorizer(catalog, api.domain, logger, policy.seed);
-  const authorizer = newAuthorizer(security.modes, { ...(rbac && { rbac }) });
+  const authorizer = newAuthorizer(security.modes, { ...(rbac && { rbac }), ...(security.webhook && { webhook: security.webhook }) });
   if (rbac) escalation = rbacEscalation(api.domain, authorizer, rbac.index);
   const tokens = security.serviceAccountTokens && new ServiceAccountTokens(security.serviceAccountTokens, catalog, api.domain);
   services = virtualServices(authorizer, security.authentication, tokens);
