@@ -142,3 +142,34 @@ test('metrics: a group resource names its group, the core group none', () => {
   assert.equal(resourceOfPrefix('/core/pods/'), 'pods');
   assert.equal(resourceOfPrefix('/rbac.authorization.plat.io/roles/'), 'roles.rbac.authorization.plat.io');
 });
+
+test('metrics: /metrics/slis carries the health checks the probes ran, by endpoint; promtool check metrics passes on it', async () => {
+  const { server, get } = await startApiServer({ storage: new CachedStorage(createStorage({ backend: 'memory' })) });
+  try {
+    assert.equal((await get('/readyz')).status, 200);
+    assert.equal((await get('/livez?exclude=ping')).status, 200);
+    const slis = (await get('/metrics/slis')).body;
+    assert.equal(sample(slis, 'kubernetes_healthcheck', 'name="etcd",type="readyz"'), 1);
+    assert.equal(sample(slis, 'kubernetes_healthcheck', 'name="shutdown",type="readyz"'), 1);
+    assert.equal(sample(slis, 'kubernetes_healthchecks_total', 'name="ping",type="readyz",status="success"'), 1);
+    assert.equal(sample(slis, 'kubernetes_healthcheck', 'name="ping",type="livez"'), undefined, 'excluded: not run');
+    assert.ok(!(await get('/metrics')).body.includes('kubernetes_healthcheck{'), 'not on /metrics, as upstream');
+    if (promtool) {
+      const result = spawnSync('promtool', ['check', 'metrics'], { input: slis, encoding: 'utf8' });
+      assert.equal(result.status, 0, `${result.stdout}${result.stderr}`);
+    }
+  } finally {
+    await server.shutdown();
+  }
+});
+
+test('metrics: the watch cache\'s lag behind this replica\'s writes, per resource', async () => {
+  const { server, send, get } = await startApiServer({ storage: new CachedStorage(createStorage({ backend: 'memory' })) });
+  try {
+    assert.equal((await send('GET', '/api/v1/namespaces')).status, 200);
+    assert.equal((await send('POST', '/api/v1/namespaces', { metadata: { name: 'lagging' } })).status, 201);
+    await scrapeUntil(get, 'the cache has the write', (metrics) => sample(metrics, 'plat_watch_cache_lag_seconds', 'resource="namespaces"') === 0);
+  } finally {
+    await server.shutdown();
+  }
+});

@@ -2,7 +2,7 @@
 // process metrics, and the request metrics under upstream's names, labels and stability classes
 // (1.28's; our own plat_* metrics are ALPHA), declared through @plat/serving's MetricsStability.
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import { MetricsStability, type DeclaredMetric, type MetricsStabilityOptions, type StabilityLevel } from '@plat/serving';
+import { HealthCheckMetrics, MetricsStability, type DeclaredMetric, type MetricsStabilityOptions, type StabilityLevel } from '@plat/serving';
 import { CheapCounter, CheapHistogram } from './cheap-metrics.js';
 import type { Handler } from './context.js';
 
@@ -42,11 +42,14 @@ export class ServerMetrics {
   readonly storageObjects: Gauge<'resource'>;
   /** Storage calls' latency, by operation and the object type (<resource>.<group>). */
   readonly storageDuration: CheapHistogram<'operation' | 'type'>;
+  /** The health checks' results (kubernetes_healthcheck, kubernetes_healthchecks_total), served at /metrics/slis. */
+  readonly health: HealthCheckMetrics;
   /** 1 for each deprecated API requested since the server started. */
   readonly requestedDeprecatedApis: Gauge<'group' | 'version' | 'resource' | 'subresource' | 'removed_release'>;
 
   constructor(options: MetricsStabilityOptions = {}) {
     this.stability = new MetricsStability(this.registry, options);
+    this.health = new HealthCheckMetrics(this.stability);
     const declare = (help: string, stabilityLevel: StabilityLevel): DeclaredMetric => this.stability.declare(help, { stabilityLevel });
     collectDefaultMetrics({ register: this.registry });
     // Gauges named like counters fail `promtool check metrics`; their *_total-less twins
@@ -135,10 +138,11 @@ export class ServerMetrics {
     this.duration.labels(labels).observe(seconds);
   }
 
-  handler(): Handler {
+  /** /metrics, or with `registry` another of its endpoints (/metrics/slis). */
+  handler(registry: Registry = this.registry): Handler {
     return async (ctx) => {
-      ctx.body = await this.registry.metrics();
-      ctx.set('Content-Type', this.registry.contentType);
+      ctx.body = await registry.metrics();
+      ctx.set('Content-Type', registry.contentType);
     };
   }
 }

@@ -211,11 +211,12 @@ export function createServer(options: ServerOptions): Server {
     readyz: [pingCheck, etcd, shutdownCheck, ...(served?.checks ?? [])],
   };
   for (const [endpoint, checks] of Object.entries(endpoints)) {
-    mux.handle(`/${endpoint}`, healthHandler(endpoint, checks, logger));
+    mux.handle(`/${endpoint}`, healthHandler(endpoint, checks, logger, metrics.health));
     for (const check of checks) mux.handle(`/${endpoint}/${check.name}`, singleCheckHandler(check, logger));
   }
   mux.handle('/version', versionHandler(versionInfo(options.build)));
   mux.handle('/metrics', metrics.handler());
+  mux.handle('/metrics/slis', metrics.handler(metrics.health.registry));
 
   const audit: AuditSink | undefined = options.auditSink ?? (options.auditLogPath ? new AuditFileLog(options.auditLogPath, logger, options.auditLog) : undefined);
   const userRateLimiter = options.limits?.userRate && newUserRateLimiter(options.limits.userRate, logger, metrics);

@@ -13,6 +13,7 @@ export {
   type CertificateNames,
 } from './serving-cert.js';
 export { pingCheck, runHealthChecks, runHealthCheck, type HealthCheck, type HealthReport } from './health.js';
+export { HealthCheckMetrics } from './health-metrics.js';
 export { parseTlsCipherSuites, parseTlsMinVersion, secureServingOptions, serverCiphers, type SecureServingOptions, type ServingTlsOptions, type TlsPolicy } from './tls-options.js';
 export {
   MetricsStability,

@@ -419,6 +419,43 @@ describe('watch cache: reads accepting an older state see this process\'s own wr
   });
 });
 
+describe('watch cache: its lag behind this process\'s writes', () => {
+  it('is 0 while the cache has every write, grows while its watch holds them back, and is 0 again once they arrive', async () => {
+    const inner = new MemoryStorage();
+    let release!: () => void;
+    let held: Promise<void> = Promise.resolve();
+    const innerWatch = inner.watch.bind(inner);
+    inner.watch = (async (key: string, options?: object) => {
+      const watch = await innerWatch(key, options);
+      async function* holding(): AsyncGenerator<WatchEvent> {
+        for await (const event of watch) {
+          await held;
+          yield event;
+        }
+      }
+      return { [Symbol.asyncIterator]: holding, stop: () => watch.stop() };
+    }) as typeof inner.watch;
+    const store = new CachedStorage(inner);
+    const lag = async (): Promise<number | undefined> => (await store.stats()).find((stats) => stats.prefix === '/apps/things/')?.lagSeconds;
+    try {
+      await store.list('/apps/things/', { notOlderThan: 0 });
+      await store.create('/apps/things/ns/a', item('ns', 'a'));
+      await waitUntil(async () => (await lag()) === 0);
+      held = new Promise((resolve) => (release = resolve));
+      await store.create('/apps/things/ns/b', item('ns', 'b'));
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      await store.create('/apps/things/ns/c', item('ns', 'c'));
+      const behind = (await lag())!;
+      assert.ok(behind >= 0.14 && behind < 5, `lag ${behind}: from the oldest write not received`);
+      release();
+      await waitUntil(async () => (await lag()) === 0);
+    } finally {
+      release?.();
+      await store.close();
+    }
+  });
+});
+
 async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {

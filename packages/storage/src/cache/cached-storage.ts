@@ -71,7 +71,15 @@ export interface WatchCacheStats {
   lists: number;
   /** The most events the window keeps. */
   capacity: number;
+  /**
+   * How long, in seconds, the cache has trailed the oldest write of this process below its prefix
+   * that it has not received yet; 0 when it has them all. A cache whose watch stalls shows it here.
+   */
+  lagSeconds: number;
 }
+
+/** How many of a prefix's writes the lag keeps track of; past it, the newest ones share a time. */
+const MAX_TRACKED_WRITES = 1024;
 
 /** The cache prefix of a key: `/<group>/<resource>/`, or undefined for a shorter key. */
 export function cachePrefix(key: string): string | undefined {
@@ -139,11 +147,39 @@ export class CachedStorage implements Storage {
    */
   private readonly lastWrites = new Map<string, number>();
 
+  /**
+   * This process's writes below each prefix with a cache, oldest first, each with when it was
+   * acknowledged, until the cache is seen to have them (stats()): how far behind the cache is.
+   */
+  private readonly unseenWrites = new Map<string, { revision: number; at: number }[]>();
+
   private noteWrite<T extends StoredObject>(key: string, written: T): T {
     const prefix = cachePrefix(key);
     const revision = Number(written.metadata?.resourceVersion);
     if (prefix !== undefined && revision > (this.lastWrites.get(prefix) ?? 0)) this.lastWrites.set(prefix, revision);
+    if (prefix !== undefined && revision > 0 && this.caches.has(prefix)) {
+      let writes = this.unseenWrites.get(prefix);
+      if (!writes) this.unseenWrites.set(prefix, (writes = []));
+      // Bounded: the newest write then takes the place of the last one kept, whose (earlier) time
+      // keeps the lag from being understated.
+      if (writes.length >= MAX_TRACKED_WRITES) writes[writes.length - 1]!.revision = revision;
+      else writes.push({ revision, at: Date.now() });
+    }
     return written;
+  }
+
+  /** Seconds since the oldest write below `cache`'s prefix that the cache has not received; forgets the ones it has. */
+  private lagOf(cache: ResourceCache, now: number): number {
+    const writes = this.unseenWrites.get(cache.prefix);
+    if (!writes) return 0;
+    let seen = 0;
+    while (seen < writes.length && writes[seen]!.revision <= cache.revision) seen++;
+    writes.splice(0, seen);
+    if (!writes.length) {
+      this.unseenWrites.delete(cache.prefix);
+      return 0;
+    }
+    return (now - writes[0]!.at) / 1000;
   }
 
   /**
@@ -243,6 +279,7 @@ export class CachedStorage implements Storage {
   /** One entry per resource cache. */
   async stats(): Promise<WatchCacheStats[]> {
     const caches = await Promise.all(this.caches.values());
+    const now = Date.now();
     return caches
       .filter((cache): cache is ResourceCache => cache !== undefined)
       .map((cache) => ({
@@ -259,6 +296,7 @@ export class CachedStorage implements Storage {
         eventsDispatched: cache.eventsDispatched,
         lists: cache.listsServed,
         capacity: this.settings.maxHistoryEvents,
+        lagSeconds: this.lagOf(cache, now),
       }));
   }
 
