@@ -9,9 +9,10 @@ const allowed = {
   'packages/apimachinery': [],
   'packages/storage': [],
   'packages/protobuf': ['@plat/apimachinery'],
+  'packages/cel': ['@plat/apimachinery'],
   'packages/registry': ['@plat/apimachinery', '@plat/storage', '@plat/merge'],
   'packages/merge': ['@plat/apimachinery'],
-  'packages/api': ['@plat/apimachinery', '@plat/registry'],
+  'packages/api': ['@plat/apimachinery', '@plat/registry', '@plat/cel'],
   'packages/auth': ['@plat/apimachinery'],
   'packages/featuregate': [],
   'packages/serving': ['@plat/apimachinery'],
@@ -20,9 +21,10 @@ const allowed = {
   'packages/client': ['@plat/apimachinery'],
   'apps/controller-manager': ['@plat/apimachinery', '@plat/client', '@plat/serving', '@plat/featuregate'],
   'packages/agent-config': ['@plat/apimachinery', '@plat/featuregate'],
-  'apps/node-agent': ['@plat/apimachinery', '@plat/agent-config'],
+  'apps/node-agent': ['@plat/apimachinery', '@plat/agent-config', '@plat/api', '@plat/client', '@plat/protobuf', '@plat/serving'],
   test: ['@plat/apimachinery', '@plat/apiserver', '@plat/api', '@plat/storage', '@plat/protobuf'],
-  bench: ['@plat/apimachinery', '@plat/api', '@plat/storage', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving'],
+  // bench/agents runs the node agent's own loops, many in one process.
+  bench: ['@plat/apimachinery', '@plat/api', '@plat/cel', '@plat/storage', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving', '@plat/client', '@plat/node-agent'],
 };
 /** What a workspace's tests (`*.test.ts`, `test-support.ts`) may import besides: a server to talk to. */
 const allowedInTests = {
@@ -30,7 +32,7 @@ const allowedInTests = {
   'packages/protobuf': ['@plat/api'],
   // A custom resource's versions are tried through the real generic store, on the memory backend.
   'packages/api': ['@plat/storage'],
-  'packages/client': ['@plat/apiserver', '@plat/api', '@plat/storage'],
+  'packages/client': ['@plat/apiserver', '@plat/api', '@plat/storage', '@plat/protobuf'],
   'apps/controller-manager': ['@plat/apiserver', '@plat/api', '@plat/storage'],
 };
 const isTestFile = (file) => /(\.test|test-support)\.ts$/.test(file);

@@ -43,6 +43,7 @@ describe('helm/plat, rendered by helm', () => {
         'apiserver.podAntiAffinity=hard',
         'apiDomain=k8s.io',
         'etcd.tls.existingSecret=etcd-client',
+        'encryption.existingSecret=plat-encryption',
         'prometheusRule.enabled=true',
         'grafanaDashboard.enabled=true',
         'apiserver.autoscaling.enabled=true',
@@ -157,6 +158,16 @@ describe('helm/plat, rendered by helm', () => {
     const volume = deployment.spec.template.spec.volumes.find((entry: Manifest) => entry.name === 'etcd-tls');
     assert.equal(volume.secret.secretName, 'etcd-client');
     assert.deepEqual(volume.secret.items.map((item: { key: string }) => item.key), ['ca.crt', 'tls.crt', 'tls.key']);
+  });
+
+  it('encryption at rest: a Secret holding the EncryptionConfiguration, mounted, and the flag', () => {
+    assert.ok(!(containerOf(apiserverOf(render([]))).args as string[]).some((arg) => arg.startsWith('--encryption-provider-config')));
+    const deployment = apiserverOf(render(['encryption.existingSecret=plat-encryption']));
+    const container = containerOf(deployment);
+    assert.ok((container.args as string[]).includes('--encryption-provider-config=/etc/plat/encryption/encryption-config.yaml'));
+    assert.deepEqual(container.volumeMounts.find((mount: Manifest) => mount.name === 'encryption'), { name: 'encryption', mountPath: '/etc/plat/encryption', readOnly: true });
+    const volume = deployment.spec.template.spec.volumes.find((entry: Manifest) => entry.name === 'encryption');
+    assert.deepEqual(volume.secret, { secretName: 'plat-encryption', items: [{ key: 'encryption-config.yaml', path: 'encryption-config.yaml' }] });
   });
 
   it('the controller-manager runs as its own user, in no group, with service-account credentials and no admin token', () => {

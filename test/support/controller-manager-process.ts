@@ -8,14 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@plat/storage/testing';
+import { logLines, type LogLine } from './log-lines.js';
 
 const MAIN = fileURLToPath(new URL('../../../apps/controller-manager/dist/main.js', import.meta.url));
 const START_TIMEOUT_MS = 20_000;
 
-export interface LogLine {
-  msg?: string;
-  [field: string]: unknown;
-}
+export type { LogLine };
 
 export interface ControllerManagerProcess {
   readonly pid: number;
@@ -48,22 +46,8 @@ export async function startControllerManager(args: string[]): Promise<Controller
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const parsed = (): LogLine[] =>
-    output
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as LogLine);
-  const lines = (message: string): LogLine[] => parsed().filter((line) => line.msg === message);
-  const waitForLog = async (message: string, timeoutMs = START_TIMEOUT_MS): Promise<LogLine> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = lines(message)[0];
-      if (found) return found;
-      if (child.exitCode !== null) throw new Error(`controller-manager exited with ${child.exitCode} before logging "${message}":\n${output}`);
-      if (Date.now() > deadline) throw new Error(`controller-manager did not log "${message}" within ${timeoutMs} ms:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  };
+  const { lines, waitForLog: waitFor } = logLines('controller-manager', () => output, () => child.exitCode);
+  const waitForLog = (message: string, timeoutMs = START_TIMEOUT_MS): Promise<LogLine> => waitFor(message, timeoutMs);
   const leaderElection = !args.includes('--leader-elect=false');
   const first = await waitForLog(leaderElection ? 'leader election candidate' : 'starting controller').catch(async (error: unknown) => {
     if (child.exitCode === null) child.kill('SIGKILL');

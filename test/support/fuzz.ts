@@ -258,7 +258,9 @@ export function generateRequest(random: Random, resources: readonly ServedResour
       method = 'PATCH';
       const type = random.pick(PATCH_TYPES);
       headers['Content-Type'] = type;
-      const fail = dryRunOrFail === 'fail';
+      // An apply to an object that does not exist creates it whatever resourceVersion it names (as
+      // upstream's, whose create-on-update never compares one): only a dry run leaves nothing behind.
+      const fail = dryRunOrFail === 'fail' && !(type === 'application/apply-patch+yaml' && !known.includes(target));
       if (!fail) query.push('dryRun=All');
       if (type === 'application/apply-patch+yaml') {
         query.push(`fieldManager=fuzz`);

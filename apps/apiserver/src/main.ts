@@ -2,8 +2,12 @@
 import { X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import {
+  EncryptionConfigError,
+  TransformationMetrics,
   createLogger,
   createServer,
+  encryptionTransformers,
+  parseEncryptionConfiguration,
   loadServingCert,
   loadTokenFile,
   loadWebhookKubeconfig,
@@ -17,7 +21,7 @@ import {
   type UserInfo,
   type WebhookConnection,
 } from '@plat/apiserver';
-import { createStorage } from '@plat/storage';
+import { createStorage, type ResourceTransformers } from '@plat/storage';
 import { builtinDefinitions, builtinSubresourceDefinitions, customResourceDefinitions, immortalNamespaces, systemNamespaceObjects } from '@plat/api';
 import { commandLineOrExit } from '@plat/apimachinery';
 import { apiserverFlags, parseCommandLine, type ApiserverConfig } from './options.js';
@@ -101,6 +105,17 @@ async function loadAuditPolicy(path: string, domain: string): Promise<AuditPolic
   }
 }
 
+/** --encryption-provider-config: the transformers of the resources it lists, reporting to `metrics`. */
+async function loadEncryption(path: string, metrics: TransformationMetrics): Promise<ResourceTransformers> {
+  const text = await readFlagFile('encryption-provider-config', path);
+  try {
+    return encryptionTransformers(parseEncryptionConfiguration(text), metrics);
+  } catch (error) {
+    if (error instanceof EncryptionConfigError) throw new Error(`--encryption-provider-config: error while parsing file ${path}: ${error.message}`);
+    throw error;
+  }
+}
+
 async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
   for (const warning of config.featureGateWarnings) logger.warn(warning);
   let tokens: Map<string, UserInfo> | undefined;
@@ -134,7 +149,10 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
   if (tls.replacedBecause) logger.info({ reason: tls.replacedBecause }, 'replaced the self-signed serving certificate');
   logger.info({ certificate: tls.source }, 'serving certificate');
 
-  const { etcdTlsFiles, ...storageConfig } = config.storage;
+  const { etcdTlsFiles, encryptionProviderConfig, ...storageConfig } = config.storage;
+  const transformationMetrics = new TransformationMetrics();
+  const transformers = encryptionProviderConfig ? await loadEncryption(encryptionProviderConfig, transformationMetrics) : undefined;
+  if (encryptionProviderConfig) logger.info({ file: encryptionProviderConfig }, 'encryption at rest: providers loaded');
   const etcdTls = etcdTlsFiles && config.storage.backend === 'etcd3' ? await loadEtcdTls(etcdTlsFiles) : undefined;
   if (etcdTls && !config.storage.etcdServers.some((server) => server.startsWith('https://'))) {
     logger.warn('--etcd-cafile, --etcd-certfile and --etcd-keyfile apply to https:// --etcd-servers only: every one given is plain http');
@@ -143,6 +161,7 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
   const storage = createStorage({
     ...storageConfig,
     ...(etcdTls && { etcdTls }),
+    ...(transformers && { transformers }),
     healthTimeoutMs: config.storageHealthTimeoutMs,
     onBackgroundError: (err, what) => logger.error({ err, what }, 'storage background task failed'),
     onEtcdEndpointEvent: ({ endpoint, state, reason }) => {
@@ -153,6 +172,7 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
   if (config.storage.backend === 'sqlite') logger.info({ dir: config.storage.dir }, 'storage: the embedded SQLite database');
   const server = createServer({
     storage,
+    ...(transformers && { storageTransformationMetrics: transformationMetrics }),
     watchCache: config.watchCache && { consistentListFromCache: config.featureGates.enabled('ConsistentListFromCache') },
     logger,
     tls,
@@ -193,6 +213,8 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
       definitions: builtinDefinitions,
       subresourceDefinitions: builtinSubresourceDefinitions,
       domain: config.apiDomain,
+      // Upstream keeps whole seconds of --event-ttl (a lease's unit).
+      eventTTLSeconds: Math.floor(config.eventTTLMs / 1000),
       bootstrap: systemNamespaceObjects(config.apiDomain).map((object) => ({ group: '', version: 'v1', resource: 'namespaces', object })),
       immortalNamespaces: immortalNamespaces(config.apiDomain),
       responseCompression: config.featureGates.enabled('APIResponseCompression'),

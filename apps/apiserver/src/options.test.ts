@@ -22,6 +22,7 @@ test('options: defaults', () => {
     storage: { backend: 'etcd3', etcdServers: ['http://127.0.0.1:2379'], prefix: '/registry', compactionIntervalMs: 300_000 },
     storageHealthTimeoutMs: 2000,
     watchCache: true,
+    eventTTLMs: 3_600_000,
     bindAddress: '0.0.0.0',
     port: 6443,
     certDir: defaultCertDir(),
@@ -42,6 +43,7 @@ test('options: defaults', () => {
 });
 
 const ok: { name: string; argv: string[]; want: Partial<ApiserverConfig> }[] = [
+  { name: '--event-ttl takes a Go duration', argv: [...memory, '--event-ttl=90s'], want: { eventTTLMs: 90_000 } },
   { name: 'memory backend needs no etcd', argv: memory, want: { storage: { backend: 'memory', etcdServers: [], prefix: '/registry', compactionIntervalMs: 300_000 } } },
   {
     name: 'etcd flags',

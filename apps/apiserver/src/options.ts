@@ -32,6 +32,10 @@ export const apiserverFlags = {
   'etcd-prefix': flag.string('The prefix to prepend to all resource paths in etcd.', '/registry'),
   'etcd-compaction-interval': flag.duration('The interval of compaction requests. If 0, the compaction request from apiserver is disabled.', 5 * 60_000),
   'etcd-healthcheck-timeout': flag.duration('The timeout to use when checking etcd health.', 2000),
+  'encryption-provider-config': flag.string(
+    'The file containing configuration for encryption providers to be used for storing secrets in etcd: an EncryptionConfiguration (apiserver.config.k8s.io/v1) listing resources and their providers (aesgcm, aescbc, secretbox, identity); the first provider writes, all read. Read at start-up: restart to rotate keys.',
+  ),
+  'event-ttl': flag.duration('Amount of time to retain events.', 60 * 60_000),
   'watch-cache': flag.bool('Enable watch caching in the apiserver: watches and current lists are served from memory, one etcd watch per resource.', true),
   'secure-port': flag.int('The port on which to serve HTTPS; 0 picks a free port.', 6443, 0, 65535),
   'bind-address': flag.string('The IP address on which to listen for the --secure-port port.', '0.0.0.0'),
@@ -176,10 +180,14 @@ export interface ApiserverConfig {
     compactionIntervalMs: number;
     /** Present when any of --etcd-cafile, --etcd-certfile, --etcd-keyfile is given. */
     etcdTlsFiles?: { caFile?: string; certFile?: string; keyFile?: string };
+    /** --encryption-provider-config: encryption at rest of the resources it lists. */
+    encryptionProviderConfig?: string;
   };
   storageHealthTimeoutMs: number;
   /** Serve watches and current lists from the watch cache (--watch-cache). */
   watchCache: boolean;
+  /** --event-ttl: how long an Event lives after its last write. */
+  eventTTLMs: number;
   bindAddress: string;
   port: number;
   certDir: string;
@@ -393,9 +401,11 @@ export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
       prefix: values['etcd-prefix'],
       compactionIntervalMs: values['etcd-compaction-interval'],
       ...(Object.keys(etcdTlsFiles).length > 0 && { etcdTlsFiles }),
+      ...(values['encryption-provider-config'] && { encryptionProviderConfig: values['encryption-provider-config'] }),
     },
     storageHealthTimeoutMs: values['etcd-healthcheck-timeout'],
     watchCache: values['watch-cache'],
+    eventTTLMs: values['event-ttl'],
     bindAddress: values['bind-address'],
     port: values['secure-port'],
     certDir: values['cert-dir'],

@@ -8,4 +8,5 @@ export const controllerServiceAccounts: Record<ControllerName, string> = {
   'clusterrole-aggregation-controller': 'clusterrole-aggregation-controller',
   'garbage-collector-controller': 'generic-garbage-collector',
   'crd-cleanup-controller': 'crd-cleanup-controller',
+  'node-lifecycle-controller': 'node-controller',
 };

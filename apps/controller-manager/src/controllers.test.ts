@@ -1,12 +1,13 @@
 // The controllers against an in-process API server: each behaviour in a namespace of its own.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { InformerFactory, RateLimitingQueue, silentLogger, type KubeObject } from '@plat/client';
+import { EventRecorder, InformerFactory, RateLimitingQueue, silentLogger, type KubeObject } from '@plat/client';
 import type { ControllerContext } from './controllers/context.js';
 import { GarbageCollector, GraphNode } from './controllers/garbage-collector.js';
 import { ResourceMap } from './resources.js';
 import type { ClusterRole } from './controllers/cluster-role-aggregation.js';
 import type { Namespace } from './controllers/namespace.js';
+import type { Node } from './controllers/node-lifecycle.js';
 import { eventually, isGone, ownerRef, rbacGroup, refs, startTestCluster, type TestCluster } from './test-support.js';
 
 describe('controllers', () => {
@@ -33,6 +34,88 @@ describe('controllers', () => {
       const first = await accounts('sa-again').get('default');
       await accounts('sa-again').delete('default');
       await eventually('a new default', async () => (await accounts('sa-again').get('default')).metadata.uid !== first.metadata.uid);
+    });
+  });
+
+  describe('node lifecycle', () => {
+    const nodes = () => api().resource<Node>(refs.nodes);
+    const leases = () => api().resource(refs.leases).namespace('plat-node-lease');
+    const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const readyOf = async (name: string) => (await nodes().get(name)).status?.conditions?.find((c) => c.type === 'Ready');
+    const taintsOf = async (name: string) => ((await nodes().get(name)).spec?.taints ?? []).map((t) => `${t.key}:${t.effect}`);
+    const renew = async (name: string) => {
+      const lease = await leases().get(name);
+      await leases().update({ ...lease, spec: { ...(lease as { spec?: object }).spec, renewTime: new Date().toISOString().replace('Z', '000Z') } } as KubeObject);
+    };
+
+    it('a node whose lease is renewed stays Ready; silent past the grace period it turns Unknown and unreachable; back when it reports again', async () => {
+      await nodes().create({ metadata: { name: 'life-1' }, status: { conditions: [{ type: 'Ready', status: 'True', reason: 'AgentReady', lastHeartbeatTime: now(), lastTransitionTime: now() }] } });
+      await leases().create({ metadata: { name: 'life-1' }, spec: { holderIdentity: 'life-1', leaseDurationSeconds: 1, renewTime: new Date().toISOString().replace('Z', '000Z') } } as KubeObject);
+      // Renewals alone (no status posts) keep it Ready for well past the 800 ms grace period.
+      for (let i = 0; i < 8; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await renew('life-1');
+      }
+      assert.equal((await readyOf('life-1'))?.status, 'True');
+      assert.deepEqual(await taintsOf('life-1'), []);
+      // Silence: Unknown, with upstream's reason, and the unreachable taints.
+      await eventually('Ready Unknown', async () => (await readyOf('life-1'))?.status === 'Unknown');
+      const unknown = await readyOf('life-1');
+      assert.equal(unknown?.reason, 'NodeStatusUnknown');
+      assert.equal(unknown?.message, 'Kubelet stopped posting node status.');
+      const conditions = (await nodes().get('life-1')).status?.conditions ?? [];
+      assert.deepEqual(conditions.map((c) => `${c.type}=${c.status}`).sort(), ['DiskPressure=Unknown', 'MemoryPressure=Unknown', 'PIDPressure=Unknown', 'Ready=Unknown']);
+      await eventually('unreachable taints', async () => (await taintsOf('life-1')).length === 2);
+      assert.deepEqual(await taintsOf('life-1'), ['node.plat.io/unreachable:NoSchedule', 'node.plat.io/unreachable:NoExecute']);
+      const noExecute = (await nodes().get('life-1')).spec?.taints?.find((t) => t.effect === 'NoExecute');
+      assert.ok(noExecute?.timeAdded);
+      // The agent is back: it renews and posts Ready; the taints go.
+      await renew('life-1');
+      const node = await nodes().get('life-1');
+      const back = (node.status?.conditions ?? []).map((c) => (c.type === 'Ready' ? { ...c, status: 'True', reason: 'AgentReady', lastHeartbeatTime: now(), lastTransitionTime: now() } : c));
+      await nodes().update({ ...node, status: { ...node.status, conditions: back } }, { subresource: 'status' });
+      await eventually('taints removed', async () => (await taintsOf('life-1')).length === 0);
+      await nodes().delete('life-1');
+    });
+
+    it('Ready False brings the not-ready taints; other taints are left alone', async () => {
+      await nodes().create({
+        metadata: { name: 'life-2' },
+        spec: { taints: [{ key: 'dedicated', value: 'edge', effect: 'NoSchedule' }] },
+        status: { conditions: [{ type: 'Ready', status: 'False', reason: 'AgentNotReady', lastHeartbeatTime: now(), lastTransitionTime: now() }] },
+      });
+      await eventually('not-ready taints', async () => (await taintsOf('life-2')).length === 3);
+      assert.deepEqual(await taintsOf('life-2'), ['dedicated:NoSchedule', 'node.plat.io/not-ready:NoSchedule', 'node.plat.io/not-ready:NoExecute']);
+      await nodes().delete('life-2');
+    });
+
+    it("events, as upstream's node-controller records them: RegisteredNode, NodeNotReady when it marks a Ready node Unknown, RemovingNode", async () => {
+      const created = await nodes().create({ metadata: { name: 'life-4' }, status: { conditions: [{ type: 'Ready', status: 'True', reason: 'AgentReady', lastHeartbeatTime: now(), lastTransitionTime: now() }] } });
+      type NodeEvent = KubeObject & { reason: string; message: string; type: string; source: { component: string }; involvedObject: Record<string, string> };
+      const eventsOf = async (): Promise<NodeEvent[]> =>
+        ((await api().resource(refs.events).namespace('default').list({ fieldSelector: 'involvedObject.name=life-4' })).items as NodeEvent[]).sort((a, b) =>
+          a.metadata.creationTimestamp! < b.metadata.creationTimestamp! ? -1 : 1,
+        );
+      await eventually('NodeNotReady', async () => (await eventsOf()).some((e) => e.reason === 'NodeNotReady'));
+      await nodes().delete('life-4');
+      await eventually('RemovingNode', async () => (await eventsOf()).some((e) => e.reason === 'RemovingNode'));
+      const recorded = await eventsOf();
+      assert.deepEqual(
+        recorded.map((e) => [e.reason, e.message, e.type, e.source.component]),
+        [
+          ['RegisteredNode', 'Node life-4 event: Registered Node life-4 in Controller', 'Normal', 'node-controller'],
+          ['NodeNotReady', 'Node life-4 status is now: NodeNotReady', 'Normal', 'node-controller'],
+          ['RemovingNode', 'Node life-4 event: Removing Node life-4 from Controller', 'Normal', 'node-controller'],
+        ],
+      );
+      for (const event of recorded) assert.deepEqual(event.involvedObject, { kind: 'Node', name: 'life-4', uid: created.metadata.uid!, apiVersion: 'v1' });
+    });
+
+    it('a node that never reported gets NodeStatusNeverUpdated after the startup grace period', async () => {
+      await nodes().create({ metadata: { name: 'life-3' } });
+      await eventually('Ready Unknown', async () => (await readyOf('life-3'))?.reason === 'NodeStatusNeverUpdated');
+      assert.equal((await readyOf('life-3'))?.message, 'Kubelet never posted node status.');
+      await nodes().delete('life-3');
     });
   });
 
@@ -234,6 +317,7 @@ describe('garbage collector: a dependent its graph did not know when the owner w
       domain: 'plat.io',
       logger: silentLogger,
       workQueue: (name) => new RateLimitingQueue({ name }),
+      events: new EventRecorder(lone.client, { component: 'garbage-collector-controller', logger: silentLogger }),
     };
     await context.resources.refresh();
     const gc = new GarbageCollector(context, context.resources, silentLogger);
@@ -275,7 +359,7 @@ describe('controllers with --use-service-account-credentials, under RBAC', () =>
 
   it('each controller gets its service account, and together they still do their work', async () => {
     const admin = rbac.client;
-    const names = ['clusterrole-aggregation-controller', 'generic-garbage-collector', 'namespace-controller', 'service-account-controller'];
+    const names = ['clusterrole-aggregation-controller', 'generic-garbage-collector', 'namespace-controller', 'node-controller', 'service-account-controller'];
     await eventually('the controllers\' service accounts', async () => {
       const accounts = await admin.resource(refs.serviceAccounts).namespace('plat-system').list();
       return names.every((name) => accounts.items.some((a) => a.metadata.name === name));
@@ -294,8 +378,77 @@ describe('controllers with --use-service-account-credentials, under RBAC', () =>
     await clusterRoles.create({ metadata: { name: 'sa-creds-part', labels: { 'sa-creds': 'yes' } }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] });
     await clusterRoles.create({ metadata: { name: 'sa-creds-union' }, aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'sa-creds': 'yes' } }] } } as KubeObject);
     await eventually('the rules aggregated', async () => ((await clusterRoles.get('sa-creds-union')) as { rules?: unknown[] }).rules?.length === 1);
+    // Node lifecycle (node-controller): a silent node marked Unknown and tainted.
+    await admin.resource<Node>(refs.nodes).create({ metadata: { name: 'sa-creds-node' } });
+    await eventually('the node tainted unreachable', async () =>
+      ((await admin.resource<Node>(refs.nodes).get('sa-creds-node')).spec?.taints ?? []).some((t) => t.key === 'node.plat.io/unreachable'),
+    );
     // Namespace deletion (namespace-controller).
     await admin.resource(refs.namespaces).delete('sa-creds');
     await eventually('the namespace removed', () => isGone(admin, refs.namespaces, '', 'sa-creds'), 10_000);
+  });
+});
+
+describe('events the controllers record', () => {
+  // Under RBAC, each controller as its service account, so that a role an administrator narrows
+  // makes the namespace controller fail as upstream's does: a 403 on a kind it must empty.
+  let cluster: TestCluster;
+  before(async () => {
+    cluster = await startTestCluster(['namespace-controller', 'garbage-collector-controller'], { serviceAccountCredentials: true });
+  });
+  after(() => cluster.close());
+  const events = (namespace: string) => cluster.client.resource(refs.events).namespace(namespace);
+  const found = async (namespace: string, reason: string): Promise<KubeObject & Record<string, any>> => {
+    let event: (KubeObject & Record<string, any>) | undefined;
+    await eventually(`a ${reason} event in ${namespace}`, async () => {
+      event = (await events(namespace).list({ fieldSelector: `reason=${reason}` })).items[0];
+      return event !== undefined;
+    }, 15_000);
+    return event!;
+  };
+
+  it('namespace deletion that fails: a Warning on the namespace, with its condition\'s reason and message, counted while it fails', async () => {
+    const admin = cluster.client;
+    const clusterRoles = admin.resource(refs.clusterRoles);
+    const role = (await clusterRoles.get('system:controller:namespace-controller')) as KubeObject & { rules: { apiGroups: string[]; resources: string[]; verbs: string[] }[] };
+    // An administrator narrows the role: no deleting ServiceAccounts (every other kind still).
+    const { resources } = await cluster.client.discovery.serverPreferredResources();
+    const groups = [...new Set(resources.map((r) => r.group))].filter((g) => g !== '');
+    const coreButServiceAccounts = resources.filter((r) => r.group === '' && r.namespaced && !r.name.includes('/') && r.name !== 'serviceaccounts').map((r) => r.name);
+    role.rules = [
+      { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch', 'delete'] },
+      { apiGroups: [''], resources: ['namespaces/finalize', 'namespaces/status'], verbs: ['update'] },
+      { apiGroups: ['*'], resources: ['*'], verbs: ['get', 'list'] },
+      { apiGroups: [''], resources: coreButServiceAccounts, verbs: ['delete', 'deletecollection'] },
+      { apiGroups: groups, resources: ['*'], verbs: ['delete', 'deletecollection'] },
+      { apiGroups: ['', `events.plat.io`], resources: ['events'], verbs: ['create', 'update', 'patch'] },
+    ];
+    await clusterRoles.update(role);
+    await admin.resource(refs.namespaces).create({ metadata: { name: 'ev-stuck' } });
+    await admin.resource(refs.serviceAccounts).namespace('ev-stuck').create({ metadata: { name: 'keeper' } });
+    await admin.resource(refs.namespaces).delete('ev-stuck');
+    const event = await found('default', 'ContentDeletionFailed');
+    assert.deepEqual([event.type, event.involvedObject.kind, event.involvedObject.name, event.source], ['Warning', 'Namespace', 'ev-stuck', { component: 'namespace-controller' }]);
+    assert.match(event.message, /^Failed to delete all resource types, 1 remaining: serviceaccounts: serviceaccounts is forbidden: /);
+    // The controller tries again (rate limited); the recorder counts the repeats on the one event.
+    await eventually('the event counted again', async () => ((await found('default', 'ContentDeletionFailed')).count ?? 0) >= 2, 15_000);
+    assert.equal((await events('default').list({ fieldSelector: 'reason=ContentDeletionFailed' })).items.length, 1);
+  });
+
+  it('garbage collection: an owner reference to another namespace is OwnerRefInvalidNamespace, on the dependent', async () => {
+    const admin = cluster.client;
+    await admin.resource(refs.namespaces).create({ metadata: { name: 'ev-owner' } });
+    await admin.resource(refs.namespaces).create({ metadata: { name: 'ev-dependent' } });
+    const owner = await admin.resource(refs.serviceAccounts).namespace('ev-owner').create({ metadata: { name: 'owner' } });
+    // Let the collector see the owner first: then the dependent names an observed owner in another namespace.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await admin.resource(refs.roles).namespace('ev-dependent').create({ metadata: { name: 'stray', ownerReferences: [ownerRef(owner, 'v1', 'ServiceAccount')] }, rules: [] });
+    const event = await found('ev-dependent', 'OwnerRefInvalidNamespace');
+    assert.deepEqual([event.type, event.involvedObject.kind, event.involvedObject.name, event.source], ['Warning', 'Role', 'stray', { component: 'garbage-collector-controller' }]);
+    assert.equal(event.message, `ownerRef [v1/ServiceAccount, namespace: ev-dependent, name: owner, uid: ${owner.metadata.uid}] does not exist in namespace "ev-dependent"`);
+    // And a cluster-scoped object naming a namespaced kind as its owner: reported in default.
+    await admin.resource(refs.clusterRoles).create({ metadata: { name: 'ev-stray', ownerReferences: [ownerRef(owner, 'v1', 'ServiceAccount')] }, rules: [] } as KubeObject);
+    await eventually('the cluster-scoped one reported', async () =>
+      (await events('default').list({ fieldSelector: 'reason=OwnerRefInvalidNamespace,involvedObject.name=ev-stray' })).items.length === 1, 15_000);
   });
 });

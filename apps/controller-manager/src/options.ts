@@ -12,6 +12,7 @@ export const controllerNames = [
   'clusterrole-aggregation-controller',
   'garbage-collector-controller',
   'crd-cleanup-controller',
+  'node-lifecycle-controller',
 ] as const;
 export type ControllerName = (typeof controllerNames)[number];
 
@@ -37,6 +38,12 @@ export const controllerManagerFlags = {
   ),
   'concurrent-gc-syncs': flag.int('Garbage collector workers.', 20, 1, 1000),
   'concurrent-namespace-syncs': flag.int('Namespace deletion workers.', 10, 1, 1000),
+  'node-monitor-period': flag.duration('How often the node lifecycle controller looks at the nodes\' heartbeats.', 5_000),
+  'node-monitor-grace-period': flag.duration(
+    'How long a node may go without renewing its Lease or posting its status before the node lifecycle controller marks it Unknown and unreachable.',
+    40_000,
+  ),
+  'node-startup-grace-period': flag.duration('The same for a node that has never posted its status.', 60_000),
   'log-level': flag.string(`Least severe level logged: ${logLevels.join(', ')}.`, 'info'),
   'secure-port': flag.int('The port on which to serve HTTPS: /healthz, /livez, /readyz and /metrics, without authentication. If 0, don\'t serve HTTPS at all.', 10257, 0, 65535),
   'bind-address': flag.string('The IP address on which to listen for the --secure-port port (0.0.0.0 or :: for every interface).', '127.0.0.1'),
@@ -74,6 +81,7 @@ export interface ControllerManagerConfig {
   useServiceAccountCredentials: boolean;
   concurrentGCSyncs: number;
   concurrentNamespaceSyncs: number;
+  nodeLifecycle: { monitorPeriodMs: number; gracePeriodMs: number; startupGracePeriodMs: number };
   logLevel: LogLevel;
   /** The secure port's; port 0: not served. */
   serving: {
@@ -135,6 +143,9 @@ export function buildConfig(values: ControllerManagerFlagValues): ControllerMana
       throw new FlagError('--leader-elect-renew-deadline must be greater than 1.2 x --leader-elect-retry-period');
     }
   }
+  for (const name of ['node-monitor-period', 'node-monitor-grace-period', 'node-startup-grace-period'] as const) {
+    if (values[name] <= 0) throw new FlagError(`invalid value for flag --${name}: must be positive`);
+  }
   const bindAddress = values['bind-address'];
   if (!isIP(bindAddress)) {
     throw new FlagError(`invalid value ${JSON.stringify(bindAddress)} for flag --bind-address: must be an IP address`);
@@ -170,6 +181,11 @@ export function buildConfig(values: ControllerManagerFlagValues): ControllerMana
     useServiceAccountCredentials: values['use-service-account-credentials'],
     concurrentGCSyncs: values['concurrent-gc-syncs'],
     concurrentNamespaceSyncs: values['concurrent-namespace-syncs'],
+    nodeLifecycle: {
+      monitorPeriodMs: values['node-monitor-period'],
+      gracePeriodMs: values['node-monitor-grace-period'],
+      startupGracePeriodMs: values['node-startup-grace-period'],
+    },
     logLevel: logLevel as LogLevel,
     serving: {
       port: values['secure-port'],

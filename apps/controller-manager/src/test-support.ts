@@ -31,6 +31,8 @@ export interface TestClusterOptions {
    * --use-service-account-credentials). Otherwise authorization allows all and they use an admin.
    */
   serviceAccountCredentials?: boolean;
+  /** The node lifecycle controller's periods; default short ones (100 ms, 800 ms grace) for tests. */
+  nodeLifecycle?: { monitorPeriodMs: number; gracePeriodMs: number; startupGracePeriodMs: number };
 }
 
 export async function startTestCluster(controllers: readonly ControllerName[] = controllerNames, options: TestClusterOptions = {}): Promise<TestCluster> {
@@ -65,19 +67,20 @@ export async function startTestCluster(controllers: readonly ControllerName[] = 
   const stop = new AbortController();
   let credentials: ServiceAccountCredentials | undefined;
   let running: Promise<void>;
+  const nodeLifecycle = options.nodeLifecycle ?? { monitorPeriodMs: 100, gracePeriodMs: 800, startupGracePeriodMs: 800 };
   if (options.serviceAccountCredentials) {
     const own = new Client({ server: `https://127.0.0.1:${port}`, ca: tls.ca, token: CONTROLLER_MANAGER_TOKEN });
     // The bootstrap policy stored and in the authorizer's index: the controller-manager may list.
     await eventually('the controller-manager authorized', () => own.resource(refs.serviceAccounts).list().then(() => true, () => false), 10_000);
     const sa = new ServiceAccountCredentials(own, 'plat-system', DOMAIN, logger);
     credentials = sa;
-    running = runControllers(own, { apiDomain: DOMAIN, controllers: new Set(controllers), concurrentGCSyncs: 5, concurrentNamespaceSyncs: 2 }, logger, stop.signal, {
+    running = runControllers(own, { apiDomain: DOMAIN, controllers: new Set(controllers), concurrentGCSyncs: 5, concurrentNamespaceSyncs: 2, nodeLifecycle }, logger, stop.signal, {
       clientFor: (controller, signal) => sa.clientFor(controller, signal),
     }).finally(() => own.close());
   } else {
     running = runControllers(
       client,
-      { apiDomain: DOMAIN, controllers: new Set(controllers), concurrentGCSyncs: 5, concurrentNamespaceSyncs: 2 },
+      { apiDomain: DOMAIN, controllers: new Set(controllers), concurrentGCSyncs: 5, concurrentNamespaceSyncs: 2, nodeLifecycle },
       logger,
       stop.signal,
     );
@@ -105,6 +108,7 @@ const consoleLogger: Logger = {
 };
 
 export const refs = {
+  nodes: { group: '', version: 'v1', resource: 'nodes', namespaced: false, kind: 'Node' },
   namespaces: { group: '', version: 'v1', resource: 'namespaces', namespaced: false, kind: 'Namespace' },
   serviceAccounts: { group: '', version: 'v1', resource: 'serviceaccounts', namespaced: true, kind: 'ServiceAccount' },
   limitRanges: { group: '', version: 'v1', resource: 'limitranges', namespaced: true, kind: 'LimitRange' },
@@ -112,6 +116,7 @@ export const refs = {
   roles: { group: `rbac.authorization.${DOMAIN}`, version: 'v1', resource: 'roles', namespaced: true, kind: 'Role' },
   roleBindings: { group: `rbac.authorization.${DOMAIN}`, version: 'v1', resource: 'rolebindings', namespaced: true, kind: 'RoleBinding' },
   clusterRoles: { group: `rbac.authorization.${DOMAIN}`, version: 'v1', resource: 'clusterroles', namespaced: false, kind: 'ClusterRole' },
+  events: { group: '', version: 'v1', resource: 'events', namespaced: true, kind: 'Event' },
 } satisfies Record<string, ResourceRef>;
 
 export const rbacGroup = `rbac.authorization.${DOMAIN}`;

@@ -20,7 +20,9 @@ test('command line: defaults are upstream\'s', () => {
   });
   assert.equal(parsed.config.apiDomain, 'plat.io');
   assert.equal(parsed.config.concurrentGCSyncs, 20);
-  assert.equal(parsed.config.controllers.size, 5);
+  assert.equal(parsed.config.controllers.size, 6);
+  // The node lifecycle controller's periods, as kube-controller-manager's.
+  assert.deepEqual(parsed.config.nodeLifecycle, { monitorPeriodMs: 5_000, gracePeriodMs: 40_000, startupGracePeriodMs: 60_000 });
   assert.equal(parsed.config.useServiceAccountCredentials, false);
   // kube-controller-manager's secure port, on loopback here, with a certificate made in memory.
   assert.deepEqual(parsed.config.serving, { port: 10257, bindAddress: '127.0.0.1', certDir: '', tlsCertFile: '', tlsPrivateKeyFile: '', tls: { minVersion: 'TLSv1.2' } });
@@ -76,6 +78,7 @@ const badCommandLines: { name: string; argv: string[]; message: RegExp }[] = [
   { name: 'a port out of range', argv: ['--kubeconfig=/k', '--secure-port=65536'], message: /--secure-port/ },
   { name: 'a bind address that is a name', argv: ['--kubeconfig=/k', '--bind-address=localhost'], message: /--bind-address: must be an IP address/ },
   { name: 'a certificate without its key', argv: ['--kubeconfig=/k', '--tls-cert-file=/c.crt'], message: /must be given together/ },
+  { name: 'a zero node grace period', argv: ['--kubeconfig=/k', '--node-monitor-grace-period=0s'], message: /--node-monitor-grace-period: must be positive/ },
 ];
 for (const c of badCommandLines) {
   test(`command line: ${c.name} is refused`, () => {
@@ -84,8 +87,8 @@ for (const c of badCommandLines) {
 }
 
 const controllerCases: { list: string[]; want: string[] }[] = [
-  { list: ['*'], want: ['namespace-controller', 'serviceaccount-controller', 'clusterrole-aggregation-controller', 'garbage-collector-controller', 'crd-cleanup-controller'] },
-  { list: ['*', '-garbage-collector-controller'], want: ['namespace-controller', 'serviceaccount-controller', 'clusterrole-aggregation-controller', 'crd-cleanup-controller'] },
+  { list: ['*'], want: ['namespace-controller', 'serviceaccount-controller', 'clusterrole-aggregation-controller', 'garbage-collector-controller', 'crd-cleanup-controller', 'node-lifecycle-controller'] },
+  { list: ['*', '-garbage-collector-controller'], want: ['namespace-controller', 'serviceaccount-controller', 'clusterrole-aggregation-controller', 'crd-cleanup-controller', 'node-lifecycle-controller'] },
   { list: ['namespace-controller'], want: ['namespace-controller'] },
   { list: [], want: [] },
 ];

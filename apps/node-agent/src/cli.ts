@@ -1,6 +1,7 @@
 // plat-agent as a function of its arguments: parses them, runs the command, and returns the exit status.
 import { credentialsCommand } from './commands/credentials.js';
 import { dumpDefaultsCommand } from './commands/dump-defaults.js';
+import { runCommand } from './commands/run.js';
 import { validateCommand } from './commands/validate.js';
 import { parseCommandLine, usage, UsageError, type Command } from './command-line.js';
 import type { Output } from './output.js';
@@ -28,8 +29,6 @@ export async function runCli(argv: readonly string[], out: Output): Promise<numb
     case 'credentials':
       return credentialsCommand(command, out);
     case 'run':
-      // Registering the Node and renewing its Lease need the Node and Lease kinds, which the API does not serve yet.
-      out.stderr('Error: node registration is not implemented yet; use --validate, --dump-defaults or credentials\n');
-      return 1;
+      return runCommand(command, out);
   }
 }

@@ -1,4 +1,5 @@
 // plat-agent's command line: the flags, the `credentials` subcommand, and which command they ask for.
+import { isIP } from 'node:net';
 import { parseDuration } from '@plat/apimachinery';
 
 /** A command-line mistake: one line naming the flag or argument; the process exits 2. */
@@ -11,7 +12,7 @@ export type Command =
   | { kind: 'validate'; configFile: string }
   | { kind: 'dump-defaults' }
   | { kind: 'credentials'; image: string; configFile: string; binDir: string; pluginTimeoutMs: number }
-  | { kind: 'run'; configFile: string | undefined };
+  | { kind: 'run'; configFile: string; kubeconfig: string; hostnameOverride?: string; certDir: string; apiDomain: string; nodeIP?: string };
 
 interface FlagSpec {
   bool?: boolean;
@@ -21,11 +22,22 @@ interface FlagSpec {
 
 const flags: Record<string, FlagSpec> = {
   config: { help: 'The configuration file: a NodeAgentConfiguration, or for `credentials` a CredentialProviderConfig.', valueName: 'file' },
-  validate: { bool: true, help: 'Print the defaulted configuration as YAML and exit 0, or print every error and exit 1.' },
+  validate: {
+    bool: true,
+    help: 'Print the defaulted configuration as YAML and exit 0, or print every problem (unknown and duplicate fields are warnings) and exit 1 on an error.',
+  },
   'dump-defaults': { bool: true, help: 'Print a fully defaulted configuration and exit.' },
   'bin-dir': { help: 'For `credentials`: the directory holding the credential provider executables.', valueName: 'dir' },
   'image-credential-provider-bin-dir': { help: 'Same as --bin-dir.', valueName: 'dir' },
   'plugin-timeout': { help: 'For `credentials`: how long a provider may run before it is killed (default 1m0s).', valueName: 'duration' },
+  kubeconfig: { help: 'Running: the kubeconfig of the API server to register with, and the credentials to do it with (required).', valueName: 'file' },
+  'hostname-override': { help: "Running: the node's name, instead of this machine's hostname.", valueName: 'name' },
+  'cert-dir': {
+    help: 'Running: where the self-signed serving certificate is kept (plat-agent.crt, plat-agent.key) when tlsCertFile and tlsPrivateKeyFile are not set; empty: generated in memory at every start.',
+    valueName: 'dir',
+  },
+  'api-domain': { help: 'Running: the API domain the server serves: plat.io (default), or k8s.io for Kubernetes names.', valueName: 'domain' },
+  'node-ip': { help: "Running: the node's InternalIP address, instead of this machine's first IPv4 address.", valueName: 'ip' },
   help: { bool: true, help: 'Print this help.' },
 };
 
@@ -34,7 +46,11 @@ export function usage(program: string): string {
     `Usage:`,
     `  ${program} --config FILE --validate`,
     `  ${program} --dump-defaults`,
+    `  ${program} --config FILE --kubeconfig FILE [--hostname-override NAME] [--cert-dir DIR] [--api-domain DOMAIN] [--node-ip IP]`,
     `  ${program} credentials IMAGE --config FILE --bin-dir DIR`,
+    '',
+    'Running, the agent registers its Node, renews its Lease, posts its status and serves its endpoints.',
+    'Its container runtime is simulated: it runs no containers and no pods.',
     '',
     'Flags:',
   ];
@@ -111,7 +127,12 @@ export function parseCommandLine(argv: readonly string[]): Command {
   for (const name of ['bin-dir', 'image-credential-provider-bin-dir', 'plugin-timeout']) {
     if (values.has(name)) throw new UsageError(`--${name} is only for the credentials command`);
   }
+  const runFlags = ['kubeconfig', 'hostname-override', 'cert-dir', 'api-domain', 'node-ip'];
   if (validate && dumpDefaults) throw new UsageError('--validate and --dump-defaults cannot be used together');
+  if (validate || dumpDefaults) {
+    const misplaced = runFlags.find((name) => values.has(name));
+    if (misplaced) throw new UsageError(`--${misplaced} is only for running the agent`);
+  }
   if (dumpDefaults) {
     if (configFile !== undefined) throw new UsageError('--dump-defaults takes no --config: it prints the defaults of an empty configuration');
     return { kind: 'dump-defaults' };
@@ -120,5 +141,25 @@ export function parseCommandLine(argv: readonly string[]): Command {
     if (!configFile) throw new UsageError('--validate needs --config FILE');
     return { kind: 'validate', configFile };
   }
-  return { kind: 'run', configFile };
+  if (!configFile) throw new UsageError('running the agent needs --config FILE (a NodeAgentConfiguration)');
+  const kubeconfig = text('kubeconfig');
+  if (!kubeconfig) throw new UsageError('running the agent needs --kubeconfig FILE');
+  const apiDomain = text('api-domain') ?? 'plat.io';
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+$/.test(apiDomain)) {
+    throw new UsageError(`invalid value ${JSON.stringify(apiDomain)} for flag --api-domain: must be a DNS domain such as plat.io`);
+  }
+  // Upstream's GetHostname: an empty override is none; else trimmed and lowercased, only spaces an error.
+  const hostnameOverride = text('hostname-override') || undefined;
+  if (hostnameOverride?.trim() === '') throw new UsageError('invalid value for flag --hostname-override: empty hostname is invalid');
+  const nodeIP = text('node-ip');
+  if (nodeIP !== undefined && isIP(nodeIP) === 0) throw new UsageError(`invalid value ${JSON.stringify(nodeIP)} for flag --node-ip: must be an IP address`);
+  return {
+    kind: 'run',
+    configFile,
+    kubeconfig,
+    certDir: text('cert-dir') ?? '',
+    apiDomain,
+    ...(hostnameOverride && { hostnameOverride: hostnameOverride.trim().toLowerCase() }),
+    ...(nodeIP && { nodeIP }),
+  };
 }

@@ -111,11 +111,31 @@ test('--validate prints every validation error and exits 1', async () => {
   );
 });
 
-test('--validate prints every unknown and duplicate field and exits 1', async () => {
-  const path = await file('strict.yaml', `${HEAD}port: 1\nport: 2\nauthentication:\n  webhook:\n    ttl: 1m\n`);
+test('--validate: unknown and duplicate fields are warnings (lenient decoding, the last duplicate winning); a file without other problems is valid', async () => {
+  const path = await file('lenient.yaml', `${HEAD}port: 1\nport: 2\nauthentication:\n  webhook:\n    ttl: 1m\n`);
+  const result = await agent('--config', path, '--validate');
+  assert.equal(result.status, 0, result.stderr);
+  assert.equal(
+    result.stderr,
+    `Warning: ${path}: duplicate field "port" (decoded leniently: the last value is used)\n` +
+      `Warning: ${path}: unknown field "authentication.webhook.ttl" (decoded leniently: the field is ignored)\n`,
+  );
+  assert.equal(decodeNodeAgentConfiguration(result.stdout).port, 2);
+});
+
+test('--validate reports every problem of a file in one run: unknown fields, wrong types and invalid values', async () => {
+  const path = await file('many.yaml', `${HEAD}bogus: 1\nmaxPods: many\nport: 70000\nhealthzPort: -1\nauthentication:\n  webhook:\n    ttl: 1m\n`);
   const result = await agent('--config', path, '--validate');
   assert.equal(result.status, 1);
-  assert.equal(result.stderr, `Error: ${path} could not be decoded as a NodeAgentConfiguration (2 errors):\n  duplicate field "port"\n  unknown field "authentication.webhook.ttl"\n`);
+  const lines = result.stderr.trimEnd().split('\n');
+  assert.deepEqual(lines.slice(0, 2), [
+    `Warning: ${path}: unknown field "bogus" (decoded leniently: the field is ignored)`,
+    `Warning: ${path}: unknown field "authentication.webhook.ttl" (decoded leniently: the field is ignored)`,
+  ]);
+  assert.equal(lines[2], `Error: ${path} is not a valid NodeAgentConfiguration (3 errors):`);
+  assert.match(lines[3]!, /^  maxPods: Invalid value: "many": expected an integer \(int32\)$/);
+  assert.match(lines[4]!, /^  port: Invalid value: 70000: /);
+  assert.match(lines[5]!, /^  healthzPort: Invalid value: -1: /);
 });
 
 test('--validate with a missing file exits 1', async () => {
@@ -131,17 +151,23 @@ test('an unknown flag is a one-line error naming it, exit 2', async () => {
   assert.equal(result.stderr, 'Error: unknown flag: --frobnicate\n');
 });
 
-test('running the agent itself says node registration is not implemented yet, exit 1', async () => {
+test('running the agent without a kubeconfig is a usage error, exit 2', async () => {
   const result = await agent('--config', await file('run.yaml', HEAD));
+  assert.equal(result.status, 2);
+  assert.equal(result.stderr, 'Error: running the agent needs --kubeconfig FILE\n');
+});
+
+test('running the agent with a kubeconfig that cannot be read exits 1 with the reason', async () => {
+  const result = await agent('--config', await file('run.yaml', HEAD), '--kubeconfig', join(dir, 'nope.kubeconfig'), '--cert-dir', dir);
   assert.equal(result.status, 1);
-  assert.equal(result.stderr.split('\n').length, 2);
-  assert.match(result.stderr, /^Error: node registration is not implemented yet/);
+  assert.match(result.stderr, /Error: cannot read kubeconfig .*nope\.kubeconfig/);
 });
 
 test('--help prints the usage', async () => {
   const result = await agent('--help');
   assert.equal(result.status, 0);
   assert.match(result.stdout, /plat-agent credentials IMAGE --config FILE --bin-dir DIR/);
+  assert.match(result.stdout, /^Its container runtime is simulated: it runs no containers and no pods\.$/m);
 });
 
 test('credentials prints the merged auth map as JSON, the earlier provider winning', async () => {

@@ -6,7 +6,7 @@ export { FeatureGateSet, agentFeatureGates, type AgentFeature, type FeatureSpec,
 export { parseCPUList } from './cpuset.js';
 
 export { nodeAgentConfigurationSchema, type NodeAgentConfiguration, type LoggingConfiguration, type Taint } from './node-agent/schema.js';
-export { decodeNodeAgentConfiguration, encodeNodeAgentConfiguration, encodeNodeAgentConfigurationYaml } from './node-agent/codec.js';
+export { decodeNodeAgentConfiguration, decodeNodeAgentConfigurationLeniently, encodeNodeAgentConfiguration, encodeNodeAgentConfigurationYaml } from './node-agent/codec.js';
 export { setDefaults, DEFAULT_CONTAINER_RUNTIME_ENDPOINT, DEFAULT_EVICTION_HARD, DEFAULT_VOLUME_PLUGIN_DIR } from './node-agent/defaults.js';
 export { nodeAgentConfigurationWarnings, validateNodeAgentConfiguration, type ValidateOptions } from './node-agent/validate.js';
 

@@ -2,8 +2,13 @@
 import type { KubeObject, ResourceDefinition } from '@plat/registry';
 import { leaseDefinition } from './coordination/lease.js';
 import { limitRangeDefinition } from './core/limit-range.js';
+import { eventDefinition } from './core/event.js';
+import { eventsAPIEventDefinition } from './events/event.js';
 import { namespaceDefinition } from './core/namespace.js';
+import { nodeDefinition } from './core/node.js';
 import { serviceAccountDefinition } from './core/service-account.js';
+import { configMapDefinition } from './core/config-map.js';
+import { secretDefinition } from './core/secret.js';
 import { ipAddressDefinition } from './networking/ip-address.js';
 import { clusterRoleBindingDefinition } from './rbac/cluster-role-binding.js';
 import { clusterRoleDefinition } from './rbac/cluster-role.js';
@@ -19,8 +24,13 @@ import { tokenReviewDefinition } from './authentication/token-review.js';
 import { customResourceDefinitionDefinition } from './apiextensions/custom-resource-definition.js';
 
 export * from './core/namespace.js';
+export * from './core/node.js';
 export * from './core/service-account.js';
+export { configMapDefinition, type ConfigMap } from './core/config-map.js';
+export { secretDefinition, secretTypes, type Secret } from './core/secret.js';
 export * from './core/limit-range.js';
+export * from './core/event.js';
+export * from './events/event.js';
 export * from './networking/ip-address.js';
 export * from './coordination/lease.js';
 export * from './rbac/role.js';
@@ -39,6 +49,7 @@ export * from './authentication/token-request.js';
 export type * from './apiextensions/types.js';
 export * from './apiextensions/names.js';
 export * from './apiextensions/conditions.js';
+export { apiApprovalCondition } from './apiextensions/api-approval.js';
 export { customResourceDefinitions, defaultDeprecationWarning } from './apiextensions/custom-resource.js';
 export { customResourceDefinitionDefinition, customResourceCleanupFinalizer } from './apiextensions/custom-resource-definition.js';
 export { customResourceScale } from './apiextensions/scale-subresource.js';
@@ -56,8 +67,13 @@ const register = <T extends KubeObject>(definition: ResourceDefinition<T>): Reso
 
 export const builtinDefinitions: readonly ResourceDefinition[] = [
   register(namespaceDefinition),
+  register(nodeDefinition),
   register(serviceAccountDefinition),
+  register(configMapDefinition),
+  register(secretDefinition),
   register(limitRangeDefinition),
+  register(eventDefinition),
+  register(eventsAPIEventDefinition),
   register(ipAddressDefinition),
   register(leaseDefinition),
   register(roleDefinition),

@@ -19,7 +19,9 @@ function newAjv(): Ajv2020 {
 const ajv = newAjv();
 // The kinds served as a subresource (Scale) decode bodies with their schema too.
 const kinds: readonly { kind: string; schema: JSONSchema }[] = [...builtinDefinitions, scaleKind];
-const validators = new Map(kinds.map((d) => [d.kind, ajv.compile(d.schema)]));
+// A kind served by two groups (Event) is told apart by its group: "events.{domain}/Event".
+const keyOf = (d: { kind: string; group?: string }): string => (kinds.filter((o) => o.kind === d.kind).length > 1 && d.group ? `${d.group}/${d.kind}` : d.kind);
+const validators = new Map(kinds.map((d) => [keyOf(d), ajv.compile(d.schema)]));
 const validate = (kind: string, object: unknown) => {
   const check = validators.get(kind);
   assert.ok(check, kind);
@@ -70,6 +72,23 @@ const samples: Record<string, KubeObject> = {
     imagePullSecrets: [{ name: 'registry' }],
     secrets: [{ name: 'token', namespace: 'default', kind: 'Secret', apiVersion: 'v1', uid: 'u', resourceVersion: '1', fieldPath: '' }],
   },
+  ConfigMap: {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata,
+    immutable: true,
+    data: { 'app.properties': 'a=b' },
+    binaryData: { 'logo.png': 'iVBORw==' },
+  },
+  Secret: {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata,
+    immutable: false,
+    data: { password: 'aHVudGVyMg==' },
+    stringData: { username: 'admin' },
+    type: 'kubernetes.io/basic-auth',
+  },
   LimitRange: {
     apiVersion: 'v1',
     kind: 'LimitRange',
@@ -87,6 +106,23 @@ const samples: Record<string, KubeObject> = {
     kind: 'Lease',
     metadata,
     spec: { holderIdentity: 'a', leaseDurationSeconds: 15, acquireTime: '2024-05-01T10:00:00.000000Z', renewTime: '2024-05-01T10:00:10.123456Z', leaseTransitions: 2 },
+  },
+  Node: {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { ...metadata, namespace: undefined },
+    spec: { podCIDRs: ['10.0.0.0/24'], providerID: 'p', unschedulable: true, taints: [{ key: 'k', value: 'v', effect: 'NoSchedule', timeAdded: '2024-05-01T10:00:00Z' }] },
+    status: {
+      capacity: { cpu: '2', pods: 110 },
+      allocatable: { cpu: '1' },
+      conditions: [{ type: 'Ready', status: 'True', lastHeartbeatTime: '2024-05-01T10:00:00Z', lastTransitionTime: '2024-05-01T10:00:00Z', reason: 'r', message: 'm' }],
+      addresses: [{ type: 'InternalIP', address: '10.0.0.1' }],
+      daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+      nodeInfo: { machineID: '', systemUUID: '', bootID: '', kernelVersion: '', osImage: '', containerRuntimeVersion: '', kubeletVersion: '', kubeProxyVersion: '', operatingSystem: 'linux', architecture: 'amd64' },
+      images: [{ names: ['a'], sizeBytes: 1 }],
+      volumesInUse: ['v'],
+      volumesAttached: [{ name: 'v', devicePath: '/dev/x' }],
+    },
   },
   Role: { apiVersion: rbac, kind: 'Role', metadata, rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'], resourceNames: ['a'] }] },
   ClusterRole: {
@@ -196,6 +232,44 @@ const samples: Record<string, KubeObject> = {
       acceptedNames: { plural: 'crontabs', kind: 'CronTab' },
       storedVersions: ['v1'],
     },
+  },
+  Event: {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata,
+    involvedObject: { kind: 'Namespace', name: 'team-a', uid: 'u-2', apiVersion: 'v1', resourceVersion: '7', fieldPath: 'spec' },
+    reason: 'ContentDeletionFailed',
+    message: 'Failed to delete all resource types',
+    source: { component: 'namespace-controller', host: 'cm-0' },
+    firstTimestamp: '2024-05-01T10:00:00Z',
+    lastTimestamp: '2024-05-01T10:05:00Z',
+    count: 3,
+    type: 'Warning',
+    eventTime: '2024-05-01T10:00:00.000001Z',
+    series: { count: 3, lastObservedTime: '2024-05-01T10:05:00.000001Z' },
+    action: 'Delete',
+    related: { kind: 'Role', name: 'reader' },
+    reportingComponent: 'namespace-controller',
+    reportingInstance: 'cm-0',
+  },
+  'events.{domain}/Event': {
+    apiVersion: 'events.plat.io/v1',
+    kind: 'Event',
+    metadata,
+    eventTime: '2024-05-01T10:00:00.000001Z',
+    series: { count: 3, lastObservedTime: '2024-05-01T10:05:00.000001Z' },
+    reportingController: 'namespace-controller',
+    reportingInstance: 'cm-0',
+    action: 'Delete',
+    reason: 'ContentDeletionFailed',
+    regarding: { kind: 'Namespace', name: 'team-a' },
+    related: { kind: 'Role', name: 'reader' },
+    note: 'Failed to delete all resource types',
+    type: 'Warning',
+    deprecatedSource: { component: 'namespace-controller' },
+    deprecatedFirstTimestamp: '2024-05-01T10:00:00Z',
+    deprecatedLastTimestamp: '2024-05-01T10:05:00Z',
+    deprecatedCount: 3,
   },
   Scale: {
     apiVersion: 'autoscaling/v1',

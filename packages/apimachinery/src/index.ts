@@ -5,6 +5,7 @@ export { parseDuration, formatDuration } from './duration.js';
 export { goQuote } from './go-format.js';
 export { goStringSlice } from './go-string-slice.js';
 export {
+  isConfigMapKey,
   isDNS1035Label,
   isDNS1123Label,
   isDNS1123Subdomain,
@@ -43,3 +44,4 @@ export type { AccessAttributes, AccessDecision, AccessRules, Decision, NonResour
 export type { PolicyRule, RoleRef, Subject } from './types/rbac.js';
 export type { Lease, LeaseSpec } from './types/lease.js';
 export { compareKubeVersions } from './version-priority.js';
+export { goURLEscapedPath, goURLHostname, goURLPort, goURLQuery, parseGoRequestURI, parseGoURL, type GoURL } from './go-url.js';

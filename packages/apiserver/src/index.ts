@@ -29,3 +29,4 @@ export { OidcAuthenticator, type OidcOptions } from './auth/oidc.js';
 export { parseRuntimeConfig, type RuntimeConfigEntry } from './runtime-config.js';
 export { loadWebhookKubeconfig, type WebhookConnection } from './auth/webhook-kubeconfig.js';
 export type { WebhookVersion } from './auth/webhook-token.js';
+export { EncryptionConfigError, parseEncryptionConfiguration, encryptionTransformers, TransformationMetrics } from './encryption/index.js';

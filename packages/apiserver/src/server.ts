@@ -38,6 +38,7 @@ import { AuditFileLog, type AuditFileOptions, type AuditSink } from './audit.js'
 import { defaultAuditPolicy, type AuditPolicy } from './audit-policy.js';
 import { auditFilter } from './filters/audit.js';
 import { ServerMetrics } from './metrics.js';
+import type { TransformationMetrics } from './encryption/transformation-metrics.js';
 import { registerWatchCacheMetrics, type WatchCacheStatsSource } from './watch-cache-metrics.js';
 import { ObjectCounter, timedStorage } from './storage-metrics.js';
 import { apiEnablement, type RuntimeConfigEntry } from './runtime-config.js';
@@ -49,6 +50,8 @@ import { versionHandler, versionInfo, type VersionInfo } from './version.js';
 
 export interface ServerOptions {
   storage: Storage;
+  /** The metrics of `storage`'s value transformers (encryption at rest), served at /metrics. */
+  storageTransformationMetrics?: TransformationMetrics;
   /**
    * Serve watches and current lists from a watch cache over `storage` (--watch-cache): true, or its
    * options. Only what reaches `storage` is timed as etcd requests (etcd_request_duration_seconds),
@@ -105,6 +108,8 @@ export interface ApiOptions {
   definitions: readonly ResourceDefinition[];
   /** --api-domain: group names such as rbac.authorization.<domain>. */
   domain: string;
+  /** --event-ttl in seconds: how long an Event lives after its last write; default an hour, 0: until deleted. */
+  eventTTLSeconds?: number;
   /** Created at start-up when missing (the system namespaces); with RBAC, the bootstrap policy too. */
   bootstrap?: readonly BootstrapObject[];
   /** Kinds served as a subresource of another (virtual.subresourceOf): serviceaccounts/token. */
@@ -150,11 +155,15 @@ export interface Server {
 /** How long streams get to end after being told to, before their connections are closed. */
 const STREAM_END_GRACE_MS = 5000;
 
+/** kube-apiserver's --event-ttl default: an hour. */
+const DEFAULT_EVENT_TTL_SECONDS = 3600;
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function createServer(options: ServerOptions): Server {
   const { logger } = options;
   const metrics = new ServerMetrics(options.showHiddenMetricsForVersion ? { showHiddenMetricsForVersion: options.showHiddenMetricsForVersion } : {});
+  options.storageTransformationMetrics?.register(metrics.stability);
   // Every call that reaches the store is timed (etcd_request_duration_seconds); with a watch cache
   // made here, that is what the cache passes on, not what it answers itself.
   const timed = timedStorage(options.storage, metrics);
@@ -375,6 +384,7 @@ function serveApi(
   const catalog = new ResourceCatalog(definitions, {
     storage,
     domain: api.domain,
+    eventTTLSeconds: api.eventTTLSeconds ?? DEFAULT_EVENT_TTL_SECONDS,
     ...(api.features && { features: api.features }),
     admission: (self) => [
       namespaceLifecycle(self, api.immortalNamespaces ?? []),

@@ -9,9 +9,9 @@ import { nonResourceAttributes, resourceAttributes, user } from './testing.js';
 import type { ClusterRole } from './types.js';
 
 const controllerRoles = ['system:controller:clusterrole-aggregation-controller', 'system:controller:crd-cleanup-controller', 'system:controller:generic-garbage-collector',
-  'system:controller:namespace-controller', 'system:controller:service-account-controller'];
+  'system:controller:namespace-controller', 'system:controller:node-controller', 'system:controller:service-account-controller'];
 const names = (controllerManager: string): string[] => ['cluster-admin', 'system:discovery', 'system:basic-user', 'system:public-info-viewer', 'admin', 'edit', 'view',
-  'system:aggregate-to-admin', 'system:aggregate-to-edit', 'system:aggregate-to-view', controllerManager, ...controllerRoles];
+  'system:aggregate-to-admin', 'system:aggregate-to-edit', 'system:aggregate-to-view', 'system:node', 'system:kubelet-api-admin', controllerManager, ...controllerRoles];
 
 const byName = (roles: ClusterRole[], name: string): ClusterRole => roles.find((r) => r.metadata.name === name)!;
 
@@ -45,6 +45,7 @@ for (const [domain, expected] of domains) {
         ['system:public-info-viewer', { apiGroup: expected.rbac, kind: 'ClusterRole', name: 'system:public-info-viewer' },
           [`Group:${expected.rbac}:system:authenticated`, `Group:${expected.rbac}:system:unauthenticated`]],
         [controllerManager, { apiGroup: expected.rbac, kind: 'ClusterRole', name: controllerManager }, [`User:${expected.rbac}:${controllerManager}`]],
+        ['system:node', { apiGroup: expected.rbac, kind: 'ClusterRole', name: 'system:node' }, [`Group:${expected.rbac}:system:nodes`]],
         ...controllerRoles.map((role) => [
           role,
           { apiGroup: expected.rbac, kind: 'ClusterRole', name: role },
@@ -87,6 +88,7 @@ const bindIn = (index: RbacIndex, role: string, namespace: string): void =>
 const controllerManager = user('system:plat-controller-manager', ['system:authenticated']);
 const controllerAccount = (name: string) =>
   user(`system:serviceaccount:plat-system:${name}`, ['system:serviceaccounts', 'system:serviceaccounts:plat-system', 'system:authenticated']);
+const nodeAgent = user('system:node:worker-1', ['system:nodes', 'system:authenticated']);
 const lease = (name: string) => ({ group: 'coordination.plat.io', resource: 'leases', namespace: 'plat-system', name });
 
 const endToEnd: [string, (index: RbacIndex) => ReturnType<typeof authorize>, 'Allow' | 'NoOpinion', string?][] = [
@@ -103,6 +105,14 @@ const endToEnd: [string, (index: RbacIndex) => ReturnType<typeof authorize>, 'Al
   ['the aggregation controller may escalate cluster roles', (i) => authorize(i, resourceAttributes(controllerAccount('clusterrole-aggregation-controller'), 'escalate', { group: 'rbac.authorization.plat.io', resource: 'clusterroles', name: 'admin' })), 'Allow'],
   ['the service-account controller creates service accounts', (i) => authorize(i, resourceAttributes(controllerAccount('service-account-controller'), 'create', { resource: 'serviceaccounts', namespace: 'x' })), 'Allow'],
   ['a controller account elsewhere is nobody', (i) => authorize(i, resourceAttributes(user('system:serviceaccount:other:namespace-controller', ['system:authenticated']), 'update', { resource: 'namespaces', subresource: 'finalize', name: 'x' })), 'NoOpinion'],
+  ['a node agent posts its node status', (i) => authorize(i, resourceAttributes(nodeAgent, 'patch', { resource: 'nodes', subresource: 'status', name: 'worker-1' })), 'Allow',
+    'RBAC: allowed by ClusterRoleBinding "system:node" of ClusterRole "system:node" to Group "system:nodes"'],
+  ['a node agent renews its lease', (i) => authorize(i, resourceAttributes(nodeAgent, 'update', { group: 'coordination.plat.io', resource: 'leases', namespace: 'plat-node-lease', name: 'worker-1' })), 'Allow'],
+  ['a node agent asks the API about its callers', (i) => authorize(i, resourceAttributes(nodeAgent, 'create', { group: 'authorization.plat.io', resource: 'subjectaccessreviews' })), 'Allow'],
+  ['a node agent deletes no node', (i) => authorize(i, resourceAttributes(nodeAgent, 'delete', { resource: 'nodes', name: 'worker-2' })), 'NoOpinion'],
+  ['the node controller marks nodes unreachable', (i) => authorize(i, resourceAttributes(controllerAccount('node-controller'), 'update', { resource: 'nodes', subresource: 'status', name: 'worker-1' })), 'Allow'],
+  ['the node controller taints nodes', (i) => authorize(i, resourceAttributes(controllerAccount('node-controller'), 'patch', { resource: 'nodes', name: 'worker-1' })), 'Allow'],
+  ['an authenticated user cannot reach a node agent', (i) => authorize(i, resourceAttributes(authenticated, 'get', { resource: 'nodes', subresource: 'proxy', name: 'worker-1' })), 'NoOpinion'],
   ['an authenticated user reads discovery', (i) => authorize(i, nonResourceAttributes(authenticated, 'get', '/apis/apps/v1')), 'Allow',
     'RBAC: allowed by ClusterRoleBinding "system:discovery" of ClusterRole "system:discovery" to Group "system:authenticated"'],
   ['an authenticated user runs a SelfSubjectAccessReview', (i) => authorize(i, resourceAttributes(authenticated, 'create', { group: 'authorization.plat.io', resource: 'selfsubjectaccessreviews' })), 'Allow',

@@ -6,6 +6,7 @@ import {
   controllerManagerUser,
   rbacGroup,
   SYSTEM_MASTERS,
+  SYSTEM_NODES,
   systemPrefix,
   wellKnownPrefix,
 } from './domain.js';
@@ -32,6 +33,7 @@ const controllerServiceAccounts = {
   'clusterrole-aggregation-controller': 'clusterrole-aggregation-controller',
   'garbage-collector-controller': 'generic-garbage-collector',
   'crd-cleanup-controller': 'crd-cleanup-controller',
+  'node-lifecycle-controller': 'node-controller',
 } as const;
 
 function controllerRoles(domain: string): { name: string; rules: PolicyRule[] }[] {
@@ -82,6 +84,17 @@ function controllerRoles(domain: string): { name: string; rules: PolicyRule[] }[
         r(['get', 'list', 'watch', 'delete'], [''], ['namespaces']),
         r(['update'], [''], ['namespaces/finalize', 'namespaces/status']),
         r(['get', 'list', 'delete', 'deletecollection'], ['*'], ['*']),
+        events,
+      ],
+    },
+    {
+      // Marks nodes whose agent stopped renewing its Lease: their Ready condition and taints.
+      name: 'system:controller:node-controller',
+      rules: [
+        r(['get', 'list', 'update', 'delete', 'patch'], [''], ['nodes']),
+        r(['patch', 'update'], [''], ['nodes/status']),
+        r(['patch', 'update'], [''], ['pods/status']),
+        r(['list', 'delete'], [''], ['pods']),
         events,
       ],
     },
@@ -205,6 +218,44 @@ function clusterRoles(domain: string): { name: string; labels?: Record<string, s
         r(read, ['networking.k8s.io'], ['networkpolicies', 'ingresses', 'ingresses/status']),
       ],
     },
+    {
+      // What a node agent needs: register and report its Node, renew its Lease, check the
+      // credentials of requests to its own server, and read what its pods use.
+      name: 'system:node',
+      rules: [
+        r(['create'], ['authentication.k8s.io'], ['tokenreviews']),
+        r(['create'], ['authorization.k8s.io'], ['subjectaccessreviews', 'localsubjectaccessreviews']),
+        r(read, [''], ['services']),
+        r(['create', 'get', 'list', 'watch'], [''], ['nodes']),
+        r(['update', 'patch'], [''], ['nodes/status']),
+        r(['update', 'patch'], [''], ['nodes']),
+        r(['create', 'update', 'patch'], [''], ['events']),
+        r(read, [''], ['pods']),
+        r(['create', 'delete'], [''], ['pods']),
+        r(['update', 'patch'], [''], ['pods/status']),
+        r(['create'], [''], ['pods/eviction']),
+        r(['get', 'list', 'watch'], [''], ['secrets', 'configmaps']),
+        r(['get'], [''], ['persistentvolumeclaims', 'persistentvolumes']),
+        r(['get'], [''], ['endpoints']),
+        r(['create', 'get', 'list', 'watch'], ['certificates.k8s.io'], ['certificatesigningrequests']),
+        r(['get', 'create', 'update', 'patch', 'delete'], ['coordination.k8s.io'], ['leases']),
+        r(['get'], ['storage.k8s.io'], ['volumeattachments']),
+        r(['create'], [''], ['serviceaccounts/token']),
+        r(['get', 'update', 'patch'], [''], ['persistentvolumeclaims/status']),
+        r(['get', 'watch', 'list'], ['storage.k8s.io'], ['csidrivers']),
+        r(['get', 'create', 'update', 'patch', 'delete'], ['storage.k8s.io'], ['csinodes']),
+        r(['get', 'list', 'watch'], ['node.k8s.io'], ['runtimeclasses']),
+      ],
+    },
+    {
+      // Full access to the node agents' API (their secured servers), for the API server's own client.
+      name: 'system:kubelet-api-admin',
+      rules: [
+        r(['get', 'list', 'watch'], [''], ['nodes']),
+        r(['proxy'], [''], ['nodes']),
+        r(['*'], [''], ['nodes/proxy', 'nodes/metrics', 'nodes/spec', 'nodes/stats', 'nodes/log']),
+      ],
+    },
   ];
 }
 
@@ -218,6 +269,9 @@ function clusterRoleBindings(domain: string): { name: string; subjects: Subject[
     { name: 'system:basic-user', subjects: groups(ALL_AUTHENTICATED) },
     { name: 'system:public-info-viewer', subjects: groups(ALL_AUTHENTICATED, ALL_UNAUTHENTICATED) },
     { name: controllerManagerUser(domain), subjects: [{ kind: 'User', apiGroup: group, name: controllerManagerUser(domain) }] },
+    // Upstream leaves this binding empty and lets its Node authorizer confine each node to its own
+    // objects; without that authorizer, every member of system:nodes holds the role, as before it.
+    { name: 'system:node', subjects: groups(SYSTEM_NODES) },
     // Each controller role to the service account its controller runs as (--use-service-account-credentials).
     ...Object.values(controllerServiceAccounts).sort().map((account) => ({
       name: `system:controller:${account}`,

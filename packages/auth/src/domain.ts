@@ -12,6 +12,8 @@ export const apiGroupFor = (upstreamGroup: string, domain: string): string =>
 
 /** The group every member of has every permission, through the privileged-group authorizer and cluster-admin. */
 export const SYSTEM_MASTERS = 'system:masters';
+/** The group node agents' credentials carry (their user is system:node:<node name>). */
+export const SYSTEM_NODES = 'system:nodes';
 export const ALL_AUTHENTICATED = 'system:authenticated';
 export const ALL_UNAUTHENTICATED = 'system:unauthenticated';
 

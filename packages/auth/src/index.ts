@@ -13,6 +13,7 @@ export {
   ALL_AUTHENTICATED,
   ALL_UNAUTHENTICATED,
   SYSTEM_MASTERS,
+  SYSTEM_NODES,
   apiGroupFor,
   controllerManagerUser,
   rbacGroup,

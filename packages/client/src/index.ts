@@ -1,7 +1,8 @@
 // A typed REST client of the API with list-watch informers, a rate-limited work queue and Lease
 // leader election, for the controller-manager and other components that talk to the API.
 export { Client, InformerFactory } from './client.js';
-export { loadKubeconfig, parseKubeconfig, KubeconfigError, type ClientConfig } from './kubeconfig.js';
+export { loadKubeconfig, parseKubeconfig, KubeconfigError, type ClientConfig, type ObjectCodec } from './kubeconfig.js';
+export { TokenBucket, type TokenBucketOptions } from './rate-limiter.js';
 export { RestClient, NetworkError, responseError, queryString, type RestRequest, type QueryValue } from './rest.js';
 export {
   ResourceClient,
@@ -10,6 +11,8 @@ export {
   type WriteOptions,
   type UpdateOptions,
   type DeleteOptions,
+  type PatchOptions,
+  type PatchType,
 } from './resource.js';
 export { WatchStream, WatchBrokenError } from './watch.js';
 export { DiscoveryClient, supportsVerbs, type APIResource, type APIGroup, type DiscoveryResult } from './discovery.js';
@@ -54,3 +57,5 @@ export {
   type PropagationPolicy,
   type Preconditions,
 } from './types.js';
+export { EventRecorder, referenceTo, type EventRecorderOptions, type EventType, type ObjectReference, type CoreEvent } from './events/event-recorder.js';
+export { EventCorrelator, eventKey, type CorrelatorOptions, type Correlated } from './events/event-correlator.js';

@@ -18,6 +18,29 @@ export interface ClientConfig {
   cert?: string;
   key?: string;
   userAgent?: string;
+  /**
+   * Requests a second this client sends at most (client-go's rest.Config QPS); 0: client-go's
+   * default of 5; below 0: no limit. Absent: no limit.
+   */
+  qps?: number;
+  /** Requests sent at once after a quiet spell (client-go's Burst); 0: the default of 10. */
+  burst?: number;
+  /**
+   * How objects travel (client-go's ContentType): absent, JSON; with a codec, request bodies in its
+   * media type where it carries the kind (JSON otherwise, and for patches) and answers accepted in it.
+   */
+  codec?: ObjectCodec;
+}
+
+/** A wire form of API objects other than JSON (Kubernetes' Protobuf), given by whoever knows the kinds. */
+export interface ObjectCodec {
+  /** Its media type, as Content-Type and Accept name it. */
+  mediaType: string;
+  /** Whether it carries objects of this apiVersion and kind (others go as JSON). */
+  carries(apiVersion: string, kind: string): boolean;
+  encode(object: object): Uint8Array;
+  /** An object, list or Status in this form back to its JSON form; throws on bytes it cannot read. */
+  decode(bytes: Uint8Array): unknown;
 }
 
 export class KubeconfigError extends Error {

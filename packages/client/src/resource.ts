@@ -49,6 +49,21 @@ export interface DeleteOptions {
   dryRun?: boolean;
 }
 
+/** The patch types the API takes, by the Content-Type each is sent as. */
+const patchContentTypes = {
+  json: 'application/json-patch+json',
+  merge: 'application/merge-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+  apply: 'application/apply-patch+yaml',
+} as const;
+
+export type PatchType = keyof typeof patchContentTypes;
+
+export interface PatchOptions extends UpdateOptions {
+  /** Server-side apply only: take over fields other managers own. */
+  force?: boolean;
+}
+
 /** Pages a listAll asks for when not told otherwise (client-go's pager default). */
 const DEFAULT_PAGE_SIZE = 500;
 
@@ -157,6 +172,18 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
       path: this.path(name, options.subresource, namespace),
       query: { ...(options.dryRun && { dryRun: 'All' }), fieldManager: options.fieldManager },
       body: { apiVersion: this.apiVersion, ...(this.ref.kind && { kind: this.ref.kind }), ...object },
+    });
+  }
+
+  /** PATCH of an object (or of a subresource): the patched object. */
+  patch(name: string, type: PatchType, patch: unknown, options: PatchOptions = {}): Promise<T> {
+    this.requireNamespace();
+    return this.rest.request<T>({
+      method: 'PATCH',
+      path: this.path(name, options.subresource),
+      query: { ...(options.dryRun && { dryRun: 'All' }), fieldManager: options.fieldManager, force: options.force || undefined },
+      body: patch,
+      contentType: patchContentTypes[type],
     });
   }
 

@@ -29,7 +29,7 @@ test('every registered kind has a fixture or a list fixture', () => {
   }
 });
 
-for (const kind of ['Namespace', 'ServiceAccount', 'LimitRange', 'Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding', 'IPAddress', 'Lease']) {
+for (const kind of ['Namespace', 'Node', 'ServiceAccount', 'LimitRange', 'Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding', 'IPAddress', 'Lease', 'Event', 'Event (events)']) {
   test(`round trip: ${kind}List`, () => {
     const list = fixtures.listOf(fixtures.objectsByKind[kind]!, 3, { resourceVersion: '5000', continue: 'eyJydiI6NTAwMH0', remainingItemCount: 12 });
     assert.deepStrictEqual(roundTrip(list), list);

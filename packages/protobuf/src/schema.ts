@@ -15,6 +15,7 @@ const files = [
   'k8s.io/api/rbac/v1/generated.proto',
   'k8s.io/api/networking/v1alpha1/generated.proto',
   'k8s.io/api/coordination/v1/generated.proto',
+  'k8s.io/api/events/v1/generated.proto',
   'k8s.io/api/authorization/v1/generated.proto',
   'k8s.io/api/authentication/v1/generated.proto',
   'k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1/generated.proto',

@@ -11,6 +11,8 @@ export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'd
 export interface StrategyContext {
   /** --api-domain: "plat.io", or "k8s.io" for Kubernetes' names. */
   domain: string;
+  /** --event-ttl in seconds: how long an Event lives after its last write (0: until deleted). */
+  eventTTLSeconds?: number;
 }
 
 /** A JSON Schema (draft 2020-12 subset that ajv compiles) with Kubernetes' x-kubernetes-* markers. */
@@ -24,7 +26,8 @@ export interface TableColumn<T extends KubeObject> {
   description: string;
   /** 0: shown by default; above 0: only with -o wide. */
   priority: number;
-  value: (object: T) => unknown;
+  /** The cell of one object; some cells depend on the domain (a Node's roles are labels under it). */
+  value: (object: T, context: StrategyContext) => unknown;
 }
 
 /**
@@ -48,6 +51,13 @@ export interface ResourceStrategy<T extends KubeObject> {
   validate(object: T, context: StrategyContext): FieldError[];
   /** Field errors of an update, including changes to immutable fields. */
   validateUpdate(object: T, old: T, context: StrategyContext): FieldError[];
+  /**
+   * Warnings for the client about an object that is valid but likely wrong (upstream's
+   * WarningsOnCreate: a TLS Secret whose key does not match its certificate), after validation.
+   */
+  warningsOnCreate?(object: T, context: StrategyContext): string[];
+  /** As warningsOnCreate, for the object an update stores. */
+  warningsOnUpdate?(object: T, old: T, context: StrategyContext): string[];
   /**
    * Whether something still has to happen before the object may be removed. Default: a non-empty
    * metadata.finalizers. (A Namespace also waits for spec.finalizers.)
@@ -200,10 +210,38 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
    */
   unstructured?: UnstructuredRules;
   /**
+   * This kind is served over another kind's storage (events.{domain}/v1 Event over core v1 Events,
+   * as upstream stores one Event and serves it through both groups): its objects are stored at that
+   * resource's keys, in that kind's form. Absent: stored at its own keys, as served.
+   */
+  storedAs?: StoredKind<T>;
+  /**
+   * Seconds an object lives after each write (upstream's TTLFunc: an Event's --event-ttl); the
+   * storage then deletes it, which watchers see as any delete. Absent or 0: until deleted.
+   */
+  timeToLive?: (context: StrategyContext) => number;
+  /**
    * This version of the resource is deprecated: requests get a `Warning: 299` header (`warning`,
    * or one naming `removedRelease`), an audit annotation and apiserver_requested_deprecated_apis.
    */
   deprecated?: { removedRelease?: string; warning?: string };
+}
+
+/**
+ * The kind a definition's objects are stored as, and the conversions between the two shapes. Both
+ * are of one internal object (upstream's internal Event), so every field survives the round trip;
+ * the served kind's schema, strategy and columns see the served shape only.
+ */
+export interface StoredKind<T extends KubeObject> {
+  /** The stored kind's group ("" for the core group), version, kind and plural resource (its keys). */
+  group: string;
+  version: string;
+  kind: string;
+  resource: string;
+  /** The stored form of a served object (a new object; `object` is not changed). */
+  toStored(object: T): KubeObject;
+  /** The served form of a stored object (a new object; `stored` is not changed: it may be shared). */
+  fromStored(stored: KubeObject): T;
 }
 
 /**

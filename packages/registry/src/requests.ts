@@ -32,6 +32,8 @@ export interface WriteOptions {
   user?: UserInfo;
   /** Who makes the change, for managedFields (fieldManager, else from the User-Agent). */
   manager?: string;
+  /** Receives the kind's warnings about the object written (the response's Warning headers). */
+  warn?: (message: string) => void;
 }
 
 export interface CreateRequest extends WriteOptions {

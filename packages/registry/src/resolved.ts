@@ -10,6 +10,8 @@ export interface ResolvedResource<T extends KubeObject = KubeObject> {
   readonly version: string;
   /** "v1" for the core group, else "<group>/<version>". */
   readonly apiVersion: string;
+  /** The apiVersion its objects are stored with: its own, or that of the kind it is stored as. */
+  readonly storedApiVersion: string;
   readonly kind: string;
   readonly listKind: string;
   readonly resource: string;
@@ -33,6 +35,9 @@ export function resolveResource<T extends KubeObject>(definition: ResourceDefini
   const group = resolveGroup(definition.group, domain);
   const { version, kind, resource, namespaced } = definition;
   const scope = (namespace: string): string | undefined => (namespaced && namespace ? namespace : undefined);
+  // A kind stored as another lives at that kind's keys (the watch cache then holds one copy for both).
+  const stored = definition.storedAs ? { group: resolveGroup(definition.storedAs.group, domain), resource: definition.storedAs.resource } : { group, resource };
+  const storedVersion = definition.storedAs?.version ?? version;
   const subresourceKinds = new Map<string, ResolvedResource>();
   for (const [name, subresource] of Object.entries(definition.subresources ?? {})) {
     if (subresource.servedAs) subresourceKinds.set(name, resolveResource(subresourceKindDefinition(definition, subresource.servedAs, subresource.verbs), domain));
@@ -42,14 +47,15 @@ export function resolveResource<T extends KubeObject>(definition: ResourceDefini
     group,
     version,
     apiVersion: group ? `${group}/${version}` : version,
+    storedApiVersion: stored.group ? `${stored.group}/${storedVersion}` : storedVersion,
     kind,
     listKind: definition.listKind ?? `${kind}List`,
     resource,
     namespaced,
     groupResource: { group, resource },
     groupKind: { group, kind },
-    key: (namespace, name) => objectKey({ group, resource, ...(scope(namespace) && { namespace }), name }),
-    prefix: (namespace) => objectKey({ group, resource, ...(scope(namespace) && { namespace }) }),
+    key: (namespace, name) => objectKey({ ...stored, ...(scope(namespace) && { namespace }), name }),
+    prefix: (namespace) => objectKey({ ...stored, ...(scope(namespace) && { namespace }) }),
     subresourceKinds,
   };
 }

@@ -27,6 +27,17 @@ export class ResourceDeleter<T extends KubeObject = KubeObject> extends Resource
     this.dryRun = dryRunStorage(options.storage);
   }
 
+  /** Gives an object about to be written its stored form (an unstructured kind's storage version). */
+  protected toStorage(object: T): T {
+    return this.form ? this.form.toStorage(object) : object;
+  }
+
+  /** How long what a write stores lives (the kind's time to live, as upstream's TTLFunc), for the storage. */
+  protected get lifetime(): { ttl?: number } {
+    const ttl = this.resource.definition.timeToLive?.(this.context) ?? 0;
+    return ttl > 0 ? { ttl } : {};
+  }
+
   /** Where a write goes: the storage, or for a dry run the storage that checks and does not write. */
   protected storageFor(request: WriteOptions): Storage {
     return request.dryRun ? this.dryRun : this.storage;
@@ -122,7 +133,11 @@ export class ResourceDeleter<T extends KubeObject = KubeObject> extends Resource
       return marked;
     };
     const preconditions = request.preconditions;
-    const marked = this.served(await storage.guaranteedUpdate<T>(key, (current) => mark(current!), { ...(preconditions && { preconditions }) }));
+    // Deletion marks only metadata, which a kind stored as another shares; its own hook
+    // (prepareForDeletion) must see the served shape, so such a kind is marked in that.
+    const convert = !!this.resource.definition.storedAs;
+    const update = (current: T | null): T => (convert ? this.toStorage(mark(this.current(current!))) : mark(current!));
+    const marked = this.served(await storage.guaranteedUpdate<T>(key, update, { ...(preconditions && { preconditions }), ...this.lifetime }));
     if (this.pendingFinalizers(marked)) return { object: marked, deleted: false };
     await this.removeFinalized(storage, key, marked);
     return { object: marked, deleted: true };

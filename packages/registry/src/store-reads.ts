@@ -74,6 +74,11 @@ export class ResourceReader<T extends KubeObject = KubeObject> {
     return stored && this.form ? this.form.served(stored) : stored;
   }
 
+  /** An object this store has just written, as served. */
+  protected written(stored: T): T {
+    return this.form ? this.form.written(stored) : this.withType(stored);
+  }
+
   protected withType(object: T): T {
     object.apiVersion = this.resource.apiVersion;
     object.kind = this.resource.kind;
@@ -133,7 +138,7 @@ export class ResourceReader<T extends KubeObject = KubeObject> {
         ...(semantic.kind === 'any' && { notOlderThan: 0 }),
         ...(semantic.kind === 'notOlderThan' && { notOlderThan: semantic.revision }),
         ...(semantic.kind === 'continue' && { continue: query.continue! }),
-        ...(predicate.filter && { filter: predicate.filter as (object: StoredObject) => boolean }),
+        ...(predicate.filter && { filter: this.storedFilter(predicate.filter) }),
       });
     } catch (error) {
       this.fail(error, '', semantic.kind === 'continue');
@@ -146,8 +151,13 @@ export class ResourceReader<T extends KubeObject = KubeObject> {
         ...(result.continue && { continue: result.continue }),
         ...(result.remainingItemCount !== undefined && { remainingItemCount: result.remainingItemCount }),
       },
-      // An unstructured kind's items say their apiVersion and kind, as upstream's unstructured lists.
-      items: this.form ? result.items.map((item) => this.form!.served(item)) : result.items.map(listItem),
+      items: this.form ? result.items.map((item) => this.form!.item(item)) : result.items.map(listItem),
     };
+  }
+
+  /** A selector's filter over stored objects: it judges each as this version serves it (its field names). */
+  private storedFilter(filter: (object: T) => boolean): (object: StoredObject) => boolean {
+    const form = this.form;
+    return form ? (object) => filter(form.served(object as T)) : (filter as (object: StoredObject) => boolean);
   }
 }

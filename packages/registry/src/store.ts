@@ -53,11 +53,6 @@ interface KindOfSubresource<T extends KubeObject> {
 }
 
 export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceDeleter<T> {
-  /** Gives an object about to be written its stored form (an unstructured kind's storage version). */
-  private toStorage(object: T): T {
-    return this.form ? this.form.toStorage(object) : object;
-  }
-
   /**
    * The object a create stores, from the request's: system metadata, defaults, field ownership, the
    * strategy's preparation, admission and validation, in upstream's order. One path for POST, a PUT
@@ -80,6 +75,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceDe
     }
     const errors = mode.virtual ? this.strategy.validate(object, this.context) : this.validateCreate(object);
     if (errors.length) throw this.invalid(mode.virtual ? '' : name, errors);
+    for (const warning of this.strategy.warningsOnCreate?.(object, this.context) ?? []) request.warn?.(warning);
     return object;
   }
 
@@ -120,8 +116,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceDe
       const object = await this.prepareCreate(namespace, input, request, { generateName: generated });
       const name = object.metadata.name ?? '';
       try {
-        // What was written was decoded, pruned and defaulted already: it only takes this version's apiVersion.
-        return this.withType(await storage.create(this.resource.key(namespace, name), this.toStorage(object)));
+        return this.written(await storage.create(this.resource.key(namespace, name), this.toStorage(object), this.lifetime));
       } catch (error) {
         if (generated && isStorageError(error, 'AlreadyExists') && attempt < GENERATE_NAME_ATTEMPTS) continue;
         this.fail(error, name);
@@ -169,6 +164,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceDe
       ...(part ? part.validateUpdate(object, old, this.context) : this.strategy.validateUpdate(object, old, this.context)),
     ];
     if (errors.length) throw this.invalid(name, errors);
+    if (!part) for (const warning of this.strategy.warningsOnUpdate?.(object, old, this.context) ?? []) request.warn?.(warning);
     return object;
   }
 
@@ -191,12 +187,12 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceDe
           if (input.metadata.resourceVersion) throw newNotFound(this.resource.groupResource, name);
           return this.toStorage(await this.prepareCreate(namespace, input, request));
         },
-        { ignoreNotFound: mayCreate },
+        { ignoreNotFound: mayCreate, ...this.lifetime },
       );
     } catch (error) {
       this.fail(error, name);
     }
-    return { object: await this.settled(storage, key, this.withType(updated)), created };
+    return { object: await this.settled(storage, key, this.written(updated)), created };
   }
 
   /**
@@ -224,7 +220,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceDe
       }
     };
     const stored = await this.storePatched(storage, key, name, compute, { mayCreate, apply: request.type === 'apply' });
-    return { object: await this.settled(storage, key, this.withType(stored)), created, warnings };
+    return { object: await this.settled(storage, key, this.written(stored)), created, warnings };
   }
 
   /** A patch's write: `compute` over the current object, retried as upstream's patcher retries it. */
@@ -236,11 +232,12 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceDe
     { mayCreate, apply }: { mayCreate: boolean; apply: boolean },
   ): Promise<T> {
     try {
-      return await storage.guaranteedUpdate<T>(key, compute, { ignoreNotFound: mayCreate }).catch((error: unknown) => {
+      const options = { ignoreNotFound: mayCreate, ...this.lifetime };
+      return await storage.guaranteedUpdate<T>(key, compute, options).catch((error: unknown) => {
         // Too large to store: as upstream's patch handler, once more without managedFields, which
         // can be large and are safe to drop; not for apply, whose result is its managedFields.
         if (apply || !isStorageError(error, 'RequestTooLarge')) throw error;
-        return storage.guaranteedUpdate<T>(key, async (current) => withoutManagedFields(await compute(current)), { ignoreNotFound: mayCreate });
+        return storage.guaranteedUpdate<T>(key, async (current) => withoutManagedFields(await compute(current)), options);
       });
     } catch (error) {
       this.fail(error, name);
@@ -283,10 +280,14 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceDe
     const write = { ...request, subresource };
     let stored: T;
     try {
-      stored = await storage.guaranteedUpdate<T>(key, async (current) => {
-        const parent = this.current(current!);
-        return this.toStorage(await this.applySubresourceObject(sub, namespace, name, input, parent, this.writeBase(sub, parent), write));
-      });
+      stored = await storage.guaranteedUpdate<T>(
+        key,
+        async (current) => {
+          const parent = this.current(current!);
+          return this.toStorage(await this.applySubresourceObject(sub, namespace, name, input, parent, this.writeBase(sub, parent), write));
+        },
+        this.lifetime,
+      );
     } catch (error) {
       this.fail(error, name);
     }

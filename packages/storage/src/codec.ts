@@ -13,10 +13,10 @@ export function encodeObject(object: StoredObject, key: string): string {
   return JSON.stringify({ ...object, metadata: rest });
 }
 
-export function decodeObject<T extends StoredObject>(value: string, revision: number, key: string): T {
+export function decodeObject<T extends StoredObject>(value: string | Buffer, revision: number, key: string): T {
   let object: T;
   try {
-    object = JSON.parse(value) as T;
+    object = JSON.parse(typeof value === 'string' ? value : value.toString()) as T;
   } catch (error) {
     throw new StorageError('InvalidObject', `stored value at ${key} is not valid JSON`, key, 0, { cause: error });
   }

@@ -10,6 +10,8 @@ export type StorageErrorCode =
   | 'InvalidArgument'
   /** The write is larger than the store takes in one request (etcd's --max-request-bytes). */
   | 'RequestTooLarge'
+  /** The store cannot serve the value (a value transformer failed: a wrong or missing key). */
+  | 'Internal'
   | 'Unavailable';
 
 export class StorageError extends Error {

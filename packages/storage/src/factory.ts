@@ -4,6 +4,7 @@ import { MemoryStorage } from './memory/store.js';
 import { EtcdStorage } from './etcd/store.js';
 import { SqliteStorage } from './sqlite/store.js';
 import type { EndpointEvent as EtcdEndpointEvent } from './etcd/channel.js';
+import type { ResourceTransformers } from './value/resource-transformers.js';
 
 export type { EtcdEndpointEvent };
 
@@ -27,6 +28,8 @@ export interface StorageConfig {
   compactionIntervalMs?: number;
   /** Where background failures (compaction) are reported. */
   onBackgroundError?: (error: unknown, what: string) => void;
+  /** What each resource's values go through in the store (--encryption-provider-config). */
+  transformers?: ResourceTransformers;
 }
 
 const DEFAULT_COMPACTION_INTERVAL_MS = 5 * 60 * 1000;
@@ -34,12 +37,13 @@ const DEFAULT_COMPACTION_INTERVAL_MS = 5 * 60 * 1000;
 export function createStorage(config: StorageConfig): Storage {
   const compactionIntervalMs = config.compactionIntervalMs ?? DEFAULT_COMPACTION_INTERVAL_MS;
   const onBackgroundError = config.onBackgroundError ?? (() => {});
+  const transformers = config.transformers && { transformers: config.transformers };
   switch (config.backend) {
     case 'memory':
-      return new MemoryStorage({ compactionIntervalMs, onBackgroundError });
+      return new MemoryStorage({ compactionIntervalMs, onBackgroundError, ...transformers });
     case 'sqlite':
       if (!config.dir) throw new Error('the sqlite storage backend needs a folder for its database');
-      return new SqliteStorage({ dir: config.dir, prefix: config.prefix ?? '/registry', compactionIntervalMs, onBackgroundError });
+      return new SqliteStorage({ dir: config.dir, prefix: config.prefix ?? '/registry', compactionIntervalMs, onBackgroundError, ...transformers });
     case 'etcd3':
       if (!config.etcdServers?.length) throw new Error('the etcd3 storage backend needs at least one etcd server');
       return new EtcdStorage({
@@ -47,6 +51,7 @@ export function createStorage(config: StorageConfig): Storage {
         prefix: config.prefix ?? '/registry',
         compactionIntervalMs,
         onBackgroundError,
+        ...transformers,
         ...(config.etcdTls && { tls: config.etcdTls }),
         ...(config.healthTimeoutMs !== undefined && { healthTimeoutMs: config.healthTimeoutMs }),
         ...(config.onEtcdEndpointEvent && { onEndpointEvent: config.onEtcdEndpointEvent }),

@@ -6,3 +6,4 @@ export { objectKey, type KeyParts } from './keys.js';
 export { EventQueue, type EventQueueOptions } from './event-queue.js';
 export { CachedStorage, cachePrefix, type CachedStorageOptions, type WatchCacheStats } from './cache/cached-storage.js';
 export { dryRunStorage } from './dry-run.js';
+export * from './value/index.js';

@@ -72,7 +72,20 @@ export interface ListResult<T extends StoredObject = StoredObject> {
  */
 export type UpdateFunction<T extends StoredObject> = (current: T | null) => T | Promise<T>;
 
-export interface UpdateOptions {
+/**
+ * How long a written object lives: after `ttl` seconds the store deletes it (watchers see a DELETED
+ * event, as for any delete), unless it was written again meanwhile; each write sets its own time to
+ * live (upstream's storage.Interface passes a ttl to Create and GuaranteedUpdate, which Events use).
+ * 0 or absent: the object lives until deleted. A store may keep an object a little longer than
+ * asked (etcd's leases are shared by writes close together), never shorter.
+ */
+export interface TTLOptions {
+  ttl?: number;
+}
+
+export type CreateOptions = TTLOptions;
+
+export interface UpdateOptions extends TTLOptions {
   preconditions?: Preconditions;
   /** When the key does not exist, call the update function with null instead of failing. */
   ignoreNotFound?: boolean;
@@ -160,7 +173,7 @@ export interface Storage {
    * resourceVersion: a new object and metadata, whose other values may be `object`'s own, which the
    * caller hands over and must not change afterwards. `object` must be plain JSON data.
    */
-  create<T extends StoredObject>(key: string, object: T): Promise<T>;
+  create<T extends StoredObject>(key: string, object: T, options?: CreateOptions): Promise<T>;
   /** NotFound when absent; TooLargeResourceVersion or Gone for a revision out of range. */
   get<T extends StoredObject>(key: string, options?: GetOptions): Promise<T>;
   /** The objects whose keys start with `prefix` (which should end in "/"), in key order. */
@@ -178,4 +191,9 @@ export interface Storage {
   /** Resolves when the backend answers; rejects with the reason when it does not. */
   checkHealth(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Drops what is kept for the objects below `prefix` (a watch cache and its watch on the store):
+   * their resource is no longer served. Their watchers end. Optional: plain backends keep nothing.
+   */
+  release?(prefix: string): void;
 }

@@ -1,10 +1,15 @@
 // The KV contract: the few primitive operations a backend provides. The generic store (store.ts)
 // builds every Storage verb from these, so that both backends share one set of semantics.
 
+/**
+ * A stored value: the encoded object as JSON text, or bytes (what a value transformer wrote, or
+ * anything etcd returns: the store tells them apart, not the backend).
+ */
+export type StoredValue = string | Buffer;
+
 export interface KeyValue {
   key: string;
-  /** The encoded object (JSON text). */
-  value: string;
+  value: StoredValue;
   modRevision: number;
   createRevision: number;
 }
@@ -59,8 +64,12 @@ export interface WatchHandle {
 export interface KV {
   get(key: string, revision: number): Promise<KeyValue | null>;
   range(request: RangeRequest): Promise<RangeResult>;
-  /** Puts only when the key's mod revision is `expectedModRevision` (0: the key must be absent). */
-  compareAndPut(key: string, expectedModRevision: number, value: string): Promise<CompareResult>;
+  /**
+   * Puts only when the key's mod revision is `expectedModRevision` (0: the key must be absent). With
+   * `ttlSeconds` above 0 the backend deletes this version of the key once that time has passed (a
+   * delete as any other: a new revision, an event); a later put replaces the expiry with its own.
+   */
+  compareAndPut(key: string, expectedModRevision: number, value: StoredValue, ttlSeconds?: number): Promise<CompareResult>;
   compareAndDelete(key: string, expectedModRevision: number): Promise<CompareResult>;
   /**
    * Sends the events on keys in [start, end) with revisions above `afterRevision` (0: from now on)

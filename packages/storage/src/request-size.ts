@@ -52,7 +52,7 @@ export function compareAndPutRequestBytes(keyBytes: number, valueBytes: number, 
  * Refuses (RequestTooLarge) a compare-and-put that a default etcd would refuse for its size, so that
  * the embedded backends take exactly what etcd takes.
  */
-export function checkCompareAndPutSize(key: string, value: string, expectedModRevision: number): void {
+export function checkCompareAndPutSize(key: string, value: string | Buffer, expectedModRevision: number): void {
   const limit = ETCD_DEFAULT_MAX_REQUEST_BYTES;
   // UTF-8 takes at most 3 bytes per UTF-16 unit: most writes are sized without being scanned.
   if (compareAndPutRequestBytes(3 * key.length, 3 * value.length, expectedModRevision) <= limit) return;

@@ -2,6 +2,7 @@
 // embedded backends share one implementation of paging, preconditions, retries and watch events.
 import { isDeepStrictEqual } from 'node:util';
 import type {
+  CreateOptions,
   DeleteOptions,
   GetOptions,
   ListOptions,
@@ -14,9 +15,12 @@ import type {
   WatchEvent,
   WatchOptions,
 } from './interface.js';
-import { type KV, type KVEvent, type WatchHandle, keyEnd, prefixEnd } from './kv.js';
+import { type KV, type KVEvent, type StoredValue, type WatchHandle, keyEnd, prefixEnd } from './kv.js';
 import { StorageError, alreadyExists, goneContinuing, isStorageError, notFound } from './errors.js';
 import { decodeObject, encodeObject } from './codec.js';
+import type { ResourceTransformers } from './value/resource-transformers.js';
+import type { ValueTransformer } from './value/transformer.js';
+import { identityTransformer } from './value/identity.js';
 import { LATEST_REVISION, decodeContinue, encodeContinue } from './continue-token.js';
 import { checkPreconditions } from './preconditions.js';
 import { EventQueue } from './event-queue.js';
@@ -30,15 +34,51 @@ interface ProgressMark {
 const MAX_FILTERED_PAGE = 10_000;
 
 export class KVStorage implements Storage {
-  /** @param prefix prepended to every key; the KV sees full keys. */
+  /**
+   * @param prefix prepended to every key; the KV sees full keys.
+   * @param transformers what each resource's values go through on their way to the KV and back
+   *   (encryption at rest); without, every value is stored as its JSON text.
+   */
   constructor(
     protected readonly kv: KV,
     private readonly prefix = '',
+    private readonly transformers?: ResourceTransformers,
   ) {}
 
-  async create<T extends StoredObject>(key: string, object: T): Promise<T> {
-    const value = encodeObject(object, key);
-    const result = await this.kv.compareAndPut(this.prefix + key, 0, value);
+  /** The value to store for an object encoded as `json` at `key`. */
+  private seal(json: string, key: string): StoredValue {
+    const transformer = this.transformers?.forKey(key);
+    if (!transformer) return json;
+    const fullKey = this.prefix + key;
+    try {
+      return transformer.toStorage(Buffer.from(json), Buffer.from(fullKey));
+    } catch (error) {
+      throw transformFailed(fullKey, error);
+    }
+  }
+
+  /** The encoded object a stored value holds, and whether it is due to be written again. */
+  private plain(value: StoredValue, key: string): { data: StoredValue; stale: boolean } {
+    const configured = this.transformers?.forKey(key);
+    // Text is JSON this store wrote untransformed; with no transformer for the resource it is the
+    // answer as it is. Otherwise it goes through the transformers like any bytes, so that a value
+    // written before encryption was configured is read by identity (and is stale) or refused.
+    if (typeof value === 'string' && !configured) return { data: value, stale: false };
+    const transformer: ValueTransformer = configured ?? identityTransformer;
+    try {
+      return transformer.fromStorage(typeof value === 'string' ? Buffer.from(value) : value, Buffer.from(this.prefix + key));
+    } catch (error) {
+      throw transformFailed(this.prefix + key, error);
+    }
+  }
+
+  private decode<T extends StoredObject>(value: StoredValue, revision: number, key: string): T {
+    return decodeObject<T>(this.plain(value, key).data, revision, key);
+  }
+
+  async create<T extends StoredObject>(key: string, object: T, options: CreateOptions = {}): Promise<T> {
+    const value = this.seal(encodeObject(object, key), key);
+    const result = await this.kv.compareAndPut(this.prefix + key, 0, value, options.ttl ?? 0);
     if (!result.succeeded) throw alreadyExists(key);
     // What was stored is `object` as encoded: rather than decode `value` again, the result is the
     // object itself under a new top level and metadata (see Storage.create).
@@ -48,7 +88,7 @@ export class KVStorage implements Storage {
   async get<T extends StoredObject>(key: string, options: GetOptions = {}): Promise<T> {
     const kv = await this.kv.get(this.prefix + key, options.revision ?? 0);
     if (!kv) throw notFound(key);
-    return decodeObject<T>(kv.value, kv.modRevision, key);
+    return this.decode<T>(kv.value, kv.modRevision, key);
   }
 
   async list<T extends StoredObject>(prefix: string, options: ListOptions = {}): Promise<ListResult<T>> {
@@ -77,7 +117,7 @@ export class KVStorage implements Storage {
       revision = page.revision;
       for (let i = 0; i < page.kvs.length; i++) {
         const kv = page.kvs[i]!;
-        const object = decodeObject<T>(kv.value, kv.modRevision, kv.key.slice(this.prefix.length));
+        const object = this.decode<T>(kv.value, kv.modRevision, kv.key.slice(this.prefix.length));
         if (filter && !filter(object)) continue;
         if (limit > 0 && items.length === limit) {
           // One matching item beyond the limit: there is more to read.
@@ -108,15 +148,19 @@ export class KVStorage implements Storage {
     let current = await this.kv.get(fullKey, 0);
     for (;;) {
       if (!current && !options.ignoreNotFound) throw notFound(key);
-      const existing = current ? decodeObject<T>(current.value, current.modRevision, key) : null;
+      const stored = current ? this.plain(current.value, key) : null;
+      const existing = current && stored ? decodeObject<T>(stored.data, current.modRevision, key) : null;
       if (existing) checkPreconditions(key, options.preconditions, existing);
       const next = await update(existing);
-      const value = encodeObject(next, key);
-      // Nothing changed: no write, no new revision, no event (as upstream). The same content with
-      // its keys in another order is the same length, and only then worth parsing to compare.
-      if (current && existing && sameContent(value, current.value)) return existing;
-      const result = await this.kv.compareAndPut(fullKey, current?.modRevision ?? 0, value);
-      if (result.succeeded) return decodeObject<T>(value, result.revision, key);
+      const json = encodeObject(next, key);
+      // Nothing changed: no write, no new revision, no event (as upstream), unless the value was
+      // read through an older key or provider: then it is stored again, in the writing one. The
+      // same content with its keys in another order is the same length, and only then worth
+      // parsing to compare.
+      if (current && existing && !stored!.stale && sameContent(json, stored!.data)) return existing;
+      const value = this.seal(json, key);
+      const result = await this.kv.compareAndPut(fullKey, current?.modRevision ?? 0, value, options.ttl ?? 0);
+      if (result.succeeded) return decodeObject<T>(json, result.revision, key);
       current = result.current;
     }
   }
@@ -126,7 +170,7 @@ export class KVStorage implements Storage {
     let current = await this.kv.get(fullKey, 0);
     for (;;) {
       if (!current) throw notFound(key);
-      const existing = decodeObject<T>(current.value, current.modRevision, key);
+      const existing = this.decode<T>(current.value, current.modRevision, key);
       checkPreconditions(key, options.preconditions, existing);
       await options.validateDeletion?.(existing);
       const result = await this.kv.compareAndDelete(fullKey, current.modRevision);
@@ -184,9 +228,9 @@ export class KVStorage implements Storage {
   private toWatchEvent<T extends StoredObject>(event: KVEvent): WatchEvent<T> {
     const key = event.kv.key.slice(this.prefix.length);
     const revision = event.kv.modRevision;
-    const previous = event.previous && decodeObject<T>(event.previous.value, event.previous.modRevision, key);
+    const previous = event.previous && this.decode<T>(event.previous.value, event.previous.modRevision, key);
     if (event.type === 'put') {
-      const object = decodeObject<T>(event.kv.value, revision, key);
+      const object = this.decode<T>(event.kv.value, revision, key);
       const type = event.kv.createRevision === revision ? 'ADDED' : 'MODIFIED';
       return previous ? { type, object, previous, revision, key } : { type, object, revision, key };
     }
@@ -194,7 +238,7 @@ export class KVStorage implements Storage {
       throw new StorageError('InvalidObject', `delete event for ${key} at revision ${revision} lacks the previous object`, key);
     }
     // A deleted object is reported as it last was, at the revision of its deletion.
-    const object = decodeObject<T>(event.previous.value, revision, key);
+    const object = this.decode<T>(event.previous.value, revision, key);
     return { type: 'DELETED', object, previous: previous!, revision, key };
   }
 
@@ -216,7 +260,14 @@ export class KVStorage implements Storage {
 }
 
 /** Whether two encodings hold the same JSON, whatever the order of their keys. */
-function sameContent(encoded: string, stored: string): boolean {
-  if (encoded === stored) return true;
-  return encoded.length === stored.length && isDeepStrictEqual(JSON.parse(encoded), JSON.parse(stored));
+function sameContent(encoded: string, stored: StoredValue): boolean {
+  const text = typeof stored === 'string' ? stored : stored.toString();
+  if (encoded === text) return true;
+  return encoded.length === text.length && isDeepStrictEqual(JSON.parse(encoded), JSON.parse(text));
+}
+
+/** A value that could not be transformed: upstream's internal error, naming the key. */
+function transformFailed(fullKey: string, error: unknown): StorageError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new StorageError('Internal', `unable to transform key "${fullKey}": ${reason}`, fullKey, 0, { cause: error });
 }

@@ -1,6 +1,6 @@
 // What every controller is given, and the helpers they share.
 import { isStatusError } from '@plat/apimachinery';
-import type { Client, InformerFactory, Logger, RateLimitingQueue } from '@plat/client';
+import type { Client, EventRecorder, InformerFactory, Logger, RateLimitingQueue } from '@plat/client';
 import type { ResourceMap } from '../resources.js';
 
 export interface ControllerContext {
@@ -12,6 +12,8 @@ export interface ControllerContext {
   logger: Logger;
   /** A new work queue under upstream's name for it, reporting to the controller-manager's metrics. */
   workQueue<K>(name: string): RateLimitingQueue<K>;
+  /** Records Events as this controller (its name the source component), with its own client. */
+  events: EventRecorder;
 }
 
 /** A controller runs until `signal` aborts; it resolves once its workers have stopped. */

@@ -16,7 +16,7 @@ import {
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../names.js';
 import type { ResourceMap } from '../resources.js';
 import { aborted, isNotFound, retryOnConflict, waitForSync, type Controller, type ControllerContext } from './context.js';
-import { GraphBuilder } from './gc-graph-builder.js';
+import { GraphBuilder, reportInvalidNamespaceOwnerRef } from './gc-graph-builder.js';
 import { GraphNode, Recent, hasFinalizer, identityKey, waitsFor, type Identity } from './gc-graph.js';
 
 export { GraphNode, type Identity } from './gc-graph.js';
@@ -31,7 +31,14 @@ function olderThan(a: string | undefined, b: string | undefined): boolean {
 class RestMappingError extends Requeue {}
 
 /** A reference that can never resolve (a cluster-scoped object with a namespaced owner): not retried. */
-class UnresolvableReference extends Error {}
+class UnresolvableReference extends Error {
+  constructor(
+    message: string,
+    readonly ref: OwnerReference,
+  ) {
+    super(message);
+  }
+}
 
 type Classified = { solid: OwnerReference[]; dangling: OwnerReference[]; waiting: OwnerReference[] };
 
@@ -153,7 +160,7 @@ export class GarbageCollector {
       return { dangling: true };
     }
     const resource = this.resourceOf(ref);
-    if (!item.identity.namespace && resource.namespaced) throw new UnresolvableReference(`cluster-scoped ${item} names a namespaced owner ${ref.kind} ${ref.name}`);
+    if (!item.identity.namespace && resource.namespaced) throw new UnresolvableReference(`cluster-scoped ${item} names a namespaced owner ${ref.kind} ${ref.name}`, ref);
     const ownerIdentity = { ...coordinates, namespace: resource.namespaced ? item.identity.namespace : '' };
     const owner = await this.getObject(ownerIdentity);
     if (!owner || owner.metadata.uid !== ref.uid) {
@@ -181,6 +188,7 @@ export class GarbageCollector {
     } catch (error) {
       if (!(error instanceof UnresolvableReference)) throw error;
       this.logger.warn({ controller: 'garbagecollector', object: item.identity, reason: error.message }, 'ignoring an invalid owner reference');
+      reportInvalidNamespaceOwnerRef(this.context, item.identity, error.ref);
     }
   }
 

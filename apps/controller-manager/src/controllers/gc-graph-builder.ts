@@ -30,6 +30,20 @@ function referenceDiffs(old: readonly OwnerReference[], next: readonly OwnerRefe
   return { added, removed, changed };
 }
 
+/** Events are not owned and own nothing: upstream's collector ignores them (both groups serve the same objects). */
+const isIgnored = (resource: APIResource): boolean => resource.resource === 'events' && (resource.group === '' || resource.group.startsWith('events.'));
+
+/**
+ * Upstream's OwnerRefInvalidNamespace Warning: `node` names as its owner an object that is not in its
+ * namespace (a namespaced owner elsewhere, or a namespaced kind for a cluster-scoped node); the
+ * reference is treated as absent.
+ */
+export function reportInvalidNamespaceOwnerRef(context: Pick<ControllerContext, 'events'>, node: Identity, owner: OwnerReference): void {
+  const regarding = { kind: node.kind, apiVersion: node.apiVersion, ...(node.namespace && { namespace: node.namespace }), name: node.name, uid: node.uid };
+  const described = `[${owner.apiVersion}/${owner.kind}, namespace: ${node.namespace}, name: ${owner.name}, uid: ${owner.uid}]`;
+  context.events.event(regarding, 'Warning', 'OwnerRefInvalidNamespace', `ownerRef ${described} does not exist in namespace "${node.namespace}"`);
+}
+
 export class GraphBuilder {
   private readonly nodes = new Map<string, GraphNode>();
   /** Owners known to be absent (by identityKey); shared with the collector, as upstream's absentOwnerCache. */
@@ -52,7 +66,7 @@ export class GraphBuilder {
   monitorResources(): ReturnType<ControllerContext['informers']['informerFor']>[] {
     const started = [];
     for (const resource of this.resources.resources()) {
-      if (!supportsVerbs(resource, 'list', 'watch', 'delete')) continue;
+      if (!supportsVerbs(resource, 'list', 'watch', 'delete') || isIgnored(resource)) continue;
       const key = `${resource.group}/${resource.version}/${resource.resource}`;
       if (this.monitored.has(key)) continue;
       this.monitored.add(key);
@@ -86,7 +100,11 @@ export class GraphBuilder {
       const observed = this.identityOf(resource, object);
       if (!sameIdentity(observed, existing.identity)) {
         const [, invalid] = partitionDependents(existing.dependents, observed);
-        for (const dependent of invalid) this.attemptToDelete.add(dependent);
+        for (const dependent of invalid) {
+          // A namespaced owner seen in another namespace than its dependent's is no owner of it.
+          if (observed.namespace && dependent.identity.namespace !== observed.namespace) this.reportInvalidOwner(dependent, uid);
+          this.attemptToDelete.add(dependent);
+        }
         existing.identity = observed;
       }
       existing.virtual = false;
@@ -126,9 +144,16 @@ export class GraphBuilder {
         owner.dependents.add(node);
         this.attemptToDelete.add(owner);
       } else {
+        // An owner seen in another namespace: the reference is wrong (the bad child after the good parent).
+        if (!owner.virtual && owner.identity.namespace && owner.identity.namespace !== node.identity.namespace) this.reportInvalidOwner(node, ref.uid);
         owner.dependents.add(node);
       }
     }
+  }
+
+  private reportInvalidOwner(node: GraphNode, ownerUid: string): void {
+    const ref = node.owners.find((owner) => owner.uid === ownerUid);
+    if (ref) reportInvalidNamespaceOwnerRef(this.context, node.identity, ref);
   }
 
   /** Owners waiting for their dependents are looked at again when a blocking reference goes away. */

@@ -1,8 +1,12 @@
 // Namespace deletion (upstream's namespace controller and NamespacedResourcesDeleter): when a
 // namespace is Terminating, delete every namespaced object of every served kind in it (found through
 // discovery), wait until none is left, then remove our finalizer through /finalize, after which the
-// server removes the namespace. Progress is reported in the namespace's status conditions.
-import { runWorkers, supportsVerbs, type APIResource, type Client, type KubeObject } from '@plat/client';
+// server removes the namespace. Progress is reported in the namespace's status conditions, and a
+// pass that fails (discovery, or content that could not be deleted) also as a Warning Event on the
+// namespace, with the condition's reason and message: upstream's controller records none, and its
+// conditions are all a user has to find why `kubectl delete namespace` hangs; an Event shows in
+// `kubectl get events` and `kubectl describe namespace`.
+import { referenceTo, runWorkers, supportsVerbs, type APIResource, type Client, type KubeObject } from '@plat/client';
 import { namespaceFinalizer, namespacesRef } from '../names.js';
 import { aborted, isNotFound, retryOnConflict, waitForSync, type Controller } from './context.js';
 
@@ -77,6 +81,15 @@ export class ConditionUpdater {
     }
   }
 
+  /** The failures of this pass that are errors (not content waiting on its finalizers), as reason and message. */
+  errors(): { reason: string; message: string }[] {
+    const failing: ConditionType[] = ['NamespaceDeletionDiscoveryFailure', 'NamespaceDeletionGroupVersionParsingFailure', 'NamespaceDeletionContentFailure'];
+    return failing.flatMap((type) => {
+      const failure = this.failures.get(type);
+      return failure ? [{ reason: failure.reason!, message: failure.message! }] : [];
+    });
+  }
+
   /**
    * The namespace's conditions after this pass, or undefined when no condition changes status
    * (upstream updates only then; a new message alone is not written).
@@ -148,7 +161,7 @@ async function deleteAllContent(client: Client, resources: readonly APIResource[
 
 export const namespaceController =
   (workers: number): Controller =>
-  async ({ client, informers, resources, domain, logger, workQueue }, signal) => {
+  async ({ client, informers, resources, domain, logger, workQueue, events }, signal) => {
     const finalizer = namespaceFinalizer(domain);
     const namespaces = informers.informerFor<Namespace>(namespacesRef);
     const api = client.resource<Namespace>(namespacesRef);
@@ -191,6 +204,7 @@ export const namespaceController =
         estimate = await deleteAllContent(client, deletable, name, conditions);
       } finally {
         await writeConditions(name, conditions);
+        for (const { reason, message } of conditions.errors()) events.event(referenceTo(namespace, 'v1', 'Namespace'), 'Warning', reason, message);
       }
       // Discovery that failed may hide kinds that still hold objects: do not finalize on a guess.
       if (!discovered || discovered.failed.length) throw new Error(`discovery failed for namespace ${name}`);

@@ -1,8 +1,10 @@
-// Loading the agent's configuration file: read, strictly decoded, defaulted and validated, with every problem reported.
+// Loading the agent's configuration file: read, decoded as upstream's agent decodes it (unknown and
+// duplicate fields are warnings), defaulted and validated, every problem of the file reported at once.
 import { readFile } from 'node:fs/promises';
 import {
   DecodeError,
-  decodeNodeAgentConfiguration,
+  DuplicateField,
+  decodeNodeAgentConfigurationLeniently,
   nodeAgentConfigurationWarnings,
   setDefaults,
   validateNodeAgentConfiguration,
@@ -19,17 +21,23 @@ export async function loadNodeAgentConfiguration(file: string, out: Output): Pro
     out.stderr(`Error: could not read the configuration file: ${(error as Error).message}\n`);
     return undefined;
   }
-  let decoded: NodeAgentConfiguration;
+  let decoded: ReturnType<typeof decodeNodeAgentConfigurationLeniently>;
   try {
-    decoded = decodeNodeAgentConfiguration(text);
+    decoded = decodeNodeAgentConfigurationLeniently(text);
   } catch (error) {
     if (!(error instanceof DecodeError)) throw error;
     printProblems(out, `${file} could not be decoded as a NodeAgentConfiguration (${count(error.problems)})`, error.problems);
     return undefined;
   }
-  const config = setDefaults(decoded);
+  // Upstream logs strict decoding's problems and goes on leniently.
+  for (const problem of decoded.warnings) {
+    const outcome = problem instanceof DuplicateField ? 'the last value is used' : 'the field is ignored';
+    out.stderr(`Warning: ${file}: ${String(problem)} (decoded leniently: ${outcome})\n`);
+  }
+  const config = setDefaults(decoded.config);
   for (const warning of nodeAgentConfigurationWarnings(config)) out.stderr(`Warning: ${warning}\n`);
-  const errors = validateNodeAgentConfiguration(config);
+  // Values that did not decode are left to their defaults so that validation sees the rest.
+  const errors = [...decoded.errors, ...validateNodeAgentConfiguration(config)];
   if (errors.length) {
     printProblems(out, `${file} is not a valid NodeAgentConfiguration (${count(errors)})`, errors);
     return undefined;

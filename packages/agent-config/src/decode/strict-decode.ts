@@ -1,5 +1,5 @@
 // Strict decoding of YAML or JSON text against a schema: every unknown field, duplicate key and wrong type is reported with its path.
-import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document } from 'yaml';
+import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Pair } from 'yaml';
 import { FieldPath, invalid, parseDuration } from '@plat/apimachinery';
 import type { IntType, ObjectSchema, Schema } from './schema.js';
 import { DuplicateField, SyntaxProblem, UnknownField, type DecodeProblem } from './problems.js';
@@ -87,15 +87,7 @@ class Decoder {
       case 'map': {
         if (!isMap(node)) return this.wrongType(node, path, 'expected a mapping');
         const out: Record<string, unknown> = {};
-        for (const pair of node.items) {
-          const key = this.keyOf(pair.key, path);
-          if (key === undefined) continue;
-          if (Object.hasOwn(out, key)) {
-            this.problems.push(new DuplicateField(path.key(key).toString()));
-            continue;
-          }
-          out[key] = this.element(pair.value, schema.values, path.key(key));
-        }
+        for (const { key, value } of this.lastOfEach(node.items, path, (key) => path.key(key))) out[key] = this.element(value, schema.values, path.key(key));
         return out;
       }
       default:
@@ -111,25 +103,36 @@ class Decoder {
   object(node: unknown, schema: ObjectSchema, path: FieldPath | undefined): Record<string, unknown> | undefined {
     if (!isMap(node)) return path ? this.wrongType(node, path, 'expected an object') : undefined;
     const out: Record<string, unknown> = {};
-    const seen = new Set<string>();
-    for (const pair of node.items) {
-      const name = this.keyOf(pair.key, path);
-      if (name === undefined) continue;
+    for (const { key: name, value: valueNode } of this.lastOfEach(node.items, path, (name) => child(path, name))) {
       const fieldPath = child(path, name);
-      if (seen.has(name)) {
-        this.problems.push(new DuplicateField(fieldPath.toString()));
-        continue;
-      }
-      seen.add(name);
       const fieldSchema = Object.hasOwn(schema.fields, name) ? schema.fields[name] : undefined;
       if (!fieldSchema) {
         this.problems.push(new UnknownField(fieldPath.toString()));
         continue;
       }
-      const value = this.value(pair.value, fieldSchema, fieldPath);
+      const value = this.value(valueNode, fieldSchema, fieldPath);
       if (value !== undefined) out[name] = value;
     }
     return out;
+  }
+
+  /**
+   * A mapping's pairs to decode: each key's last one, as Go's YAML reader keeps it before any field
+   * is decoded, so an earlier value is neither used nor checked. Every repetition is a DuplicateField
+   * (strict decoding's error, lenient decoding's warning), reported in document order as the pairs
+   * are taken.
+   */
+  private *lastOfEach(items: readonly Pair[], path: FieldPath | undefined, pathOf: (key: string) => FieldPath): Generator<{ key: string; value: unknown }> {
+    const keyed = items.map((pair) => ({ key: this.keyOf(pair.key, path), value: pair.value }));
+    const last = new Map<string, number>();
+    keyed.forEach(({ key }, i) => key !== undefined && last.set(key, i));
+    const seen = new Set<string>();
+    for (const [i, { key, value }] of keyed.entries()) {
+      if (key === undefined) continue;
+      if (seen.has(key)) this.problems.push(new DuplicateField(pathOf(key).toString()));
+      seen.add(key);
+      if (last.get(key) === i) yield { key, value };
+    }
   }
 
   private keyOf(keyNode: unknown, path: FieldPath | undefined): string | undefined {

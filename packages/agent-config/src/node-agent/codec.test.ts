@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DecodeError } from '../decode/problems.js';
-import { decodeNodeAgentConfiguration, encodeNodeAgentConfiguration, encodeNodeAgentConfigurationYaml } from './codec.js';
+import { decodeNodeAgentConfiguration, decodeNodeAgentConfigurationLeniently, encodeNodeAgentConfiguration, encodeNodeAgentConfigurationYaml } from './codec.js';
 import { setDefaults } from './defaults.js';
 import type { NodeAgentConfiguration } from './schema.js';
 
@@ -93,9 +93,12 @@ const problemCases: { name: string; text: string; expected: string[] }[] = [
   { name: 'a mapping where a list goes', text: `${HEAD}clusterDNS: {a: b}\n`, expected: ['clusterDNS: Invalid value: "a mapping": expected a list'] },
   {
     name: 'every problem together, in document order',
-    text: `${HEAD}port: x\nfoo: 1\nport: 2\nlogging:\n  format: text\n  bar: {}\n`,
-    expected: ['port: Invalid value: "x": expected an integer (int32)', 'unknown field "foo"', 'duplicate field "port"', 'unknown field "logging.bar"'],
+    text: `${HEAD}maxPods: x\nfoo: 1\nport: 1\nport: 2\nlogging:\n  format: text\n  bar: {}\n`,
+    expected: ['maxPods: Invalid value: "x": expected an integer (int32)', 'unknown field "foo"', 'duplicate field "port"', 'unknown field "logging.bar"'],
   },
+  // Go's YAML reader keeps a key's last value before the fields are decoded.
+  { name: "a duplicate's earlier value is not decoded", text: `${HEAD}port: x\nport: 2\n`, expected: ['duplicate field "port"'] },
+  { name: 'a key written three times is two duplicates', text: `${HEAD}port: 1\nport: 2\nport: 3\n`, expected: ['duplicate field "port"', 'duplicate field "port"'] },
   { name: 'a missing apiVersion and kind', text: 'port: 1\n', expected: ['apiVersion: Required value: must be agent.config.plat.io/v1beta1', 'kind: Required value: must be NodeAgentConfiguration'] },
   { name: 'an empty file', text: '', expected: ['apiVersion: Required value: must be agent.config.plat.io/v1beta1', 'kind: Required value: must be NodeAgentConfiguration'] },
   {
@@ -135,6 +138,47 @@ test('decode error: the DecodeError message lists every problem', () => {
     name: 'DecodeError',
     message: 'failed to decode NodeAgentConfiguration: unknown field "a", unknown field "b"',
   });
+});
+
+// Upstream's agent decodes v1beta1 strictly, then leniently when strict decoding's only complaints
+// are unknown or duplicate fields, which it logs. Here the type errors are returned beside them.
+const lenientCases: { name: string; text: string; config: NodeAgentConfiguration; warnings: string[]; errors: string[] }[] = [
+  {
+    name: 'an unknown field is a warning, the rest decoded',
+    text: `${HEAD}podsPerNode: 3\nmaxPods: 10\n`,
+    config: { apiVersion: 'agent.config.plat.io/v1beta1', kind: 'NodeAgentConfiguration', maxPods: 10 },
+    warnings: ['unknown field "podsPerNode"'],
+    errors: [],
+  },
+  {
+    name: 'a duplicate is a warning, the last value used',
+    text: `${HEAD}authorization:\n  mode: Webhook\n  mode: AlwaysAllow\nfeatureGates:\n  NodeSwap: true\n  NodeSwap: false\n`,
+    config: { apiVersion: 'agent.config.plat.io/v1beta1', kind: 'NodeAgentConfiguration', authorization: { mode: 'AlwaysAllow' }, featureGates: { NodeSwap: false } },
+    warnings: ['duplicate field "authorization.mode"', 'duplicate field "featureGates[NodeSwap]"'],
+    errors: [],
+  },
+  {
+    name: 'a wrong type is an error, the field left unset and the rest decoded',
+    text: `${HEAD}maxPods: many\nbogus: 1\nport: 10250\nsyncFrequency: soon\n`,
+    config: { apiVersion: 'agent.config.plat.io/v1beta1', kind: 'NodeAgentConfiguration', port: 10250 },
+    warnings: ['unknown field "bogus"'],
+    errors: ['maxPods: Invalid value: "many": expected an integer (int32)', 'syncFrequency: Invalid value: "soon": time: invalid duration "soon"'],
+  },
+];
+
+for (const { name, text, config, warnings, errors } of lenientCases) {
+  test(`decode leniently: ${name}`, () => {
+    const decoded = decodeNodeAgentConfigurationLeniently(text);
+    assert.deepEqual(decoded.config, config);
+    assert.deepEqual(decoded.warnings.map(String), warnings);
+    assert.deepEqual(decoded.errors.map(String), errors);
+  });
+}
+
+test('decode leniently: what leaves nothing to decode still throws (syntax, apiVersion, kind)', () => {
+  for (const text of [`${HEAD}port: [1\n`, 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: NodeAgentConfiguration\n', '- a\n', `${HEAD}? [a]\n: 1\n`]) {
+    assert.throws(() => decodeNodeAgentConfigurationLeniently(text), { name: 'DecodeError' }, text);
+  }
 });
 
 test('encode: the defaulted configuration decodes back to itself', () => {

@@ -13,8 +13,8 @@ import {
   required,
   type FieldError,
   type FieldPath,
+  parseGoURL,
 } from '@plat/apimachinery';
-import { parseGoURL } from './go-url.js';
 import type { ServiceReference, WebhookClientConfig } from './types.js';
 
 /** spec.conversion as upstream's internal type holds it (the v1 webhook's fields lifted up). */

@@ -2,7 +2,7 @@
 // list and map extensions and valid, pruned defaults (upstream's
 // validateCustomResourceDefinitionValidation and ValidateCustomResourceDefinitionOpenAPISchema).
 import { GoFormatted, forbidden, goStringSlice, invalid, notSupported, required, type FieldError, type FieldPath } from '@plat/apimachinery';
-import { refuseValidationRules, validateValidationRuleFields } from './crd-cel-rules.js';
+import { celRuleErrors, childCelContext, rootCelContext, totalCostErrors, validateValidationRuleFields, type CelSchemaContext } from './crd-cel-rules.js';
 import { validateSchemaDefaults } from './schema-defaults-check.js';
 import { hasEntries, isSet, itemsList, itemsSchema, additionalPropertiesSchema, metaFields, schemaEntries } from './schema-props.js';
 import type { SchemaValueValidator } from './schema-value-check.js';
@@ -154,19 +154,27 @@ export function validateCustomResourceValidation(
 
   const schemaPath = path.child('openAPIV3Schema');
   let conversionErrors: FieldError[] = [];
+  // Rules are compiled only on a structural schema whose defaults are valid (upstream's CELSchemaContext).
+  let cel: CelSchemaContext | undefined;
   if (options.requireStructuralSchema) {
     const conversionError = structuralConversionError(schema);
     if (conversionError) conversionErrors = [invalid(schemaPath, '', conversionError)];
     else {
       const structural = validateStructural(schemaPath, schema);
       if (structural.length) errors.push(...structural);
-      else errors.push(...validateSchemaDefaults(schemaPath, schema, options.requirePrunedDefaults, options.checkValue));
+      else {
+        const defaults = validateSchemaDefaults(schemaPath, schema, options.requirePrunedDefaults, options.checkValue);
+        errors.push(...defaults);
+        if (!defaults.length) cel = rootCelContext(schema);
+      }
     }
   }
-  const context: WalkContext = { allowDefaults: true, disallowDefaultsReason: '', insideResourceMeta: false, ruleHolder: true };
-  errors.push(...validateOpenAPISchema(schema, schemaPath, context, true, options));
+  const context: WalkContext = { allowDefaults: true, disallowDefaultsReason: '', insideResourceMeta: false, ruleHolder: true, cel };
+  const walked = validateOpenAPISchema(schema, schemaPath, context, true, options);
+  errors.push(...walked.schema, ...walked.cel);
   // The conversion's complaints repeat what validation says better; alone, they are all there is.
   if (errors.length === 0) errors.push(...conversionErrors);
+  if (cel) errors.push(...totalCostErrors(cel.totalCost, schemaPath));
   return errors;
 }
 
@@ -177,6 +185,21 @@ interface WalkContext {
   insideResourceMeta: boolean;
   /** Whether x-kubernetes-validations rules apply here (not under allOf, anyOf, oneOf, not, definitions). */
   ruleHolder: boolean;
+  /** Where rules are compiled and costed; undefined when they are not (not structural, or under a junctor). */
+  cel: CelSchemaContext | undefined;
+  /** The highest list above whose items cannot be paired with their old values: no transition rules below. */
+  uncorrelatable?: FieldPath;
+}
+
+/** Schema errors apart from rule errors: upstream reports all of the former first, and skips rules under a schema error. */
+interface WalkErrors {
+  schema: FieldError[];
+  cel: FieldError[];
+}
+
+function appendWalk(into: WalkErrors, from: WalkErrors): void {
+  into.schema.push(...from.schema);
+  into.cel.push(...from.cel);
 }
 
 const withForbiddenDefaults = (c: WalkContext, reason: string): WalkContext => ({ ...c, allowDefaults: false, disallowDefaultsReason: reason });
@@ -204,8 +227,12 @@ function standardValidator(s: JSONSchemaProps, path: FieldPath, c: WalkContext, 
   return errors;
 }
 
-function validateOpenAPISchema(s: JSONSchemaProps, path: FieldPath, c: WalkContext, isRoot: boolean, options: SchemaRuleOptions): FieldError[] {
+function validateOpenAPISchema(s: JSONSchemaProps, path: FieldPath, c: WalkContext, isRoot: boolean, options: SchemaRuleOptions): WalkErrors {
   const errors = standardValidator(s, path, c, options);
+  const result: WalkErrors = { schema: errors, cel: [] };
+  const child = (schema: JSONSchemaProps, childPath: FieldPath, childContext: WalkContext): void =>
+    appendWalk(result, validateOpenAPISchema(schema, childPath, childContext, false, options));
+  const junctor: WalkContext = { ...c, ruleHolder: false, cel: undefined };
   if (s.uniqueItems === true) {
     errors.push(forbidden(path.child('uniqueItems'), 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'));
   }
@@ -218,35 +245,39 @@ function validateOpenAPISchema(s: JSONSchemaProps, path: FieldPath, c: WalkConte
     }
     // Pruning a map under metadata by a default would be ambiguous.
     const sub = c.insideResourceMeta ? withForbiddenDefaults(c, 'inside additionalProperties applying to object metadata') : c;
-    if (additional) errors.push(...validateOpenAPISchema(additional, path.child('additionalProperties'), sub, false, options));
+    if (additional) child(additional, path.child('additionalProperties'), { ...sub, cel: childCelContext(c.cel, s, additional) });
   }
 
   for (const [key, property] of schemaEntries(s.properties)) {
-    let sub = c;
+    let sub: WalkContext = { ...c, cel: childCelContext(c.cel, s, property) };
+    // A map type other than granular or atomic would not pair old and new values: none exists in 1.28.
+    const mapType = s['x-kubernetes-map-type'];
+    if (mapType !== undefined && mapType !== 'granular' && mapType !== 'atomic') sub = { ...sub, uncorrelatable: c.uncorrelatable ?? path };
     if ((isRoot || s['x-kubernetes-embedded-resource'] === true) && metaFields.has(key)) {
       sub = { ...sub, insideResourceMeta: true };
       if (isRoot) sub = withForbiddenDefaults(sub, `in top-level ${key}`);
     }
-    errors.push(...validateOpenAPISchema(property, path.child('properties').key(key), sub, false, options));
+    child(property, path.child('properties').key(key), sub);
   }
 
-  const junctor: WalkContext = { ...c, ruleHolder: false };
-  if (isSet(s.not)) errors.push(...validateOpenAPISchema(s.not, path.child('not'), junctor, false, options));
-  (s.allOf ?? []).forEach((x, i) => errors.push(...validateOpenAPISchema(x, path.child('allOf').index(i), junctor, false, options)));
-  (s.oneOf ?? []).forEach((x, i) => errors.push(...validateOpenAPISchema(x, path.child('oneOf').index(i), junctor, false, options)));
-  (s.anyOf ?? []).forEach((x, i) => errors.push(...validateOpenAPISchema(x, path.child('anyOf').index(i), junctor, false, options)));
-  for (const [key, definition] of schemaEntries(s.definitions)) {
-    errors.push(...validateOpenAPISchema(definition, path.child('definitions').key(key), junctor, false, options));
-  }
+  if (isSet(s.not)) child(s.not, path.child('not'), junctor);
+  (s.allOf ?? []).forEach((x, i) => child(x, path.child('allOf').index(i), junctor));
+  (s.oneOf ?? []).forEach((x, i) => child(x, path.child('oneOf').index(i), junctor));
+  (s.anyOf ?? []).forEach((x, i) => child(x, path.child('anyOf').index(i), junctor));
+  for (const [key, definition] of schemaEntries(s.definitions)) child(definition, path.child('definitions').key(key), junctor);
 
+  // Old and new items pair up only in map lists: below any other list, transition rules cannot run.
+  const itemsContext = (itemSchema: JSONSchemaProps): WalkContext => ({
+    ...c,
+    cel: childCelContext(c.cel, s, itemSchema),
+    uncorrelatable: s['x-kubernetes-list-type'] === 'map' ? c.uncorrelatable : (c.uncorrelatable ?? path),
+  });
   const items = itemsSchema(s);
-  if (items) errors.push(...validateOpenAPISchema(items, path.child('items'), c, false, options));
-  itemsList(s).forEach((x, i) => errors.push(...validateOpenAPISchema(x, path.child('items').index(i), c, false, options)));
+  if (items) child(items, path.child('items'), itemsContext(items));
+  itemsList(s).forEach((x, i) => child(x, path.child('items').index(i), itemsContext(x)));
 
   for (const [key, dependency] of Object.entries(s.dependencies ?? {})) {
-    if (!Array.isArray(dependency) && isSet(dependency)) {
-      errors.push(...validateOpenAPISchema(dependency, path.child('dependencies').key(key), junctor, false, options));
-    }
+    if (!Array.isArray(dependency) && isSet(dependency)) child(dependency, path.child('dependencies').key(key), junctor);
   }
 
   if (s['x-kubernetes-preserve-unknown-fields'] === false) {
@@ -255,8 +286,12 @@ function validateOpenAPISchema(s: JSONSchemaProps, path: FieldPath, c: WalkConte
   errors.push(...listAndMapTypeRules(s, path, options));
   if (options.requireMapListKeysMapSetValidation) errors.push(...validateMapListKeysMapSet(s, path));
   errors.push(...validateValidationRuleFields(s, path));
-  if (c.ruleHolder) errors.push(...refuseValidationRules(s, path));
-  return errors;
+  // Rules are compiled only where nothing here or below is wrong with the schema: an invalid schema
+  // would give rule errors that go away once it is fixed.
+  if ((s['x-kubernetes-validations'] ?? []).length && result.schema.length === 0 && c.ruleHolder && c.cel) {
+    result.cel.push(...celRuleErrors(s, path, c.cel, c.uncorrelatable));
+  }
+  return result;
 }
 
 const typeMustBe = (s: JSONSchemaProps, path: FieldPath, type: string, detail: string): FieldError =>

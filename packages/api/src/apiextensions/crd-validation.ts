@@ -15,7 +15,7 @@ import {
   type FieldError,
   type FieldPath,
 } from '@plat/apimachinery';
-import { wellKnownPrefix } from '../common/domain.js';
+import { apiApprovalAnnotation, approvalState, isProtectedGroup } from './api-approval.js';
 import { hasValidConversionReviewVersionOrEmpty, validateConversion, validateEnumString } from './crd-conversion-validation.js';
 import {
   hasAnyStatusEnabled,
@@ -28,7 +28,6 @@ import {
 } from './crd-internal-view.js';
 import { validateCustomResourceValidation, validateMapListKeysMapSet, type SchemaRuleOptions } from './crd-schema-validation.js';
 import { crdShapeErrors, withNullItemsAsZero } from './crd-shape.js';
-import { parseGoRequestURI } from './go-url.js';
 import { hasUnprunedDefaults } from './schema-defaults-check.js';
 import { isSet, itemsSchema, schemaHas } from './schema-props.js';
 import { checkValueAgainstSchema, type SchemaValueValidator } from './schema-value-check.js';
@@ -362,27 +361,6 @@ function validateStoredVersions(storedVersions: string[] | undefined, versions: 
   return errors;
 }
 
-/** The groups whose CRDs need an approved API (upstream's k8s.io and kubernetes.io, under our domain). */
-function isProtectedGroup(group: string, domain: string): boolean {
-  const protectedDomains = domain === 'k8s.io' ? ['k8s.io', 'kubernetes.io'] : [domain];
-  return protectedDomains.some((d) => group === d || group.endsWith(`.${d}`));
-}
-
-type ApprovalState = 'invalid' | 'approved' | 'bypassed' | 'missing';
-
-function approvalState(annotations: Record<string, string> | undefined, key: string): { state: ApprovalState; reason: string } {
-  const value = annotations?.[key] ?? '';
-  const link = 'see https://github.com/kubernetes/enhancements/pull/1111';
-  if (!value) return { state: 'missing', reason: `protected groups must have approval annotation "${key}", ${link}` };
-  if (value.startsWith('unapproved')) return { state: 'bypassed', reason: `not approved: "${value}"` };
-  const url = parseGoRequestURI(value);
-  if (url && url.host && url.scheme) return { state: 'approved', reason: `approved in ${value}` };
-  return {
-    state: 'invalid',
-    reason: `protected groups must have approval annotation "${key}" with either a URL or a reason starting with "unapproved", ${link}`,
-  };
-}
-
 /**
  * A CRD in a protected group needs the approval annotation (`api-approved.kubernetes.io` under
  * k8s.io, `api-approved.plat.io` under plat.io): a URL of the approval, or a reason starting with
@@ -390,7 +368,7 @@ function approvalState(annotations: Record<string, string> | undefined, key: str
  */
 function validateAPIApproval(crd: CustomResourceDefinition, old: CustomResourceDefinition | undefined, domain: string): FieldError[] {
   if (!isProtectedGroup(crd.spec?.group ?? '', domain)) return [];
-  const key = `api-approved.${wellKnownPrefix(domain)}`;
+  const key = apiApprovalAnnotation(domain);
   const now = approvalState(crd.metadata?.annotations, key);
   if (old && approvalState(old.metadata?.annotations, key).state === now.state) return [];
   const path = newPath('metadata', 'annotations').key(key);

@@ -185,7 +185,7 @@ describe('custom resources from a CRD', () => {
     const columns = v1!.tableColumns!;
     assert.deepEqual(columns.map((c) => [c.name, c.type]), [['Name', 'string'], ['Spec', 'string'], ['Replicas', 'integer']]);
     const object = cronTab('a', { cronSpec: '* * * * *', replicas: 2 });
-    assert.deepEqual(columns.map((c) => c.value(object)), ['a', '* * * * *', 2]);
+    assert.deepEqual(columns.map((c) => c.value(object, { domain: 'plat.io' })), ['a', '* * * * *', 2]);
     const bare = customResourceDefinitions({ ...crd, spec: { ...crd.spec, versions: [version('v1', { storage: true, additionalPrinterColumns: [] })] } });
     assert.deepEqual(bare[0]!.tableColumns!.map((c) => [c.name, c.type]), [['Name', 'string'], ['Age', 'date']]);
   });

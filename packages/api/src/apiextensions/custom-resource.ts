@@ -8,6 +8,7 @@ import { pruneUnknownFields, type JSONSchema, type KubeObject, type ResourceDefi
 import { objectMetaSchema } from '../common/object-meta-schema.js';
 import { nameColumn } from '../common/table.js';
 import { customResourceScale } from './scale-subresource.js';
+import { RuleValidator, ruleErrors } from './cel/validator.js';
 import { allVerbs } from '../common/verbs.js';
 import {
   applyDefaults,
@@ -83,7 +84,7 @@ export function defaultDeprecationWarning(version: string, spec: CustomResourceD
   return newer.length ? `${message}; use ${spec.group}/${newer[0]} ${kind}` : message;
 }
 
-function statusSubresource(schema: JSONSchemaProps, scale: CustomResourceSubresourceScale | undefined): SubresourceDefinition<CustomObject> {
+function statusSubresource(schema: JSONSchemaProps, scale: CustomResourceSubresourceScale | undefined, rules: RuleValidator | undefined): SubresourceDefinition<CustomObject> {
   return {
     // Only the status changes: everything else stays as it was (metadata's managed fields are the store's).
     merge(object, old) {
@@ -92,7 +93,10 @@ function statusSubresource(schema: JSONSchemaProps, scale: CustomResourceSubreso
       else delete merged.status;
       return merged;
     },
-    validateUpdate: (object, old) => [...validateCustomResourceStatus(schema, object, old), ...(scale ? validateScaleStatus(object, scale) : [])],
+    validateUpdate: (object, old) => {
+      const errors = [...validateCustomResourceStatus(schema, object, old), ...(scale ? validateScaleStatus(object, scale) : [])];
+      return [...errors, ...ruleErrors(rules, errors, object, old)];
+    },
   };
 }
 
@@ -117,6 +121,8 @@ function versionDefinition(crd: CustomResourceDefinition, version: CustomResourc
   const scale = subresources?.scale;
   const hasStatus = subresources?.status !== undefined;
   const scaleErrors = (object: CustomObject): FieldError[] => (scale ? [...validateScaleSpec(object, scale), ...validateScaleStatus(object, scale)] : []);
+  // The x-kubernetes-validations rules, compiled here once for as long as this version is served.
+  const rules = RuleValidator.build(schema, true);
   return {
     group: crd.spec.group,
     version: version.name,
@@ -147,12 +153,18 @@ function versionDefinition(crd: CustomResourceDefinition, version: CustomResourc
         if (old.status !== undefined) object.status = old.status;
         else delete object.status;
       },
-      validate: (object) => [...validateCustomResource(schema, object), ...scaleErrors(object)],
-      validateUpdate: (object, old) => [...validateCustomResourceUpdate(schema, object, old), ...scaleErrors(object)],
+      validate: (object) => {
+        const errors = [...validateCustomResource(schema, object), ...scaleErrors(object)];
+        return [...errors, ...ruleErrors(rules, errors, object, undefined)];
+      },
+      validateUpdate: (object, old) => {
+        const errors = [...validateCustomResourceUpdate(schema, object, old), ...scaleErrors(object)];
+        return [...errors, ...ruleErrors(rules, errors, object, old)];
+      },
     },
     ...((hasStatus || scale) && {
       subresources: {
-        ...(hasStatus && { status: statusSubresource(schema, scale) }),
+        ...(hasStatus && { status: statusSubresource(schema, scale, rules) }),
         ...(scale && { scale: customResourceScale(scale) }),
       },
     }),

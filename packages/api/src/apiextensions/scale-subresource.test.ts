@@ -89,7 +89,7 @@ describe('customResourceScale: the Scale of a custom resource', () => {
     assert.deepEqual([scale.group, scale.version, scale.kind, scale.protobuf?.message], ['autoscaling', 'v1', 'Scale', 'k8s.io.api.autoscaling.v1.Scale']);
     const shown = scale.fromParent(widget({ spec: { replicas: 3 }, status: { replicas: 2 } }));
     assert.deepEqual(
-      scale.tableColumns!.map((column) => [column.name, column.value(shown)]),
+      scale.tableColumns!.map((column) => [column.name, column.value(shown, { domain: 'plat.io' })]),
       [['Name', 'w'], ['Desired', 3], ['Available', 2], ['Age', '10m']],
     );
   });

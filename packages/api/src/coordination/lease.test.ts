@@ -88,6 +88,6 @@ test('lease: columns NAME, HOLDER, AGE', () => {
   object.metadata.creationTimestamp = new Date(Date.now() - 90_000).toISOString();
   const columns = leaseDefinition.tableColumns;
   assert.deepEqual(columns.map((c) => c.name), ['Name', 'Holder', 'Age']);
-  assert.deepEqual(columns.map((c) => c.value(object)), ['plat-controller-manager', 'node-1', '90s']);
-  assert.equal(columns[1]!.value(lease()), '<unknown>');
+  assert.deepEqual(columns.map((c) => c.value(object, { domain: 'plat.io' })), ['plat-controller-manager', 'node-1', '90s']);
+  assert.equal(columns[1]!.value(lease(), { domain: 'plat.io' }), '<unknown>');
 });

@@ -6,22 +6,9 @@ import { kindSchema } from '../common/object-meta-schema.js';
 import { integerField, objectSchema, stringField, timeField } from '../common/schema.js';
 import { ageColumn, nameColumn } from '../common/table.js';
 import { allVerbs } from '../common/verbs.js';
+import { formatMicroTime } from '../common/time.js';
 
-
-const rfc3339 = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/i;
-
-/**
- * An RFC 3339 time as upstream's MicroTime writes it: UTC, exactly six fractional digits (extra
- * digits are truncated, as Go's formatting does). Text that is not RFC 3339 is returned as it is.
- */
-export function formatMicroTime(text: string): string {
-  const match = rfc3339.exec(text);
-  if (!match) return text;
-  const [, seconds, fraction = '', zone] = match;
-  const whole = new Date(`${seconds}${zone!.toUpperCase()}`);
-  if (Number.isNaN(whole.getTime())) return text;
-  return `${whole.toISOString().slice(0, 19)}.${fraction.slice(0, 6).padEnd(6, '0')}Z`;
-}
+export { formatMicroTime };
 
 function validateLeaseSpec(spec: LeaseSpec | undefined): FieldError[] {
   const errors: FieldError[] = [];

@@ -191,7 +191,7 @@ test('namespace: selectable fields, columns, verbs', () => {
   object.metadata.creationTimestamp = new Date(Date.now() - 90_000).toISOString();
   const columns = namespaceDefinition.tableColumns;
   assert.deepEqual(columns.map((c) => c.name), ['Name', 'Status', 'Age']);
-  assert.deepEqual(columns.map((c) => c.value(object)), ['a', 'Active', '90s']);
+  assert.deepEqual(columns.map((c) => c.value(object, { domain: 'plat.io' })), ['a', 'Active', '90s']);
   assert.deepEqual([...namespaceDefinition.verbs].sort(), ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']);
   assert.equal(namespaceDefinition.allowCreateOnUpdate, false);
   assert.deepEqual(namespaceDefinition.shortNames, ['ns']);

@@ -49,6 +49,6 @@ test('service account: columns NAME, SECRETS, AGE', () => {
   object.metadata.creationTimestamp = new Date(Date.now() - 3 * 3600_000).toISOString();
   const columns = serviceAccountDefinition.tableColumns;
   assert.deepEqual(columns.map((c) => c.name), ['Name', 'Secrets', 'Age']);
-  assert.deepEqual(columns.map((c) => c.value(object)), ['builder', 2, '3h']);
-  assert.equal(columns[1]!.value(sa()), 0);
+  assert.deepEqual(columns.map((c) => c.value(object, { domain: 'plat.io' })), ['builder', 2, '3h']);
+  assert.equal(columns[1]!.value(sa(), { domain: 'plat.io' }), 0);
 });

@@ -4,20 +4,13 @@ import { kindSchema } from '../common/object-meta-schema.js';
 import { ageColumn, nameColumn } from '../common/table.js';
 import { atomicList, booleanField, objectSchema, stringField } from '../common/schema.js';
 import { allVerbs } from '../common/verbs.js';
+import { objectReferenceSchema, type ObjectReference } from '../common/object-reference.js';
 
 export interface LocalObjectReference {
   name?: string;
 }
 
-export interface ObjectReference {
-  apiVersion?: string;
-  fieldPath?: string;
-  kind?: string;
-  name?: string;
-  namespace?: string;
-  resourceVersion?: string;
-  uid?: string;
-}
+export type { ObjectReference };
 
 export interface ServiceAccount extends KubeObject {
   automountServiceAccountToken?: boolean;
@@ -28,20 +21,6 @@ export interface ServiceAccount extends KubeObject {
 const localObjectReferenceSchema: JSONSchema = objectSchema(
   'A reference to an object in the same namespace.',
   { name: stringField('Name of the referent.') },
-  { mapType: 'atomic' },
-);
-
-const objectReferenceSchema: JSONSchema = objectSchema(
-  'A reference to another object, with enough information to inspect or modify it.',
-  {
-    apiVersion: stringField('API version of the referent.'),
-    fieldPath: stringField('A piece of the object rather than the whole, such as spec.containers{name}.'),
-    kind: stringField('Kind of the referent.'),
-    name: stringField('Name of the referent.'),
-    namespace: stringField('Namespace of the referent.'),
-    resourceVersion: stringField('The version of the referent this reference was made to.'),
-    uid: stringField('UID of the referent.'),
-  },
   { mapType: 'atomic' },
 );
 

@@ -73,7 +73,7 @@ const parentCases: { name: string; object: IPAddress; want: string }[] = [
 for (const c of parentCases) {
   test(`ip address column ParentRef: ${c.name}`, () => {
     const column = ipAddressDefinition.tableColumns[1]!;
-    assert.equal(column.value(c.object), c.want);
+    assert.equal(column.value(c.object, { domain: 'plat.io' }), c.want);
   });
 }
 

@@ -132,7 +132,7 @@ test('role binding: columns NAME, ROLE, AGE and wide USERS, GROUPS, SERVICEACCOU
     ['Groups', 1],
     ['ServiceAccounts', 1],
   ]);
-  assert.deepEqual(columns.map((c) => c.value(object)), ['read-pods', 'ClusterRole/view', '5m', 'jane, joe', 'devs', 'ci/builder']);
+  assert.deepEqual(columns.map((c) => c.value(object, { domain: 'plat.io' })), ['read-pods', 'ClusterRole/view', '5m', 'jane, joe', 'devs', 'ci/builder']);
 });
 
 test('role binding: registration as upstream', () => {

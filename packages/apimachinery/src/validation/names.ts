@@ -122,3 +122,22 @@ export const nameIsDNSLabel: ValidateNameFunc = (name, prefix) => isDNS1123Label
 /** Names that need only be usable as a path segment: RBAC kinds. */
 export const nameIsPathSegment: ValidateNameFunc = (name, prefix) =>
   prefix ? isValidPathSegmentPrefix(name) : isValidPathSegmentName(name);
+
+const configMapKeyFmt = '[-._a-zA-Z0-9]+';
+const configMapKeyRegexp = new RegExp(`^${configMapKeyFmt}$`);
+
+/**
+ * A key of a ConfigMap's or Secret's data: a file name when mounted, so letters, digits, '-', '_'
+ * and '.', at most 253 characters, and neither '.' nor '..' nor anything starting with '..'.
+ */
+export function isConfigMapKey(value: string): string[] {
+  const errors: string[] = [];
+  if (byteLength(value) > dns1123SubdomainMaxLength) errors.push(maxLenError(dns1123SubdomainMaxLength));
+  if (!configMapKeyRegexp.test(value)) {
+    errors.push(regexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'", configMapKeyFmt, 'key.name', 'KEY_NAME', 'key-name'));
+  }
+  if (value === '.') errors.push("must not be '.'");
+  else if (value === '..') errors.push("must not be '..'");
+  else if (value.startsWith('..')) errors.push("must not start with '..'");
+  return errors;
+}

@@ -81,3 +81,39 @@ test('CRD controller: a definition is Established, served, counted and published
     await server.shutdown();
   }
 });
+
+test('CRD controller: a CRD of a protected group gets the API approval condition its annotation earns', async () => {
+  const { server, send } = await startApiServer({}, { customResources: customResourceDefinitions });
+  const crds = '/apis/apiextensions.plat.io/v1/customresourcedefinitions';
+  try {
+    const protectedCrd = (plural: string, annotation: string) => {
+      const object = crd(plural, plural.slice(0, 1).toUpperCase() + plural.slice(1, -1));
+      return {
+        ...object,
+        metadata: { name: `${plural}.things.plat.io`, annotations: { 'api-approved.plat.io': annotation } },
+        spec: { ...object.spec, group: 'things.plat.io' },
+      };
+    };
+    const cases: [plural: string, annotation: string, status: string, reason: string, message: string][] = [
+      ['approveds', 'https://github.com/kubernetes/kubernetes/pull/78458', 'True', 'ApprovedAnnotation', 'approved in https://github.com/kubernetes/kubernetes/pull/78458'],
+      ['bypasseds', 'unapproved, experimental-only', 'False', 'UnapprovedAnnotation', 'not approved: "unapproved, experimental-only"'],
+    ];
+    for (const [plural, annotation] of cases) assert.equal((await send('POST', crds, protectedCrd(plural, annotation))).status, 201);
+    for (const [plural, , status, reason, message] of cases) {
+      const condition = await until(`${plural} approval condition`, async () => {
+        const object = JSON.parse((await send('GET', `${crds}/${plural}.things.plat.io`)).body) as Crd;
+        return object.status?.conditions?.find((c) => c.type === 'KubernetesAPIApprovalPolicyConformant');
+      });
+      assert.deepEqual([condition.status, condition.reason, condition.message], [status, reason, message]);
+    }
+    // Outside the protected groups, no such condition.
+    assert.equal((await send('POST', crds, crd('plains', 'Plain'))).status, 201);
+    const plain = await until('plain Established', async () => {
+      const object = JSON.parse((await send('GET', `${crds}/plains.example.com`)).body) as Crd;
+      return object.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True') ? object : undefined;
+    });
+    assert.equal(plain.status?.conditions?.some((c) => c.type === 'KubernetesAPIApprovalPolicyConformant'), false);
+  } finally {
+    await server.shutdown();
+  }
+});

@@ -5,7 +5,7 @@
 // store, so a definition written through any replica is served by every replica as soon as its
 // event arrives; a deleted one stops being served.
 import { isStatusError, newMethodNotSupported } from '@plat/apimachinery';
-import { decideNames, findCondition, isConditionTrue, sameCondition, sameNames, setCondition, type CustomResourceDefinition } from '@plat/api';
+import { apiApprovalCondition, decideNames, findCondition, isConditionTrue, sameCondition, sameNames, setCondition, type CustomResourceDefinition } from '@plat/api';
 import { formatTimestamp, type AdmissionCheck, type KubeObject, type ResourceDefinition, type ResourceStore } from '@plat/registry';
 import type { Logger } from 'pino';
 import type { HealthCheck } from '../health.js';
@@ -148,6 +148,12 @@ export class CustomResourceDefinitionController implements HealthCheck {
         });
         return;
       }
+    }
+    // Upstream's API approval controller: what the protected groups' annotation says, as a condition.
+    const approval = apiApprovalCondition(crd, this.options.domain);
+    if (approval && !sameCondition({ ...approval }, findCondition(crd, approval.type))) {
+      await this.writeStatus(crd, (copy, now) => setCondition(copy, approval, now));
+      return;
     }
     if (isConditionTrue(crd, 'NamesAccepted') && !isConditionTrue(crd, 'Established')) {
       await this.writeStatus(crd, (copy, now) =>

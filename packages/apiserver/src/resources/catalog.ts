@@ -23,6 +23,8 @@ export interface ServedResource {
 export interface CatalogOptions {
   storage: Storage;
   domain: string;
+  /** --event-ttl in seconds, for the kinds whose time to live it is (0: they live until deleted). */
+  eventTTLSeconds?: number;
   /** Admission checks, given the catalog so that they can read other resources. */
   admission?: (catalog: ResourceCatalog) => readonly AdmissionCheck[];
   now?: () => Date;
@@ -56,10 +58,10 @@ export class ResourceCatalog {
   /** A definition bound to the domain and a store of its own, as the catalog's are (not added to it). */
   serve(definition: ResourceDefinition<KubeObject>): ServedResource {
     const resolved = resolveResource(definition, this.options.domain);
-    const { storage, domain, now, features, virtualServices } = this.options;
+    const { storage, domain, eventTTLSeconds, now, features, virtualServices } = this.options;
     const store = new ResourceStore(resolved, {
       storage,
-      context: { domain },
+      context: { domain, ...(eventTTLSeconds !== undefined && { eventTTLSeconds }) },
       admission: this.admission,
       ...(now && { now }),
       ...(features && { features }),
@@ -98,7 +100,11 @@ export class ResourceCatalog {
   /** Stops serving a resource added after start-up; the served resource it was, if any. */
   remove(group: string, version: string, resource: string): ServedResource | undefined {
     const served = this.detach(group, version, resource);
-    if (served) this.changed();
+    if (!served) return undefined;
+    // The last version of a resource gone: what storage keeps for it (a watch cache) goes too.
+    const prefix = served.resolved.prefix('');
+    if (!this.all().some((other) => other.resolved.prefix('') === prefix)) this.options.storage.release?.(prefix);
+    this.changed();
     return served;
   }
 

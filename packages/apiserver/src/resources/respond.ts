@@ -97,3 +97,16 @@ export async function writeObject(ctx: RequestContext, code: number, object: unk
 export function addWarnings(ctx: RequestContext, messages: readonly string[]): void {
   for (const message of messages) ctx.append('Warning', `299 - ${JSON.stringify(message)}`);
 }
+
+/**
+ * A store's `warn`: each warning once per request, however often a write is retried on a conflict
+ * (upstream's recorder drops repeats too).
+ */
+export function warningSink(ctx: RequestContext): (message: string) => void {
+  const sent = new Set<string>();
+  return (message) => {
+    if (sent.has(message)) return;
+    sent.add(message);
+    addWarnings(ctx, [message]);
+  };
+}

@@ -1,7 +1,7 @@
 // The Table and PartialObjectMetadata representations (conventions 2.4): rows of a kind's columns
 // (Name and Created At when it has none), with the object, its metadata or nothing per includeObject.
 import { invalid, newBadRequest, newPath } from '@plat/apimachinery';
-import type { KubeObject, ResolvedResource, TableColumn } from '@plat/registry';
+import type { KubeObject, ResolvedResource, StrategyContext, TableColumn } from '@plat/registry';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
@@ -40,7 +40,7 @@ const DEFAULT_COLUMNS: Array<ColumnDefinition & { value: (object: KubeObject) =>
   },
 ];
 
-function columnsOf(resource: ResolvedResource): Array<ColumnDefinition & { value: (object: KubeObject) => unknown }> {
+function columnsOf(resource: ResolvedResource): Array<ColumnDefinition & { value: (object: KubeObject, context: StrategyContext) => unknown }> {
   const columns = resource.definition.tableColumns as readonly TableColumn<KubeObject>[] | undefined;
   if (!columns?.length) return DEFAULT_COLUMNS;
   return columns.map((column) => ({
@@ -68,6 +68,8 @@ export interface TableOptions {
 
 export function toTable(resource: ResolvedResource, objects: readonly KubeObject[], options: TableOptions): object {
   const columns = columnsOf(resource);
+  // The Table's group is meta.<domain>.
+  const context: StrategyContext = { domain: options.metaGroup.replace(/^meta\./, '') };
   return {
     kind: 'Table',
     apiVersion: `${options.metaGroup}/${options.version}`,
@@ -76,7 +78,7 @@ export function toTable(resource: ResolvedResource, objects: readonly KubeObject
     rows: objects.map((object) => {
       const withType = { apiVersion: resource.apiVersion, kind: resource.kind, ...object };
       return {
-        cells: columns.map((column) => column.value(withType)),
+        cells: columns.map((column) => column.value(withType, context)),
         ...(options.includeObject === 'Object' && { object: withType }),
         ...(options.includeObject === 'Metadata' && {
           object: partialObjectMetadata(withType, options.metaGroup, options.version),

@@ -82,6 +82,24 @@ export const serviceAccount: JsonObject = {
   automountServiceAccountToken: false,
 };
 
+export const configMap: JsonObject = {
+  kind: 'ConfigMap',
+  apiVersion: 'v1',
+  metadata: meta('settings', 'team-a', 'v1'),
+  immutable: false,
+  data: { 'app.properties': 'color=blue\nsize=3\n', empty: '' },
+  binaryData: { 'logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 255]).toString('base64') },
+};
+
+export const secret: JsonObject = {
+  kind: 'Secret',
+  apiVersion: 'v1',
+  metadata: meta('builder-tls', 'team-a', 'v1'),
+  immutable: true,
+  data: { 'tls.crt': Buffer.from('-----BEGIN CERTIFICATE-----').toString('base64'), 'tls.key': '' },
+  type: 'kubernetes.io/tls',
+};
+
 export const limitRange: JsonObject = {
   kind: 'LimitRange',
   apiVersion: 'v1',
@@ -161,6 +179,100 @@ export const lease: JsonObject = {
     renewTime: '2024-05-01T10:05:30.123456Z',
     leaseTransitions: 3,
   },
+};
+
+const nodeInfo = {
+  machineID: 'm',
+  systemUUID: 's',
+  bootID: 'b',
+  kernelVersion: '6.1.0',
+  osImage: 'Debian GNU/Linux 12',
+  containerRuntimeVersion: 'simulated://0.1.0',
+  kubeletVersion: 'v1.28.0',
+  kubeProxyVersion: '',
+  operatingSystem: 'linux',
+  architecture: 'amd64',
+};
+
+export const node: JsonObject = {
+  kind: 'Node',
+  apiVersion: 'v1',
+  metadata: meta('worker-1', undefined, 'v1'),
+  spec: {
+    podCIDR: '10.0.0.0/24',
+    podCIDRs: ['10.0.0.0/24', 'fd00::/64'],
+    providerID: 'plat://worker-1',
+    unschedulable: true,
+    taints: [
+      { key: 'node.plat.io/unreachable', effect: 'NoExecute', timeAdded: '2024-05-01T10:00:00Z' },
+      { key: 'dedicated', value: 'edge', effect: 'NoSchedule' },
+    ],
+  },
+  status: {
+    capacity: { cpu: '4', memory: '8Gi', pods: '110' },
+    allocatable: { cpu: '3900m', memory: '7800Mi', pods: '110' },
+    conditions: [
+      {
+        type: 'Ready',
+        status: 'True',
+        lastHeartbeatTime: '2024-05-01T10:00:00Z',
+        lastTransitionTime: '2024-05-01T09:00:00Z',
+        reason: 'AgentReady',
+        message: 'agent is posting ready status',
+      },
+    ],
+    addresses: [
+      { type: 'InternalIP', address: '10.0.0.7' },
+      { type: 'Hostname', address: 'worker-1' },
+    ],
+    daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+    nodeInfo,
+    images: [{ names: ['registry/app:1'], sizeBytes: 1234567 }],
+    volumesInUse: ['v'],
+    volumesAttached: [{ name: 'v', devicePath: '/dev/sdb' }],
+  },
+};
+
+/** A legacy event (core v1): its count and timestamps, a source, and the new API's fields too. */
+export const event: JsonObject = {
+  kind: 'Event',
+  apiVersion: 'v1',
+  metadata: meta('web-0.17c4a1e2f0b3d5a6', 'team-a', 'v1'),
+  involvedObject: { kind: 'Namespace', name: 'team-a', uid: '7e0c5f9a-0000-4000-8000-0000000000ab', apiVersion: 'v1', resourceVersion: '4700', fieldPath: 'spec' },
+  reason: 'ContentDeletionFailed',
+  message: 'Failed to delete all resource types, 1 remaining: ...',
+  source: { component: 'namespace-controller', host: 'controller-0' },
+  firstTimestamp: '2024-05-01T10:00:00Z',
+  lastTimestamp: '2024-05-01T10:05:30Z',
+  count: 7,
+  type: 'Warning',
+  eventTime: '2024-05-01T10:00:00.123456Z',
+  series: { count: 7, lastObservedTime: '2024-05-01T10:05:30.654321Z' },
+  action: 'Delete',
+  related: { kind: 'Role', namespace: 'team-a', name: 'reader' },
+  reportingComponent: 'namespace-controller',
+  reportingInstance: 'controller-0',
+};
+
+/** The same event as events.plat.io/v1 serves it. */
+export const eventsEvent: JsonObject = {
+  kind: 'Event',
+  apiVersion: 'events.plat.io/v1',
+  metadata: meta('web-0.17c4a1e2f0b3d5a6', 'team-a', 'events.plat.io/v1'),
+  eventTime: '2024-05-01T10:00:00.123456Z',
+  series: { count: 7, lastObservedTime: '2024-05-01T10:05:30.654321Z' },
+  reportingController: 'namespace-controller',
+  reportingInstance: 'controller-0',
+  action: 'Delete',
+  reason: 'ContentDeletionFailed',
+  regarding: { kind: 'Namespace', name: 'team-a', uid: '7e0c5f9a-0000-4000-8000-0000000000ab', apiVersion: 'v1', resourceVersion: '4700', fieldPath: 'spec' },
+  related: { kind: 'Role', namespace: 'team-a', name: 'reader' },
+  note: 'Failed to delete all resource types, 1 remaining: ...',
+  type: 'Warning',
+  deprecatedSource: { component: 'namespace-controller', host: 'controller-0' },
+  deprecatedFirstTimestamp: '2024-05-01T10:00:00Z',
+  deprecatedLastTimestamp: '2024-05-01T10:05:30Z',
+  deprecatedCount: 7,
 };
 
 const resourceAttributes: JsonObject = {
@@ -458,6 +570,8 @@ export function listOf(object: JsonObject, count: number, listMeta: JsonObject =
 export const objectsByKind: Record<string, JsonObject> = {
   Namespace: namespace,
   ServiceAccount: serviceAccount,
+  ConfigMap: configMap,
+  Secret: secret,
   LimitRange: limitRange,
   Role: role,
   ClusterRole: clusterRole,
@@ -465,6 +579,9 @@ export const objectsByKind: Record<string, JsonObject> = {
   ClusterRoleBinding: clusterRoleBinding,
   IPAddress: ipAddress,
   Lease: lease,
+  Node: node,
+  Event: event,
+  'Event (events)': eventsEvent,
   SubjectAccessReview: subjectAccessReview,
   LocalSubjectAccessReview: localSubjectAccessReview,
   SelfSubjectAccessReview: selfSubjectAccessReview,

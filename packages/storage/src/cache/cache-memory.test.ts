@@ -463,3 +463,23 @@ async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 5000): P
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+describe('watch cache: release', () => {
+  it('drops a resource cache and its watch on the store; the next read starts a new one', async () => {
+    const inner = new MemoryStorage();
+    const cached = new CachedStorage(inner);
+    await cached.create('/example.com/widgets/ns/a', item('ns', 'a'));
+    await cached.list('/example.com/widgets/', { notOlderThan: 0 });
+    const before = await cached.stats();
+    assert.deepEqual(before.map((s) => [s.prefix, s.objects]), [['/example.com/widgets/', 1]]);
+    const watch = await cached.watch('/example.com/widgets/', { recursive: true, revision: await cached.currentRevision() });
+    const ended = collect(watch, 1, 5000);
+    cached.release('/example.com/widgets/');
+    // Its watchers end with it, and so does its own watch on the store.
+    assert.deepEqual(await ended, []);
+    assert.deepEqual(await cached.stats(), []);
+    await cached.list('/example.com/widgets/', { notOlderThan: 0 });
+    assert.deepEqual((await cached.stats()).map((s) => s.prefix), ['/example.com/widgets/']);
+    await cached.close();
+  });
+});

@@ -5,6 +5,7 @@
 //
 // Objects served from the cache are shared between callers: they must not be mutated.
 import type {
+  CreateOptions,
   DeleteOptions,
   GetOptions,
   ListOptions,
@@ -203,8 +204,8 @@ export class CachedStorage implements Storage {
     return (await cache.waitFor(revision, this.consistentReadTimeoutMs, eventExpected)) ? cache : undefined;
   }
 
-  async create<T extends StoredObject>(key: string, object: T): Promise<T> {
-    return this.noteWrite(key, await this.inner.create(key, object));
+  async create<T extends StoredObject>(key: string, object: T, options?: CreateOptions): Promise<T> {
+    return this.noteWrite(key, await this.inner.create(key, object, options));
   }
 
   async get<T extends StoredObject>(key: string, options: GetOptions = {}): Promise<T> {
@@ -298,6 +299,14 @@ export class CachedStorage implements Storage {
         capacity: this.settings.maxHistoryEvents,
         lagSeconds: this.lagOf(cache, now),
       }));
+  }
+
+  release(prefix: string): void {
+    const cache = this.caches.get(prefix);
+    if (!cache) return;
+    this.caches.delete(prefix);
+    this.lastWrites.delete(prefix);
+    void cache.then((started) => started?.stop());
   }
 
   async close(): Promise<void> {

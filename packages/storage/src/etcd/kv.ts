@@ -1,11 +1,14 @@
 // The etcd backend's KV: each primitive is one etcd request (a range, or a transaction comparing
 // mod_revision), over the channel (channel.ts) that carries all of this replica's etcd traffic.
-import type { CompareResult, KV, KeyValue, RangeRequest, RangeResult, WatchHandle, WatchSink } from '../kv.js';
+import type { CompareResult, KV, KeyValue, RangeRequest, RangeResult, StoredValue, WatchHandle, WatchSink } from '../kv.js';
 import { toStorageError, isCompactedError } from './errors.js';
 import { EtcdWatch, toKeyValue } from './watch.js';
 import type { EtcdChannel } from './channel.js';
+import { LeaseManager } from './lease-manager.js';
 import {
   EMPTY_REQUEST,
+  decodeLeaseGrantResponse,
+  encodeLeaseGrantRequest,
   decodeRangeResponse,
   decodeStatusResponse,
   decodeTxnResponse,
@@ -23,6 +26,7 @@ const RANGE = '/etcdserverpb.KV/Range';
 const TXN = '/etcdserverpb.KV/Txn';
 const COMPACT = '/etcdserverpb.KV/Compact';
 const STATUS = '/etcdserverpb.Maintenance/Status';
+const LEASE_GRANT = '/etcdserverpb.Lease/LeaseGrant';
 const HEALTH_KEY = Buffer.from('health');
 const HEALTH_REQUEST = encodeRangeRequest({ key: HEALTH_KEY, countOnly: true });
 /** See checkHealth: with the probe's 1.8 s, a store gone fails the check within 5 s. */
@@ -47,6 +51,8 @@ export class EtcdKV implements KV {
   lastWatchStreamEndpoint = '';
 
   private progressRequestsSafe: Promise<boolean> | undefined;
+  /** Leases of the writes with a time to live, shared by writes close together. */
+  private readonly leases = new LeaseManager((ttl) => this.grantLease(ttl));
 
   /** @param healthTimeoutMs how long checkHealth waits for some member to answer */
   constructor(
@@ -113,13 +119,27 @@ export class EtcdKV implements KV {
     return { kvs, revision: readAt, remaining: response.count - kvs.length };
   }
 
-  async compareAndPut(key: string, expectedModRevision: number, value: string): Promise<CompareResult> {
+  /**
+   * A new lease of `ttlSeconds`. A grant retried after a failure may leave an unused lease behind,
+   * which etcd expires in its time: harmless, so it is retried as a read is.
+   */
+  private async grantLease(ttlSeconds: number): Promise<bigint> {
+    const response = await this.call(0, async () =>
+      decodeLeaseGrantResponse(await this.channel.call(LEASE_GRANT, encodeLeaseGrantRequest(ttlSeconds), { retry: 'safe' })),
+    );
+    if (response.error || !response.id) throw new Error(`etcd granted no lease of ${ttlSeconds}s: ${response.error || 'no lease ID'}`);
+    return response.id;
+  }
+
+  async compareAndPut(key: string, expectedModRevision: number, value: StoredValue, ttlSeconds = 0): Promise<CompareResult> {
     const keyBytes = Buffer.from(key);
-    const valueBytes = Buffer.from(value);
+    const valueBytes = typeof value === 'string' ? Buffer.from(value) : value;
+    // etcd's leases count whole seconds; a put without one detaches the key from any it had.
+    const lease = ttlSeconds > 0 ? await this.leases.lease(Math.ceil(ttlSeconds)) : 0n;
     const { response, resent } = await this.call(0, () =>
       this.txn({
         compare: [{ key: keyBytes, result: 'Equal', modRevision: expectedModRevision }],
-        success: [{ put: { key: keyBytes, value: valueBytes } }],
+        success: [{ put: { key: keyBytes, value: valueBytes, lease } }],
         failure: [{ range: { key: keyBytes } }],
       }),
     );

@@ -4,6 +4,7 @@ import { EtcdKV } from './kv.js';
 import { Compactor } from './compactor.js';
 import { EtcdChannel, type EndpointEvent } from './channel.js';
 import type { KeepaliveOptions, TlsCredentials } from './h2/session.js';
+import type { ResourceTransformers } from '../value/resource-transformers.js';
 
 export interface EtcdStorageOptions {
   /** Client URLs: http://host:port, or https://host:port with `tls`. */
@@ -24,6 +25,8 @@ export interface EtcdStorageOptions {
   /** The connections' liveness checks; tests shorten them. */
   keepalive?: KeepaliveOptions;
   connectTimeoutMs?: number;
+  /** Encryption at rest per resource. */
+  transformers?: ResourceTransformers;
 }
 
 /**
@@ -46,7 +49,7 @@ export class EtcdStorage extends KVStorage {
       ...(options.onEndpointEvent && { onEndpointEvent: options.onEndpointEvent }),
     });
     const kv = new EtcdKV(channel, options.healthTimeoutMs);
-    super(kv, options.prefix.replace(/\/+$/, ''));
+    super(kv, options.prefix.replace(/\/+$/, ''), options.transformers);
     this.etcd = kv;
     if (options.compactionIntervalMs > 0) {
       this.compactor = new Compactor(kv, {

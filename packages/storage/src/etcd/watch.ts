@@ -14,7 +14,8 @@ const MAX_RETRY_MS = 2000;
 
 export const toKeyValue = (kv: RawKeyValue): KeyValue => ({
   key: kv.key.toString(),
-  value: kv.value.toString(),
+  // Kept as bytes: the store decides whether they are JSON text or a transformer's output.
+  value: kv.value,
   modRevision: kv.modRevision,
   createRevision: kv.createRevision,
 });

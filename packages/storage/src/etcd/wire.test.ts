@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeRangeResponse, decodeTxnResponse, encodeRangeRequest, encodeTxnRequest } from './wire.js';
+import { decodeLeaseGrantResponse, decodeRangeResponse, decodeTxnResponse, encodeLeaseGrantRequest, encodeRangeRequest, encodeTxnRequest } from './wire.js';
 
 const hex = (buffer: Buffer): string => buffer.toString('hex');
 const bytes = (text: string): Buffer => Buffer.from(text);
@@ -46,6 +46,13 @@ describe('etcd wire format: requests', () => {
       }),
       expected: '0a07' + '1002' + '1a016b' + '3007' + '1207' + '1a05' + '0a016b' + '1801',
     },
+    {
+      // An etcd lease ID uses all 63 bits: 7587862072587063812 as a 9-byte varint in field 3.
+      name: 'txn: a put attached to a lease',
+      encoded: encodeTxnRequest({ compare: [], success: [{ put: { key: bytes('k'), value: bytes('v'), lease: 7587862072587063812n } }], failure: [] }),
+      expected: '1212' + '1210' + '0a016b' + '120176' + '18' + '84a4d889a58be0a669',
+    },
+    { name: 'a lease grant of an hour and a minute', encoded: encodeLeaseGrantRequest(3660), expected: '08cc1c' },
   ];
   for (const { name, encoded, expected } of cases) {
     it(name, () => assert.equal(hex(encoded), expected));
@@ -84,6 +91,11 @@ describe('etcd wire format: responses (bytes as etcd 3.4 sent them)', () => {
     assert.equal(op.range.kvs[0]!.value.toString(), '{"x":1}');
     const range = decodeRangeResponse(Buffer.from(header + '1213' + keyValue + '1801' + '20e807', 'hex'));
     assert.deepEqual([range.revision, range.kvs.length, range.more, range.count], [3, 1, true, 1000]);
+  });
+
+  it('a lease grant: its 63-bit ID exact, its TTL, no error', () => {
+    const response = decodeLeaseGrantResponse(Buffer.from(header + '10' + '84a4d889a58be0a669' + '18cc1c', 'hex'));
+    assert.deepEqual(response, { id: 7587862072587063812n, ttl: 3660, error: '' });
   });
 
   it('fields it does not know (of every wire type) are skipped', () => {

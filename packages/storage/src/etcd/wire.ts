@@ -1,5 +1,5 @@
 // The etcd messages this client sends and reads (Range, Txn and Compact of etcdserverpb.KV, Watch,
-// Maintenance's Status), in protobuf's wire format with etcd's field numbers. Written by hand: a generic codec spends more on
+// Maintenance's Status, Lease's LeaseGrant), in protobuf's wire format with etcd's field numbers. Written by hand: a generic codec spends more on
 // its reflection and on 64-bit integer objects than these small messages cost to encode, and every
 // revision etcd hands out fits in a double.
 
@@ -21,6 +21,14 @@ function varintSize(value: number): number {
 /** Bytes of a length-delimited field of `length` bytes (tags here are all one byte: fields below 16). */
 const delimitedSize = (length: number): number => 1 + varintSize(length) + length;
 const uintSize = (value: number): number => (value ? 1 + varintSize(value) : 0);
+
+/** Bytes of a 64-bit value as a varint (a lease ID: etcd's are beyond a double's exact range). */
+function bigVarintSize(value: bigint): number {
+  let size = 1;
+  for (let rest = BigInt.asUintN(64, value); rest > 0x7fn; rest >>= 7n) size++;
+  return size;
+}
+const bigIntSize = (value: bigint): number => (value ? 1 + bigVarintSize(value) : 0);
 const boolSize = (value: boolean): number => (value ? 2 : 0);
 
 /**
@@ -53,6 +61,19 @@ class Writer {
   /** An integer field; zero (proto3's default) is left out. */
   uint(field: number, value: number): this {
     return value ? this.tag(field, VARINT).varint(value) : this;
+  }
+
+  /** An int64 field (two's complement, as Go writes one); zero is left out. */
+  bigInt(field: number, value: bigint): this {
+    if (!value) return this;
+    this.tag(field, VARINT);
+    let rest = BigInt.asUintN(64, value);
+    while (rest > 0x7fn) {
+      this.buffer[this.length++] = Number(rest & 0x7fn) | 0x80;
+      rest >>= 7n;
+    }
+    this.buffer[this.length++] = Number(rest);
+    return this;
   }
 
   bool(field: number, value: boolean): this {
@@ -108,6 +129,20 @@ class Reader {
       if (byte < 0x80) return value;
       scale *= 0x80;
       if (scale > 2 ** 70) throw new Error('etcd response: varint too long');
+    }
+  }
+
+  /** A varint as a signed 64-bit integer (a lease ID). */
+  bigVarint(): bigint {
+    let value = 0n;
+    let shift = 0n;
+    for (;;) {
+      if (this.position >= this.end) throw new Error('etcd response: truncated varint');
+      const byte = this.buffer[this.position++]!;
+      value |= BigInt(byte & 0x7f) << shift;
+      if (byte < 0x80) return BigInt.asIntN(64, value);
+      shift += 7n;
+      if (shift > 63n) throw new Error('etcd response: varint too long');
     }
   }
 
@@ -176,7 +211,8 @@ export interface RangeResponse {
 /** One request of a transaction: a range, a put, or a delete of one key. */
 export type RequestOp =
   | { range: RangeRequest }
-  | { put: { key: Uint8Array; value: Uint8Array } }
+  /** lease: the lease the key is attached to (0 or absent: none, which detaches it from any). */
+  | { put: { key: Uint8Array; value: Uint8Array; lease?: bigint } }
   | { deleteRange: { key: Uint8Array; prevKv?: boolean } };
 
 /**
@@ -232,7 +268,7 @@ export function encodeRangeRequest(request: RangeRequest): Buffer {
 /** The size of the one message a RequestOp holds (its oneof). */
 function requestOpInnerSize(op: RequestOp): number {
   if ('range' in op) return rangeSize(op.range);
-  if ('put' in op) return delimitedSize(op.put.key.length) + delimitedSize(op.put.value.length);
+  if ('put' in op) return delimitedSize(op.put.key.length) + delimitedSize(op.put.value.length) + bigIntSize(op.put.lease ?? 0n);
   return delimitedSize(op.deleteRange.key.length) + boolSize(op.deleteRange.prevKv ?? false);
 }
 
@@ -241,7 +277,7 @@ const requestOpSize = (op: RequestOp): number => delimitedSize(requestOpInnerSiz
 function writeRequestOp(writer: Writer, op: RequestOp): void {
   const size = requestOpInnerSize(op);
   if ('range' in op) writer.message(1, size, (range) => writeRange(range, op.range));
-  else if ('put' in op) writer.message(2, size, (put) => put.bytes(1, op.put.key).bytes(2, op.put.value));
+  else if ('put' in op) writer.message(2, size, (put) => put.bytes(1, op.put.key).bytes(2, op.put.value).bigInt(3, op.put.lease ?? 0n));
   else writer.message(3, size, (del) => del.bytes(1, op.deleteRange.key).bool(3, op.deleteRange.prevKv ?? false));
 }
 
@@ -359,6 +395,31 @@ export function encodeCompactionRequest(revision: number, physical = false): Buf
 }
 
 export const EMPTY_REQUEST = EMPTY;
+
+/** LeaseGrantRequest: a lease of `ttlSeconds`, its ID chosen by etcd. */
+export function encodeLeaseGrantRequest(ttlSeconds: number): Buffer {
+  return new Writer(uintSize(ttlSeconds)).uint(1, ttlSeconds).finish();
+}
+
+export interface LeaseGrantResponse {
+  id: bigint;
+  /** The TTL etcd granted, in seconds (at least its minimum lease TTL). */
+  ttl: number;
+  /** etcd's refusal, when it gave no lease. */
+  error: string;
+}
+
+export function decodeLeaseGrantResponse(message: Buffer): LeaseGrantResponse {
+  const reader = new Reader(message);
+  const response: LeaseGrantResponse = { id: 0n, ttl: 0, error: '' };
+  for (let field = reader.field(); field; field = reader.field()) {
+    if (field.number === 2 && field.wireType === VARINT) response.id = reader.bigVarint();
+    else if (field.number === 3 && field.wireType === VARINT) response.ttl = reader.varint();
+    else if (field.number === 4 && field.wireType === LENGTH_DELIMITED) response.error = reader.bytes().toString('utf8');
+    else reader.skip(field.wireType);
+  }
+  return response;
+}
 
 export interface StatusResponse {
   revision: number;

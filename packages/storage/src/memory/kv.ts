@@ -1,16 +1,17 @@
 // The embedded backend's KV: etcd's data model in process memory. One global revision counter,
 // every key's history of versions, an event log for watches from past revisions, and compaction.
-import type { CompareResult, KV, KVEvent, KeyValue, RangeRequest, RangeResult, WatchHandle, WatchSink } from '../kv.js';
+import type { CompareResult, KV, KVEvent, KeyValue, RangeRequest, RangeResult, StoredValue, WatchHandle, WatchSink } from '../kv.js';
 import { gone, tooLargeResourceVersion } from '../errors.js';
 import { firstIndex } from '../sorted.js';
 import { LocalWatchers } from '../local-watchers.js';
 import { checkCompareAndPutSize } from '../request-size.js';
+import { ExpiryTimer, expiryTime } from '../expiry.js';
 
 interface Version {
   modRevision: number;
   createRevision: number;
   /** null: the key was deleted at modRevision. */
-  value: string | null;
+  value: StoredValue | null;
 }
 
 
@@ -26,6 +27,8 @@ export class MemoryKV implements KV {
   private sortedKeys: string[] = [];
   private log: KVEvent[] = [];
   private readonly watchers = new LocalWatchers(() => this.revision);
+  /** Versions written with a TTL, deleted when it has passed (as etcd revokes a lease). */
+  private readonly expiry = new ExpiryTimer((key, modRevision) => this.compareAndDelete(key, modRevision));
   private closed = false;
 
   private checkReadRevision(revision: number): number {
@@ -62,13 +65,15 @@ export class MemoryKV implements KV {
     return { kvs, revision: readAt, remaining };
   }
 
-  async compareAndPut(key: string, expectedModRevision: number, value: string): Promise<CompareResult> {
+  async compareAndPut(key: string, expectedModRevision: number, value: StoredValue, ttlSeconds = 0): Promise<CompareResult> {
     const current = this.at(key, this.revision);
     checkCompareAndPutSize(key, value, expectedModRevision);
     if ((current?.modRevision ?? 0) !== expectedModRevision) return { succeeded: false, current };
     const revision = ++this.revision;
     const version = { modRevision: revision, createRevision: current?.createRevision ?? revision, value };
     this.append(key, version);
+    if (ttlSeconds > 0) this.expiry.add(key, revision, expiryTime(ttlSeconds));
+    else this.expiry.forget(key);
     const kv = toKeyValue(key, version)!;
     this.emit(current ? { type: 'put', kv, previous: current } : { type: 'put', kv });
     return current ? { succeeded: true, revision, previous: current } : { succeeded: true, revision };
@@ -79,6 +84,7 @@ export class MemoryKV implements KV {
     if (!current || current.modRevision !== expectedModRevision) return { succeeded: false, current };
     const revision = ++this.revision;
     this.append(key, { modRevision: revision, createRevision: 0, value: null });
+    this.expiry.forget(key);
     this.emit({ type: 'delete', kv: { key, value: '', modRevision: revision, createRevision: 0 }, previous: current });
     return { succeeded: true, revision, previous: current };
   }
@@ -136,6 +142,7 @@ export class MemoryKV implements KV {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.expiry.stop();
     this.watchers.failAll(new Error('storage is closed'));
   }
 }

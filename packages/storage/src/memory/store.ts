@@ -2,11 +2,14 @@
 import { KVStorage } from '../store.js';
 import { startIntervalCompaction } from '../interval-compaction.js';
 import { MemoryKV } from './kv.js';
+import type { ResourceTransformers } from '../value/resource-transformers.js';
 
 export interface MemoryStorageOptions {
   /** Keep at least this much history; 0: never compact. */
   compactionIntervalMs?: number;
   onBackgroundError?: (error: unknown, what: string) => void;
+  /** Encryption at rest per resource. */
+  transformers?: ResourceTransformers;
 }
 
 export class MemoryStorage extends KVStorage {
@@ -14,7 +17,7 @@ export class MemoryStorage extends KVStorage {
 
   constructor(options: MemoryStorageOptions = {}) {
     const kv = new MemoryKV();
-    super(kv);
+    super(kv, '', options.transformers);
     const interval = options.compactionIntervalMs ?? 0;
     if (interval > 0) this.timer = startIntervalCompaction(kv, interval, options.onBackgroundError ?? (() => {}));
   }

@@ -8,30 +8,33 @@
 // turn, are applied in one transaction (each compare checked against the writes before it) and
 // acknowledged once that transaction's commit has reached the disk, so one fsync serves them all.
 import type Database from 'better-sqlite3';
-import type { CompareResult, KV, KVEvent, KeyValue, RangeRequest, RangeResult, WatchHandle, WatchSink } from '../kv.js';
+import type { CompareResult, KV, KVEvent, KeyValue, RangeRequest, RangeResult, StoredValue, WatchHandle, WatchSink } from '../kv.js';
 import { gone, tooLargeResourceVersion, unavailable } from '../errors.js';
 import { LocalWatchers } from '../local-watchers.js';
 import { checkCompareAndPutSize } from '../request-size.js';
 import { SCHEMA_VERSION, openDatabase } from './schema.js';
+import { ExpiryTimer, expiryTime } from '../expiry.js';
 
 interface Row {
   rev: number;
   key: string;
   create_rev: number;
-  value: string | null;
+  value: StoredValue | null;
 }
 
 interface EventRow extends Row {
   prev_rev: number | null;
   prev_create_rev: number | null;
-  prev_value: string | null;
+  prev_value: StoredValue | null;
 }
 
 interface PendingWrite {
   key: string;
   /** null: a delete. */
-  value: string | null;
+  value: StoredValue | null;
   expectedModRevision: number;
+  /** Seconds the put version lives; 0: until deleted. */
+  ttlSeconds: number;
   resolve(result: CompareResult): void;
   reject(error: unknown): void;
 }
@@ -47,6 +50,8 @@ const upperBound = (end: string): string => (end === UNBOUNDED ? PAST_EVERY_KEY 
 export interface SqliteKVOptions {
   /** The database file; its write-ahead log is `<file>-wal` beside it. */
   file: string;
+  /** Told of an expiry's delete that failed (the store closing under it, a disk error). */
+  onBackgroundError?: (error: unknown, what: string) => void;
 }
 
 export class SqliteKV implements KV {
@@ -56,10 +61,12 @@ export class SqliteKV implements KV {
   private pending: PendingWrite[] = [];
   private flushScheduled = false;
   private readonly watchers = new LocalWatchers(() => this.revision);
+  /** Versions written with a TTL (the expiry table's rows), deleted when it has passed. */
+  private readonly expiry: ExpiryTimer;
   private closed = false;
   private readonly statements;
 
-  constructor({ file }: SqliteKVOptions) {
+  constructor({ file, onBackgroundError }: SqliteKVOptions) {
     this.db = openDatabase(file);
     const db = this.db;
     this.statements = {
@@ -86,7 +93,7 @@ export class SqliteKV implements KV {
            FROM log l LEFT JOIN log p ON p.rev = l.prev_rev
           WHERE l.rev > ? AND l.key >= ? AND l.key < ? ORDER BY l.rev`,
       ),
-      insert: db.prepare<[number, string, number, number | null, string | null]>('INSERT INTO log (rev, key, create_rev, prev_rev, value) VALUES (?, ?, ?, ?, ?)'),
+      insert: db.prepare<[number, string, number, number | null, StoredValue | null]>('INSERT INTO log (rev, key, create_rev, prev_rev, value) VALUES (?, ?, ?, ?, ?)'),
       setCurrent: db.prepare<[string, number]>('INSERT INTO current (key, rev) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET rev = excluded.rev'),
       unsetCurrent: db.prepare<[string]>('DELETE FROM current WHERE key = ?'),
       // Kept below R: each key's newest live version (what a read at R finds), and the version each
@@ -95,6 +102,10 @@ export class SqliteKV implements KV {
         `DELETE FROM log WHERE rev < :revision
             AND (value IS NULL OR EXISTS (SELECT 1 FROM log n WHERE n.key = log.key AND n.rev > log.rev AND n.rev < :revision))`,
       ),
+      setExpiry: db.prepare<[string, number, number]>(
+        'INSERT INTO expiry (key, rev, at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET rev = excluded.rev, at = excluded.at',
+      ),
+      unsetExpiry: db.prepare<[string]>('DELETE FROM expiry WHERE key = ?'),
       setMeta: db.prepare<[string, number]>('INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value'),
       health: db.prepare('SELECT 1'),
     };
@@ -104,6 +115,14 @@ export class SqliteKV implements KV {
     this.compacted = meta('compacted');
     // As etcd, an empty store is at revision 1: the first write is revision 2.
     this.revision = Math.max(1, db.prepare<[], { rev: number | null }>('SELECT max(rev) AS rev FROM log').get()?.rev ?? 0);
+    this.expiry = new ExpiryTimer(
+      (key, modRevision) => this.compareAndDelete(key, modRevision),
+      (error) => onBackgroundError?.(error, 'expiry'),
+    );
+    // What was due while the server was down expires at once.
+    for (const row of db.prepare<[], { key: string; rev: number; at: number }>('SELECT key, rev, at FROM expiry').iterate()) {
+      this.expiry.add(row.key, row.rev, row.at);
+    }
   }
 
   private checkOpen(): void {
@@ -149,20 +168,20 @@ export class SqliteKV implements KV {
     return { kvs: rows.map(toKeyValue), revision: readAt, remaining };
   }
 
-  async compareAndPut(key: string, expectedModRevision: number, value: string): Promise<CompareResult> {
+  async compareAndPut(key: string, expectedModRevision: number, value: StoredValue, ttlSeconds = 0): Promise<CompareResult> {
     this.checkOpen();
     checkCompareAndPutSize(key, value, expectedModRevision);
-    return this.enqueue(key, expectedModRevision, value);
+    return this.enqueue(key, expectedModRevision, value, ttlSeconds);
   }
 
   async compareAndDelete(key: string, expectedModRevision: number): Promise<CompareResult> {
     this.checkOpen();
-    return this.enqueue(key, expectedModRevision, null);
+    return this.enqueue(key, expectedModRevision, null, 0);
   }
 
-  private enqueue(key: string, expectedModRevision: number, value: string | null): Promise<CompareResult> {
+  private enqueue(key: string, expectedModRevision: number, value: StoredValue | null, ttlSeconds: number): Promise<CompareResult> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ key, value, expectedModRevision, resolve, reject });
+      this.pending.push({ key, value, expectedModRevision, ttlSeconds, resolve, reject });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         setImmediate(() => this.flush());
@@ -178,6 +197,8 @@ export class SqliteKV implements KV {
     if (batch.length === 0) return;
     const results: CompareResult[] = [];
     const events: KVEvent[] = [];
+    /** The expiries this batch sets (a due time) or ends (undefined), applied once it commits. */
+    const expiries = new Map<string, { revision: number; at: number } | undefined>();
     let revision = this.revision;
     try {
       this.db.exec('BEGIN IMMEDIATE');
@@ -192,6 +213,15 @@ export class SqliteKV implements KV {
             continue;
           }
           revision++;
+          // A write replaces the expiry of the version before it; a put with a TTL sets its own.
+          if (write.ttlSeconds > 0) {
+            const at = expiryTime(write.ttlSeconds);
+            this.statements.setExpiry.run(write.key, revision, at);
+            expiries.set(write.key, { revision, at });
+          } else if (this.expiry.has(write.key) || expiries.get(write.key)) {
+            this.statements.unsetExpiry.run(write.key);
+            expiries.set(write.key, undefined);
+          }
           if (write.value === null) {
             this.statements.insert.run(revision, write.key, 0, current!.modRevision, null);
             this.statements.unsetCurrent.run(write.key);
@@ -217,6 +247,10 @@ export class SqliteKV implements KV {
       return;
     }
     this.revision = revision;
+    for (const [key, expiry] of expiries) {
+      if (expiry) this.expiry.add(key, expiry.revision, expiry.at);
+      else this.expiry.forget(key);
+    }
     for (const event of events) this.watchers.emit(event);
     batch.forEach((write, i) => write.resolve(results[i]!));
   }
@@ -256,6 +290,7 @@ export class SqliteKV implements KV {
     // Writes already accepted are committed (and answered) before the database closes.
     this.flush();
     this.closed = true;
+    this.expiry.stop();
     this.watchers.failAll(unavailable('storage is closed'));
     this.db.close();
   }

@@ -3,11 +3,12 @@ import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 
 /** Bumped when the tables change; a server refuses a file of another version rather than guess. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 const TABLES = `
   -- Every write, its revision the row id. value NULL: the key was deleted at rev.
   -- prev_rev: the live version this write replaced (the previous object of its watch event).
+  -- value: JSON text, or a BLOB where a value transformer (encryption at rest) wrote bytes.
   CREATE TABLE IF NOT EXISTS log (
     rev INTEGER PRIMARY KEY,
     key TEXT NOT NULL,
@@ -18,6 +19,9 @@ const TABLES = `
   CREATE INDEX IF NOT EXISTS log_by_key ON log (key, rev);
   -- Each live key's newest row: reads at the current revision and their counts go by it.
   CREATE TABLE IF NOT EXISTS current (key TEXT PRIMARY KEY, rev INTEGER NOT NULL) WITHOUT ROWID;
+  -- The versions written with a time to live (at most one a key: its current one): deleted at
+  -- "at" (epoch ms) if still current. Kept here so that they expire after a restart too.
+  CREATE TABLE IF NOT EXISTS expiry (key TEXT PRIMARY KEY, rev INTEGER NOT NULL, at INTEGER NOT NULL) WITHOUT ROWID;
   -- schema: SCHEMA_VERSION; compacted: the revision below which history is gone.
   CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
 `;
@@ -59,6 +63,8 @@ export function openDatabase(file: string): Database.Database {
     db.exec('BEGIN IMMEDIATE');
     db.exec(TABLES);
     db.prepare('INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING').run('schema', SCHEMA_VERSION);
+    // Version 1 lacked only the expiry table, which TABLES has just made.
+    db.prepare("UPDATE meta SET value = ? WHERE name = 'schema' AND value = 1").run(SCHEMA_VERSION);
     db.exec('COMMIT');
   } catch (error) {
     db.close();

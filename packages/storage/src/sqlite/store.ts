@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { KVStorage } from '../store.js';
 import { startIntervalCompaction } from '../interval-compaction.js';
 import { SqliteKV } from './kv.js';
+import type { ResourceTransformers } from '../value/resource-transformers.js';
 
 /** The database's name in the storage folder; SQLite keeps `<name>-wal` beside it. */
 export const DATABASE_FILE = 'plat.db';
@@ -17,6 +18,8 @@ export interface SqliteStorageOptions {
   /** Keep at least this much history; 0: never compact. */
   compactionIntervalMs?: number;
   onBackgroundError?: (error: unknown, what: string) => void;
+  /** Encryption at rest per resource. */
+  transformers?: ResourceTransformers;
 }
 
 export class SqliteStorage extends KVStorage {
@@ -24,8 +27,8 @@ export class SqliteStorage extends KVStorage {
 
   constructor(options: SqliteStorageOptions) {
     mkdirSync(options.dir, { recursive: true, mode: 0o700 });
-    const kv = new SqliteKV({ file: join(options.dir, DATABASE_FILE) });
-    super(kv, (options.prefix ?? '').replace(/\/+$/, ''));
+    const kv = new SqliteKV({ file: join(options.dir, DATABASE_FILE), ...(options.onBackgroundError && { onBackgroundError: options.onBackgroundError }) });
+    super(kv, (options.prefix ?? '').replace(/\/+$/, ''), options.transformers);
     const interval = options.compactionIntervalMs ?? 0;
     if (interval > 0) this.timer = startIntervalCompaction(kv, interval, options.onBackgroundError ?? (() => {}));
   }

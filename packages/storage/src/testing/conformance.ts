@@ -409,6 +409,36 @@ export function runStorageConformance({ name, newStore }: ConformanceOptions): v
         assert.equal(event!.object.metadata.name, 'a');
       },
 
+      // etcd grants at least its minimum lease (2 s with default election settings) and checks
+      // expiries every 500 ms: a 1 s TTL is gone within a few seconds.
+      'a write with a ttl expires as a delete that watchers see; a later write keeps its own ttl or none': async () => {
+        const watch = await store.watch<Thing>(prefix, { recursive: true });
+        const started = Date.now();
+        const expiring = await store.create(key('expiring'), thing('expiring', { count: 1 }), { ttl: 1 });
+        await store.create(key('kept'), thing('kept'), { ttl: 1 });
+        await store.create(key('renewed'), thing('renewed'), { ttl: 1 });
+        await store.create(key('plain'), thing('plain'));
+        // Written again without a TTL: it lives until deleted; with a longer one: until that passes.
+        await store.guaranteedUpdate<Thing>(key('kept'), (current) => ({ ...current!, count: 2 }));
+        await store.guaranteedUpdate<Thing>(key('renewed'), (current) => ({ ...current!, count: 2 }), { ttl: 600 });
+        const events = await take(watch, 7, 15_000);
+        watch.stop();
+        assert.ok(Date.now() - started >= 1000, 'not before its time');
+        const deleted = events[6]!;
+        assert.equal(deleted.type, 'DELETED');
+        assert.equal(deleted.object.metadata.name, 'expiring');
+        assert.deepEqual(deleted.previous, expiring, 'reported as it last was');
+        assert.ok(deleted.revision > Number(expiring.metadata.resourceVersion));
+        await rejectsWith(store.get(key('expiring')), 'NotFound');
+        // Past the moment the others would have expired with it (one etcd lease carried all three).
+        await new Promise((resolve) => setTimeout(resolve, 700));
+        const left = await store.list<Thing>(prefix);
+        assert.deepEqual(
+          left.items.map((item) => item.metadata.name),
+          ['kept', 'plain', 'renewed'],
+        );
+      },
+
       'a stopped watch ends its iteration': async () => {
         const watch = await store.watch<Thing>(prefix, { recursive: true });
         const reading = take(watch, 1, 60_000).catch((error: unknown) => error);

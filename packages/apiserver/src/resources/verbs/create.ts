@@ -3,7 +3,7 @@ import { objectFromInput } from '@plat/registry';
 import { decodeBody } from '../body.js';
 import { protobufBodyOf } from '../protobuf.js';
 import { parseWriteOptions } from '../query.js';
-import { addWarnings, writeObject } from '../respond.js';
+import { addWarnings, warningSink, writeObject } from '../respond.js';
 import { managerOf } from './manager.js';
 import type { VerbScope } from './scope.js';
 
@@ -17,6 +17,7 @@ export async function createObject({ ctx, info, served, query, services, represe
     dryRun,
     manager,
     user: ctx.state.user,
+    warn: warningSink(ctx),
     ...(info.subresource && { parentName: info.name }),
   });
   await writeObject(ctx, 201, created, { representation });

@@ -4,7 +4,7 @@ import type { PatchType } from '@plat/registry';
 import { MAX_BODY_BYTES, readBody } from '../body.js';
 import { decodeJson, JsonDecodeError } from '../json-scan.js';
 import { parseWriteOptions } from '../query.js';
-import { addWarnings, writeObject } from '../respond.js';
+import { addWarnings, warningSink, writeObject } from '../respond.js';
 import { parseYaml } from '../yaml-body.js';
 import { managerOf } from './manager.js';
 import type { VerbScope } from './scope.js';
@@ -71,6 +71,7 @@ export async function patchObject({ ctx, info, served, query, services, represen
     dryRun,
     manager: fieldManager ?? managerOf(ctx),
     user: ctx.state.user,
+    warn: warningSink(ctx),
     ...(force && { force }),
   };
   const { object, created, warnings } = info.subresource

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseGoRequestURI, parseGoURL } from './go-url.js';
+import { goURLEscapedPath, goURLHostname, goURLPort, goURLQuery, parseGoRequestURI, parseGoURL } from './go-url.js';
 
 test('go url: the parts Go parses out', () => {
   assert.deepEqual(parseGoURL('https://user:pw@example.com:8443/a/b?x=1#frag'), {
@@ -8,10 +8,11 @@ test('go url: the parts Go parses out', () => {
     opaque: '',
     user: 'user:pw',
     host: 'example.com:8443',
+    rawPath: '/a/b',
     rawQuery: 'x=1',
     fragment: 'frag',
   });
-  assert.deepEqual(parseGoURL(''), { scheme: '', opaque: '', host: '', rawQuery: '', fragment: '' });
+  assert.deepEqual(parseGoURL(''), { scheme: '', opaque: '', host: '', rawPath: '', rawQuery: '', fragment: '' });
   assert.equal(parseGoURL('mailto:someone').opaque, 'someone');
   assert.equal(parseGoURL('HTTPS://Example.com').scheme, 'https');
   assert.equal(parseGoURL('//example.com/x').host, 'example.com');
@@ -34,4 +35,21 @@ test('go url: a request URI is absolute or a path, its fragment not split off', 
   assert.equal(parseGoRequestURI('pull/1'), undefined);
   assert.equal(parseGoRequestURI(''), undefined);
   assert.equal(parseGoRequestURI('https://example.com/#x')?.fragment, '');
+});
+
+test('go url: Hostname, Port, EscapedPath and Query as Go answers them', () => {
+  const url = parseGoURL('https://example.com:8443/a%20b/c?x=1&x=2&y=a+b&z');
+  assert.equal(goURLHostname(url), 'example.com');
+  assert.equal(goURLPort(url), '8443');
+  assert.equal(goURLEscapedPath(url), '/a%20b/c');
+  assert.deepEqual([...goURLQuery(url)], [
+    ['x', ['1', '2']],
+    ['y', ['a b']],
+    ['z', ['']],
+  ]);
+  const ipv6 = parseGoURL('https://[::1]:80/');
+  assert.equal(goURLHostname(ipv6), '::1');
+  assert.equal(goURLPort(ipv6), '80');
+  assert.equal(goURLPort(parseGoURL('https://[::1]/')), '');
+  assert.equal(goURLEscapedPath(parseGoURL('https://example.com/a b')), '/a%20b');
 });

@@ -1,7 +1,7 @@
-// URLs as Go's net/url parses them (url.Parse, url.ParseRequestURI): webhook URLs and the API
-// approval annotation are judged by what Go makes of them, which the WHATWG URL parser does not
-// match (it accepts and rewrites far more).
-import { goQuote } from '@plat/apimachinery';
+// URLs as Go's net/url parses them (url.Parse, url.ParseRequestURI): webhook URLs, the API
+// approval annotation and the expression language's url() are judged by what Go makes of them,
+// which the WHATWG URL parser does not match (it accepts and rewrites far more).
+import { goQuote } from './go-format.js';
 
 export interface GoURL {
   scheme: string;
@@ -10,6 +10,8 @@ export interface GoURL {
   /** `user` or `user:password`, undefined without an @ in the authority. */
   user?: string;
   host: string;
+  /** The path as written (still escaped). */
+  rawPath: string;
   rawQuery: string;
   fragment: string;
 }
@@ -70,7 +72,7 @@ function parseHost(host: string): string {
 function parse(raw: string, viaRequest: boolean): GoURL {
   if (controlCharacter.test(raw)) throw new Error('net/url: invalid control character in URL');
   if (raw === '' && viaRequest) throw new Error('empty url');
-  const url: GoURL = { scheme: '', opaque: '', host: '', rawQuery: '', fragment: '' };
+  const url: GoURL = { scheme: '', opaque: '', host: '', rawPath: '', rawQuery: '', fragment: '' };
   if (raw === '*') return url;
   const [scheme, afterScheme] = splitScheme(raw);
   url.scheme = scheme.toLowerCase();
@@ -104,6 +106,7 @@ function parse(raw: string, viaRequest: boolean): GoURL {
     } else url.host = parseHost(authority);
   }
   unescape(rest, 'path');
+  url.rawPath = rest;
   return url;
 }
 
@@ -127,4 +130,62 @@ export function parseGoRequestURI(raw: string): GoURL | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Go's URL.Hostname(): the host without its port or an IPv6 address's brackets. */
+export function goURLHostname(url: GoURL): string {
+  const host = url.host;
+  if (host.startsWith('[')) {
+    const end = host.indexOf(']');
+    return end < 0 ? host.slice(1) : host.slice(1, end);
+  }
+  const colon = host.lastIndexOf(':');
+  return colon < 0 ? host : host.slice(0, colon);
+}
+
+/** Go's URL.Port(): the digits after the host's last colon, or empty. */
+export function goURLPort(url: GoURL): string {
+  const host = url.host;
+  const colon = host.lastIndexOf(':');
+  if (colon < 0 || (host.startsWith('[') && colon < host.indexOf(']'))) return '';
+  const port = host.slice(colon + 1);
+  return /^[0-9]*$/.test(port) ? port : '';
+}
+
+const pathSafe = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/]$/;
+
+/** Go's URL.EscapedPath(): the path as written when that is a valid escaping, else the path escaped. */
+export function goURLEscapedPath(url: GoURL): string {
+  const raw = url.rawPath;
+  if (/^([A-Za-z0-9\-._~!$&'()*+,;=:@/]|%[0-9A-Fa-f]{2})*$/.test(raw)) return raw;
+  let out = '';
+  for (const byte of new TextEncoder().encode(unescape(raw, 'path'))) {
+    const c = String.fromCharCode(byte);
+    out += byte < 0x80 && pathSafe.test(c) ? c : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+function queryUnescape(s: string): string | undefined {
+  try {
+    return decodeURIComponent(s.replaceAll('+', ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Go's URL.Query(): the query's values by key, in order; malformed pairs (or with `;`) left out, as Go does. */
+export function goURLQuery(url: GoURL): Map<string, string[]> {
+  const values = new Map<string, string[]>();
+  for (const pair of url.rawQuery.split('&')) {
+    if (pair === '' || pair.includes(';')) continue;
+    const eq = pair.indexOf('=');
+    const key = queryUnescape(eq < 0 ? pair : pair.slice(0, eq));
+    const value = queryUnescape(eq < 0 ? '' : pair.slice(eq + 1));
+    if (key === undefined || value === undefined) continue;
+    const list = values.get(key) ?? [];
+    list.push(value);
+    values.set(key, list);
+  }
+  return values;
 }

@@ -1,0 +1,33 @@
+// Kubernetes' regex library (pkg/cel/library/regex.go): find and findAll, on the linear-time engine.
+import { IntType, StringType, listOf } from '../types.js';
+import { ArrayList, ErrorValue, type Value } from '../values.js';
+import { fn, member, type FunctionDecl } from './overload.js';
+import { compileRegex } from './regex-engine.js';
+
+function find(s: string, pattern: string): Value {
+  const re = compileRegex(pattern);
+  if (re instanceof ErrorValue) return re;
+  const m = re.matcher(s);
+  return m.find() ? (m.group() ?? '') : '';
+}
+
+/** The first `limit` matches (all when negative), as Go's FindAllString. */
+function findAll(s: string, pattern: string, limit: bigint): Value {
+  const re = compileRegex(pattern);
+  if (re instanceof ErrorValue) return re;
+  if (limit === 0n) return new ArrayList([]);
+  const m = re.matcher(s);
+  const out: string[] = [];
+  while ((limit < 0n || BigInt(out.length) < limit) && m.find()) out.push(m.group() ?? '');
+  return new ArrayList(out);
+}
+
+const S = StringType;
+export const regexLibrary: readonly FunctionDecl[] = [
+  fn('find', member('string_find_string', [S, S], S, ([s, p]) => find(s as string, p as string))),
+  fn(
+    'findAll',
+    member('string_find_all_string', [S, S], listOf(S), ([s, p]) => findAll(s as string, p as string, -1n)),
+    member('string_find_all_string_int', [S, S, IntType], listOf(S), ([s, p, n]) => findAll(s as string, p as string, n as bigint)),
+  ),
+];

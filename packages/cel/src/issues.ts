@@ -1,0 +1,50 @@
+// Compile errors, reported as cel-go reports them (users match on these texts):
+//   ERROR: <input>:1:6: undefined field 'z'
+//    | self.z == 1
+//    | .....^
+
+export interface Issue {
+  readonly offset: number;
+  readonly message: string;
+}
+
+/** A failed compilation: its issues, and their display as one string. */
+export class CompileError extends Error {
+  constructor(
+    readonly source: string,
+    readonly issues: readonly Issue[],
+  ) {
+    super(formatIssues(source, issues));
+    this.name = 'CompileError';
+  }
+}
+
+function location(source: string, offset: number): { line: number; column: number; text: string } {
+  const points = Array.from(source.slice(0, offset));
+  let line = 1;
+  let lineStart = 0;
+  points.forEach((c, i) => {
+    if (c === '\n') {
+      line++;
+      lineStart = i + 1;
+    }
+  });
+  const allPoints = Array.from(source);
+  let lineEnd = allPoints.indexOf('\n', lineStart);
+  if (lineEnd < 0) lineEnd = allPoints.length;
+  return { line, column: points.length - lineStart, text: allPoints.slice(lineStart, lineEnd).join('') };
+}
+
+export function formatIssue(source: string, issue: Issue): string {
+  const { line, column, text } = location(source, Math.min(issue.offset, source.length));
+  const snippet = text.replaceAll('\t', ' ');
+  const chars = Array.from(snippet);
+  // A wide character is pointed at with wide marks, so that the caret stays under it.
+  const wide = (c: string | undefined): boolean => c !== undefined && new TextEncoder().encode(c).length > 1;
+  let indicator = '';
+  for (let i = 0; i < column && i < chars.length; i++) indicator += wide(chars[i]) ? '\uff0e' : '.';
+  indicator += wide(chars[column]) ? '\uff3e' : '^';
+  return `ERROR: <input>:${line}:${column + 1}: ${issue.message}\n | ${snippet}\n | ${indicator}`;
+}
+
+export const formatIssues = (source: string, issues: readonly Issue[]): string => issues.map((i) => formatIssue(source, i)).join('\n');
