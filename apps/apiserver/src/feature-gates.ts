@@ -10,6 +10,8 @@ export type ApiserverFeatureGate = FeatureGate<ClusterFeature>;
 
 const fixed: Partial<Record<ClusterFeature, FixedBehaviour>> = {
   AggregatedDiscoveryEndpoint: 'always',
+  // x-kubernetes-validations rules are compiled at CRD write and enforced on every write (packages/cel).
+  CustomResourceValidationExpressions: 'always',
   OpenAPIEnums: 'always',
   RemainingItemCount: 'always',
   AdmissionWebhookMatchConditions: 'never',
@@ -17,8 +19,6 @@ const fixed: Partial<Record<ClusterFeature, FixedBehaviour>> = {
   APIServerIdentity: 'never',
   APIServerTracing: 'never',
   CRDValidationRatcheting: 'never',
-  // x-kubernetes-validations rules are refused (422) until CEL validation of custom resources lands.
-  CustomResourceValidationExpressions: 'never',
   KMSv1: 'never',
   KMSv2: 'never',
   KMSv2KDF: 'never',

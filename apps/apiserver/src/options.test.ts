@@ -280,6 +280,12 @@ const bad: { name: string; argv: string[]; message: string }[] = [
     argv: [...memory, '--feature-gates=APIPriorityAndFairness=true'],
     message: 'invalid value "APIPriorityAndFairness=true" for flag --feature-gates: cannot set feature gate APIPriorityAndFairness to true, this server does not implement the feature',
   },
+  {
+    name: 'CEL validation rules, always enforced, turned off',
+    argv: [...memory, '--feature-gates=CustomResourceValidationExpressions=false'],
+    message:
+      'invalid value "CustomResourceValidationExpressions=false" for flag --feature-gates: cannot set feature gate CustomResourceValidationExpressions to false, this server cannot turn the feature off',
+  },
   { name: 'redis URL without the scheme', argv: [...memory, '--redis-url=localhost:6379'], message: 'invalid value "localhost:6379" for flag --redis-url: must be a redis:// or rediss:// URL' },
   { name: 'bad duration', argv: [...memory, '--shutdown-delay-duration=soon'], message: 'invalid value "soon" for flag --shutdown-delay-duration: must be a duration such as 30s, 5m or 1h30m' },
   {
