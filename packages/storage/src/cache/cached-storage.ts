@@ -306,6 +306,7 @@ export class CachedStorage implements Storage {
     if (!cache) return;
     this.caches.delete(prefix);
     this.lastWrites.delete(prefix);
+    this.unseenWrites.delete(prefix);
     void cache.then((started) => started?.stop());
   }
 
