@@ -2,8 +2,8 @@
 // gauge, client-go's work queue metrics (fed through @plat/client's WorkQueueMetrics, so that the
 // client depends on no metrics library), and the process's default metrics.
 import type { WorkQueueMetrics, WorkQueueMetricsProvider } from '@plat/client';
-import { MetricsStability, type MetricsStabilityOptions } from '@plat/serving';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { MetricsStability, collectProcessMetrics, type MetricsStabilityOptions } from '@plat/serving';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 // client-go's workqueue buckets (component-base): ExponentialBuckets(10e-9, 10, 10), 10 ns to 10 s.
 const QUEUE_BUCKETS = Array.from({ length: 10 }, (_, i) => 1e-8 * 10 ** i);
@@ -18,7 +18,7 @@ export class ControllerManagerMetrics {
   private readonly workDuration: Histogram<'name'>;
 
   constructor(options: MetricsStabilityOptions = {}) {
-    collectDefaultMetrics({ register: this.registry });
+    collectProcessMetrics(this.registry);
     // Upstream's classes: all of these are ALPHA in 1.28.
     const stability = new MetricsStability(this.registry, options);
     const alpha = (help: string) => stability.declare(help, { stabilityLevel: 'ALPHA' });

@@ -1,8 +1,8 @@
 // Prometheus metrics of one server: its own registry (two servers in one process do not clash),
 // process metrics, and the request metrics under upstream's names, labels and stability classes
 // (1.28's; our own plat_* metrics are ALPHA), declared through @plat/serving's MetricsStability.
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import { HealthCheckMetrics, MetricsStability, type DeclaredMetric, type MetricsStabilityOptions, type StabilityLevel } from '@plat/serving';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { HealthCheckMetrics, MetricsStability, collectProcessMetrics, type DeclaredMetric, type MetricsStabilityOptions, type StabilityLevel } from '@plat/serving';
 import { CheapCounter, CheapHistogram } from './cheap-metrics.js';
 import type { Handler } from './context.js';
 
@@ -51,10 +51,7 @@ export class ServerMetrics {
     this.stability = new MetricsStability(this.registry, options);
     this.health = new HealthCheckMetrics(this.stability);
     const declare = (help: string, stabilityLevel: StabilityLevel): DeclaredMetric => this.stability.declare(help, { stabilityLevel });
-    collectDefaultMetrics({ register: this.registry });
-    // Gauges named like counters fail `promtool check metrics`; their *_total-less twins
-    // (nodejs_active_handles, ...) carry the same numbers.
-    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) this.registry.removeSingleMetric(name);
+    collectProcessMetrics(this.registry);
     const requestTotal = declare(
       'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
       'STABLE',

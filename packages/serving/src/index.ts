@@ -18,6 +18,7 @@ export { parseTlsCipherSuites, parseTlsMinVersion, secureServingOptions, serverC
 export {
   MetricsStability,
   checkShowHiddenMetricsForVersion,
+  collectProcessMetrics,
   metricsVersion,
   type DeclaredMetric,
   type MetricStability,

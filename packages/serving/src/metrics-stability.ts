@@ -4,7 +4,7 @@
 // 1.27.0) ...`), and three releases after its deprecation it is hidden (no longer exposed, still
 // counted), until --show-hidden-metrics-for-version names the previous minor release. Every
 // component that serves /metrics declares its metrics through one of these.
-import { Counter, type Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, type Registry } from 'prom-client';
 
 export type StabilityLevel = 'ALPHA' | 'BETA' | 'STABLE';
 
@@ -98,4 +98,14 @@ export class MetricsStability {
     else this.registered.inc({ stability_level: stability.stabilityLevel, deprecated_version: this.deprecated(stability) ? stability.deprecatedVersion! : '' });
     return { help: this.help(help, stability), registers: hidden ? [] : [this.registry] };
   }
+}
+
+/**
+ * The process's metrics (prom-client's defaults) in `registry`, less the three gauges named like
+ * counters (nodejs_active_handles_total, ...), which fail `promtool check metrics`: their
+ * *_total-less twins (nodejs_active_handles, ...) carry the same numbers.
+ */
+export function collectProcessMetrics(registry: Registry): void {
+  collectDefaultMetrics({ register: registry });
+  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) registry.removeSingleMetric(name);
 }
