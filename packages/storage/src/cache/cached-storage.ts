@@ -227,7 +227,12 @@ export class CachedStorage implements Storage {
     // upstream's watch cache does: a page of it could not be continued from the cache.
     const anyState = options.notOlderThan === 0;
     const consistent = options.notOlderThan === undefined;
-    if (options.continue || ((options.limit ?? 0) > 0 && !anyState) || (options.revision ?? 0) > 0 || (consistent && !this.consistentListFromCache)) {
+    if (options.continue || ((options.limit ?? 0) > 0 && !anyState) || (options.revision ?? 0) > 0) return this.inner.list(prefix, options);
+    if (consistent && !this.consistentListFromCache) {
+      // A list the cache would answer with the gate on starts the cache all the same (upstream's
+      // exists from the start): a client that lists and then watches from the list's revision is
+      // then served by the cache, not by a store watch of its own.
+      void this.cacheFor(prefix);
       return this.inner.list(prefix, options);
     }
     // A consistent read: the cache must have seen everything the store had when asked. A read
