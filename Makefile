@@ -90,7 +90,7 @@ test-unit: build check-boundaries
 	$(NODE_TEST) $$(find packages apps -path '*/node_modules' -prune -o -path '*/dist/*' -name '*.test.js' -print | sort)
 
 # Each benchmark prints JSON; `make bench BENCH=merge` runs one.
-BENCH ?= storage merge codec authz tls api crd cel secrets agents
+BENCH ?= storage merge codec authz tls api crd cel secrets policies agents
 bench: build
 	@for name in $(BENCH); do node --max-semi-space-size=64 bench/dist/$$name/$$name.bench.js || exit 1; done
 

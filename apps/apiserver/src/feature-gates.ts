@@ -1,6 +1,7 @@
 // --feature-gates for the apiserver: the cluster's 1.28 gates (@plat/featuregate), and what this
-// server does about each gate whose feature it cannot switch. Four gates switch behaviour here
-// (APIListChunking, APIResponseCompression, WatchList, ConsistentListFromCache); the locked GA
+// server does about each gate whose feature it cannot switch. Five gates switch behaviour here
+// (APIListChunking, APIResponseCompression, WatchList, ConsistentListFromCache,
+// ValidatingAdmissionPolicy: beta and off, its API versions needing --runtime-config too); the locked GA
 // gates need nothing; the rest name a feature the server always has or does not implement, and
 // setting those the other way is refused rather than accepted and ignored.
 import { FlagError } from '@plat/apimachinery';
@@ -27,7 +28,6 @@ const fixed: Partial<Record<ClusterFeature, FixedBehaviour>> = {
   StorageVersionHash: 'never',
   // The server speaks HTTP/1.1 only.
   UnauthenticatedHTTP2DOSMitigation: 'never',
-  ValidatingAdmissionPolicy: 'never',
 };
 
 export const defaultFeatureGate: ApiserverFeatureGate = new FeatureGate(clusterFeatureGates, {}, fixed);

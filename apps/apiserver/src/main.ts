@@ -222,6 +222,7 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
       runtimeConfig: config.runtimeConfig,
       minRequestTimeoutS: config.minRequestTimeoutS,
       customResources: customResourceDefinitions,
+      validatingAdmissionPolicy: config.featureGates.enabled('ValidatingAdmissionPolicy'),
     },
   });
 

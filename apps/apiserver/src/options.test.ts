@@ -158,6 +158,16 @@ const ok: { name: string; argv: string[]; want: Partial<ApiserverConfig> }[] = [
   },
 ];
 
+test('options: feature gates, as @plat/featuregate reads them (ValidatingAdmissionPolicy beta and off, WatchList alpha)', () => {
+  const gates = (argv: string[]) => config([...memory, ...argv]).featureGates;
+  assert.deepEqual(
+    ['APIListChunking', 'APIResponseCompression', 'ValidatingAdmissionPolicy', 'WatchList'].map((name) => gates([]).enabled(name as 'WatchList')),
+    [true, true, false, false],
+  );
+  const set = gates(['--feature-gates=WatchList=true,APIListChunking=false,ValidatingAdmissionPolicy=true']);
+  assert.deepEqual([set.enabled('WatchList'), set.enabled('APIListChunking'), set.enabled('ValidatingAdmissionPolicy')], [true, false, true]);
+});
+
 for (const { name, argv, want } of ok) {
   test(`options: ${name}`, () => {
     const got = config(argv);

@@ -22,6 +22,8 @@ import { selfSubjectReviewDefinition } from './authentication/self-subject-revie
 import { tokenRequestDefinition } from './authentication/token-request.js';
 import { tokenReviewDefinition } from './authentication/token-review.js';
 import { customResourceDefinitionDefinition } from './apiextensions/custom-resource-definition.js';
+import { validatingAdmissionPolicyDefinition } from './admissionregistration/validating-admission-policy.js';
+import { validatingAdmissionPolicyBindingDefinition } from './admissionregistration/validating-admission-policy-binding.js';
 
 export * from './core/namespace.js';
 export * from './core/node.js';
@@ -60,6 +62,17 @@ export type { LabelSelector, LabelSelectorRequirement } from './common/label-sel
 export { objectMetaSchema } from './common/object-meta-schema.js';
 export { kubernetesSchemaKeywords, kubernetesSchemaFormats } from './common/schema.js';
 export { humanDuration } from './common/table.js';
+export type * from './admissionregistration/types.js';
+export { validatingAdmissionPolicyDefinition, type PolicyVersion } from './admissionregistration/validating-admission-policy.js';
+export { validatingAdmissionPolicyBindingDefinition } from './admissionregistration/validating-admission-policy-binding.js';
+export * from './admissionregistration/policy-cel.js';
+export { parseGroupVersion } from './admissionregistration/validation.js';
+export { compilePolicy, type CompiledPolicy } from './admissionregistration/compiled-policy.js';
+export { compileMatch, matches, type CompiledMatch, type EquivalentResource, type GroupVersionKind, type GroupVersionResource, type MatchRequest } from './admissionregistration/matching.js';
+export { evaluatePolicy, type PolicyDecision } from './admissionregistration/policy-validator.js';
+export type { Activation } from './admissionregistration/policy-evaluation.js';
+export { policyActivation, withParams, type PolicyAuthorizer } from './admissionregistration/policy-activation.js';
+export { typeCheckPolicy, type KindResolver, type TypedKind } from './admissionregistration/policy-type-checking.js';
 
 // A definition of a particular kind is a definition of some kind: the store sees only KubeObjects.
 const register = <T extends KubeObject>(definition: ResourceDefinition<T>): ResourceDefinition =>
@@ -87,6 +100,10 @@ export const builtinDefinitions: readonly ResourceDefinition[] = [
   register(tokenReviewDefinition),
   register(selfSubjectReviewDefinition),
   register(customResourceDefinitionDefinition),
+  register(validatingAdmissionPolicyDefinition('v1beta1')),
+  register(validatingAdmissionPolicyBindingDefinition('v1beta1')),
+  register(validatingAdmissionPolicyDefinition('v1alpha1')),
+  register(validatingAdmissionPolicyBindingDefinition('v1alpha1')),
 ];
 
 /** Kinds served as a subresource of another kind (virtual.subresourceOf says where): serviceaccounts/token. */

@@ -252,6 +252,42 @@ const samples: Record<string, KubeObject> = {
     reportingComponent: 'namespace-controller',
     reportingInstance: 'cm-0',
   },
+  'admissionregistration.{domain}/ValidatingAdmissionPolicy': {
+    apiVersion: 'admissionregistration.plat.io/v1beta1',
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name: 'max-replicas', generation: 2 },
+    spec: {
+      paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+      matchConstraints: {
+        namespaceSelector: { matchLabels: { env: 'prod' } },
+        objectSelector: {},
+        resourceRules: [{ resourceNames: ['web'], operations: ['CREATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'], scope: '*' }],
+        excludeResourceRules: [{ operations: ['DELETE'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] }],
+        matchPolicy: 'Equivalent',
+      },
+      validations: [{ expression: 'true', message: 'm', reason: 'Forbidden', messageExpression: '"m"' }],
+      failurePolicy: 'Fail',
+      auditAnnotations: [{ key: 'k', valueExpression: '"v"' }],
+      matchConditions: [{ name: 'c', expression: 'true' }],
+      variables: [{ name: 'v', expression: '1' }],
+    },
+    status: {
+      observedGeneration: 2,
+      typeChecking: { expressionWarnings: [{ fieldRef: 'spec.validations[0].expression', warning: 'w' }] },
+      conditions: [{ type: 'Ready', status: 'True', observedGeneration: 2, lastTransitionTime: '2024-05-01T10:00:00Z', reason: 'R', message: '' }],
+    },
+  },
+  'admissionregistration.{domain}/ValidatingAdmissionPolicyBinding': {
+    apiVersion: 'admissionregistration.plat.io/v1beta1',
+    kind: 'ValidatingAdmissionPolicyBinding',
+    metadata: { name: 'max-replicas' },
+    spec: {
+      policyName: 'max-replicas',
+      paramRef: { name: 'limits', namespace: 'default', parameterNotFoundAction: 'Deny' },
+      matchResources: { namespaceSelector: {}, objectSelector: {}, matchPolicy: 'Exact' },
+      validationActions: ['Deny', 'Audit'],
+    },
+  },
   'events.{domain}/Event': {
     apiVersion: 'events.plat.io/v1',
     kind: 'Event',

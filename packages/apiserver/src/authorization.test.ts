@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { forbiddenError, newAuthorizer, unionAuthorizer, type Authorizer } from './authorization.js';
+import { forbiddenError, newAuthorizer, newSyncAuthorizer, unionAuthorizer, type Authorizer } from './authorization.js';
 import type { AccessAttributes } from '@plat/apimachinery';
 
 const base: AccessAttributes = {
@@ -80,6 +80,13 @@ test('authorizer: Webhook needs the webhook\'s authorizer, and sits where --auth
   const webhook: Authorizer = { authorize: () => ({ decision: 'Deny', reason: 'webhook denies' }) };
   assert.equal((await newAuthorizer(['AlwaysAllow', 'Webhook'], { webhook }).authorize(base)).decision, 'Allow');
   assert.deepEqual(await newAuthorizer(['Webhook', 'AlwaysAllow'], { webhook }).authorize(base), { decision: 'Deny', reason: 'webhook denies' });
+});
+
+test('sync authorizer: the Webhook mode too, in order, its errors aggregated as the union\'s', () => {
+  assert.throws(() => newSyncAuthorizer(['Webhook']), /needs --authorization-webhook-config-file/);
+  const unanswered = { authorize: () => ({ decision: 'NoOpinion' as const, reason: '', error: 'not cached' }) };
+  assert.deepEqual(newSyncAuthorizer(['Webhook', 'AlwaysDeny'], { webhook: unanswered }).authorize(base), { decision: 'NoOpinion', reason: 'Everything is forbidden.', error: 'not cached' });
+  assert.equal(newSyncAuthorizer(['Webhook', 'AlwaysAllow'], { webhook: unanswered }).authorize(base).decision, 'Allow');
 });
 
 test('authorizer: union aggregates the errors of authorizers that could not decide, as upstream', async () => {

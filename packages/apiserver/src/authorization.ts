@@ -13,27 +13,40 @@ export interface Authorizer {
   rulesFor?(user: UserInfo, namespace: string): AccessRules | Promise<AccessRules>;
 }
 
-const alwaysAllow: Authorizer = {
+const alwaysAllow = {
   authorize: () => ({ decision: 'Allow', reason: '' }),
   rulesFor: () => ({
     resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
     nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
     incomplete: false,
   }),
-};
+} satisfies Authorizer & SyncAuthorizer;
 
-const alwaysDeny: Authorizer = {
+const alwaysDeny = {
   authorize: () => ({ decision: 'NoOpinion', reason: 'Everything is forbidden.' }),
   rulesFor: () => ({ resourceRules: [], nonResourceRules: [], incomplete: false }),
-};
+} satisfies Authorizer & SyncAuthorizer;
 
-const privilegedGroups: Authorizer = {
-  authorize: ({ user }) =>
+const privilegedGroups: Authorizer & SyncAuthorizer = {
+  authorize: ({ user }: AccessAttributes): AccessDecision =>
     user.groups.includes(SYSTEM_PRIVILEGED_GROUP) ? { decision: 'Allow', reason: '' } : { decision: 'NoOpinion', reason: '' },
 };
 
 /** Upstream's aggregate of errors: one as it is, several as `[a, b]`. */
 const aggregate = (errors: readonly string[]): string => (errors.length === 1 ? errors[0]! : `[${errors.join(', ')}]`);
+
+/** No authorizer decided: the reasons, evaluation errors and errors of all, joined as upstream's union. */
+function noOpinion(results: readonly AccessDecision[]): AccessDecision {
+  const reasons = results.map((r) => r.reason).filter(Boolean);
+  const evaluationErrors = results.flatMap((r) => (r.evaluationError ? [r.evaluationError] : []));
+  const errors = results.flatMap((r) => (r.error ? [r.error] : []));
+  return {
+    decision: 'NoOpinion',
+    reason: reasons.join('\n'),
+    ...(evaluationErrors.length && { evaluationError: evaluationErrors.join('\n') }),
+    ...(errors.length && { error: aggregate(errors) }),
+  };
+}
 
 /**
  * The first Allow or Deny wins (with its own error, if any); with none, the reasons, evaluation
@@ -43,22 +56,13 @@ const aggregate = (errors: readonly string[]): string => (errors.length === 1 ? 
 export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer {
   return {
     async authorize(attributes) {
-      const reasons: string[] = [];
-      const evaluationErrors: string[] = [];
-      const errors: string[] = [];
+      const results: AccessDecision[] = [];
       for (const authorizer of authorizers) {
         const result = await authorizer.authorize(attributes);
         if (result.decision !== 'NoOpinion') return result;
-        if (result.reason) reasons.push(result.reason);
-        if (result.evaluationError) evaluationErrors.push(result.evaluationError);
-        if (result.error) errors.push(result.error);
+        results.push(result);
       }
-      return {
-        decision: 'NoOpinion',
-        reason: reasons.join('\n'),
-        ...(evaluationErrors.length && { evaluationError: evaluationErrors.join('\n') }),
-        ...(errors.length && { error: aggregate(errors) }),
-      };
+      return noOpinion(results);
     },
     async rulesFor(user, namespace) {
       const union: AccessRules = { resourceRules: [], nonResourceRules: [], incomplete: false };
@@ -77,23 +81,52 @@ export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer 
   };
 }
 
+/** An authorizer that answers at once: what expressions ask (the CEL authorizer library) must not wait. */
+export interface SyncAuthorizer {
+  authorize(attributes: AccessAttributes): AccessDecision;
+}
+
+/** The authorizers of the modes, system:masters first (AlwaysAllow and AlwaysDeny answer from constants). */
+function modeAuthorizers<A extends SyncAuthorizer | Authorizer>(modes: readonly AuthorizationMode[], rbac: A | undefined, webhook: A | undefined): (A | SyncAuthorizer)[] {
+  const byMode = (mode: AuthorizationMode): A | SyncAuthorizer => {
+    if (mode === 'AlwaysAllow') return alwaysAllow;
+    if (mode === 'AlwaysDeny') return alwaysDeny;
+    if (mode === 'Webhook') {
+      if (!webhook) throw new Error('the Webhook authorization mode needs --authorization-webhook-config-file');
+      return webhook;
+    }
+    if (!rbac) throw new Error('the RBAC authorization mode needs the resource API');
+    return rbac;
+  };
+  return [privilegedGroups, ...modes.map(byMode)];
+}
+
 /**
  * The authorizer for --authorization-mode: system:masters is always allowed first, as upstream;
  * the RBAC mode needs the RBAC authorizer, which reads the API's objects, and the Webhook mode
  * the webhook's (--authorization-webhook-config-file).
  */
 export function newAuthorizer(modes: readonly AuthorizationMode[], options: { rbac?: Authorizer; webhook?: Authorizer } = {}): Authorizer {
-  const byMode = (mode: AuthorizationMode): Authorizer => {
-    if (mode === 'AlwaysAllow') return alwaysAllow;
-    if (mode === 'AlwaysDeny') return alwaysDeny;
-    if (mode === 'Webhook') {
-      if (!options.webhook) throw new Error('the Webhook authorization mode needs --authorization-webhook-config-file');
-      return options.webhook;
-    }
-    if (!options.rbac) throw new Error('the RBAC authorization mode needs the resource API');
-    return options.rbac;
+  return unionAuthorizer(modeAuthorizers(modes, options.rbac, options.webhook) as Authorizer[]);
+}
+
+/**
+ * newAuthorizer's decisions, answered synchronously: every mode answers from memory (RBAC from its
+ * watched index; the webhook from its cache, or else with an error, see WebhookAuthorizer.authorizeNow).
+ */
+export function newSyncAuthorizer(modes: readonly AuthorizationMode[], options: { rbac?: SyncAuthorizer; webhook?: SyncAuthorizer } = {}): SyncAuthorizer {
+  const authorizers = modeAuthorizers(modes, options.rbac, options.webhook);
+  return {
+    authorize(attributes) {
+      const results: AccessDecision[] = [];
+      for (const authorizer of authorizers) {
+        const result = authorizer.authorize(attributes);
+        if (result.decision !== 'NoOpinion') return result;
+        results.push(result);
+      }
+      return noOpinion(results);
+    },
   };
-  return unionAuthorizer([privilegedGroups, ...modes.map(byMode)]);
 }
 
 /**

@@ -18,6 +18,17 @@ const cases: { name: string; items: string[]; check: [group: string, version: st
   { name: 'api/all=false, then one group back on', items: ['api/all=false', `${rbac}/v1`], check: [['', 'v1', 'namespaces', false], [rbac, 'v1', 'roles', true]] },
   { name: 'a resource off inside an enabled version', items: [`${rbac}/v1/roles=false`], check: [[rbac, 'v1', 'roles', false], [rbac, 'v1', 'rolebindings', true]] },
   { name: 'a resource on wins over its version off', items: [`${rbac}/v1=false`, `${rbac}/v1/roles=true`], check: [[rbac, 'v1', 'roles', true], [rbac, 'v1', 'clusterroles', false]] },
+  {
+    name: 'the policy APIs: a beta version new since 1.24 is off by default, as the alpha one',
+    items: [],
+    check: [['admissionregistration.plat.io', 'v1beta1', 'validatingadmissionpolicies', false], ['admissionregistration.plat.io', 'v1alpha1', 'validatingadmissionpolicybindings', false]],
+  },
+  {
+    name: 'the policy APIs: on by their group version, or by api/beta',
+    items: ['admissionregistration.k8s.io/v1beta1=true'],
+    check: [['admissionregistration.plat.io', 'v1beta1', 'validatingadmissionpolicies', true], ['admissionregistration.plat.io', 'v1beta1', 'validatingadmissionpolicybindings', true], ['admissionregistration.plat.io', 'v1alpha1', 'validatingadmissionpolicies', false]],
+  },
+  { name: 'api/beta turns on the beta versions that are off by default', items: ['api/beta=true'], check: [['admissionregistration.plat.io', 'v1beta1', 'validatingadmissionpolicies', true]] },
   { name: 'the core group as v1 and api/v1', items: ['api/v1/serviceaccounts=false', 'v1/limitranges=false'], check: [['', 'v1', 'serviceaccounts', false], ['', 'v1', 'limitranges', false], ['', 'v1', 'namespaces', true]] },
 ];
 

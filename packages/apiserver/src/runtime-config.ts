@@ -1,7 +1,8 @@
 // --runtime-config: which API versions and resources are served. Upstream's syntax: a list of
 // key[=value], key one of api/all, api/ga, api/beta, api/alpha, <group>/<version> (the core group:
 // v1 or api/v1) or <group>/<version>/<resource>; value true or false, omitted meaning true.
-// The most specific key wins; with none, GA and beta versions are on and alpha versions off.
+// The most specific key wins; with none, GA and beta versions are on and alpha versions off, except
+// the versions their definitions say are off by default (upstream's beta APIs new since 1.24).
 import type { ResourceDefinition } from '@plat/registry';
 import { resolveGroup } from '@plat/registry';
 
@@ -49,6 +50,10 @@ export function apiEnablement(entries: readonly RuntimeConfigEntry[], definition
     served.add(gvKey(group, definition.version));
     served.add(`${gvKey(group, definition.version)}/${definition.resource}`);
   }
+  const offByDefault = new Set<string>();
+  for (const definition of definitions) {
+    if (definition.servedByDefault === false) offByDefault.add(`${gvKey(resolveGroup(definition.group, domain), definition.version)}/${definition.resource}`);
+  }
   const byKey = new Map<string, boolean>();
   for (const { key, enabled } of entries) {
     if (maturityKeys.has(key)) {
@@ -66,7 +71,7 @@ export function apiEnablement(entries: readonly RuntimeConfigEntry[], definition
       byKey.get(gv) ??
       byKey.get(`api/${versionMaturity(version)}`) ??
       byKey.get('api/all') ??
-      versionMaturity(version) !== 'alpha'
+      (versionMaturity(version) !== 'alpha' && !offByDefault.has(`${gv}/${resource}`))
     );
   };
 }

@@ -8,6 +8,11 @@ import { CachedStorage, type CachedStorageOptions, type Storage } from '@plat/st
 import { resolveGroup, type AdmissionCheck, type KubeObject, type ResourceDefinition, type StoreFeatures, type VirtualServices } from '@plat/registry';
 import { namespaceLifecycle } from './admission/namespace-lifecycle.js';
 import { rbacEscalation } from './admission/rbac-escalation.js';
+import { paramAuthorization } from './admission/policy/param-authorization.js';
+import { ValidatingAdmissionPolicyPlugin } from './admission/policy/policy-admission.js';
+import { PolicySource } from './admission/policy/policy-source.js';
+import { PolicyStatusWriter } from './admission/policy/status-writer.js';
+import { catalogKinds } from './admission/policy/kind-resolver.js';
 import { rbacBootstrap } from './auth/bootstrap-policy.js';
 import { RbacAuthorizer } from './auth/rbac-authorizer.js';
 import { ServiceAccountTokens, type ServiceAccountTokenOptions } from './auth/service-account-tokens.js';
@@ -29,7 +34,7 @@ import { DEFAULT_WATCH_BACKLOG_BYTES } from './resources/verbs/watch-backlog.js'
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import type { AuthenticationOptions } from './authentication.js';
-import { newAuthorizer, type AuthorizationMode, type Authorizer } from './authorization.js';
+import { newAuthorizer, newSyncAuthorizer, type AuthorizationMode, type Authorizer } from './authorization.js';
 import type { Handler, RequestState } from './context.js';
 import type { RequestInfo } from './request-info.js';
 import { ShutdownCheck, healthHandler, pingCheck, singleCheckHandler, storageCheck, type HealthCheck } from './health.js';
@@ -135,6 +140,12 @@ export interface ApiOptions {
    * CustomResourceDefinition kind among `definitions`, the server serves custom resources.
    */
   customResources?: CustomResourceBuilder;
+  /**
+   * The ValidatingAdmissionPolicy feature gate (beta, off by default in Kubernetes 1.28): the
+   * policies and bindings are enforced on every request and their status written. Their API
+   * (admissionregistration.<domain> v1beta1 or v1alpha1) must be served (--runtime-config).
+   */
+  validatingAdmissionPolicy?: boolean;
 }
 
 export interface Server {
@@ -333,7 +344,7 @@ function tokenWebhookAuthenticator(
 interface ApiSecurity {
   modes: readonly AuthorizationMode[];
   /** The Webhook mode's authorizer. */
-  webhook?: Authorizer;
+  webhook?: WebhookAuthorizer;
   serviceAccountTokens?: ServiceAccountTokenOptions;
   /** The server's authentication settings, for TokenReview (read when a review comes). */
   authentication: () => AuthenticationOptions;
@@ -381,16 +392,22 @@ function serveApi(
   let escalation: AdmissionCheck | undefined;
   let customResources: CustomResourceDefinitionController | undefined;
   let services: VirtualServices | undefined;
+  let paramAuthorizationCheck: AdmissionCheck | undefined;
+  let policies: ValidatingAdmissionPolicyPlugin | undefined;
   const catalog = new ResourceCatalog(definitions, {
     storage,
     domain: api.domain,
     eventTTLSeconds: api.eventTTLSeconds ?? DEFAULT_EVENT_TTL_SECONDS,
     ...(api.features && { features: api.features }),
-    admission: (self) => [
-      namespaceLifecycle(self, api.immortalNamespaces ?? []),
-      async (attributes) => escalation?.(attributes),
-      (attributes) => customResources?.admission(attributes),
-    ],
+    admission: (self) => ({
+      mutating: [
+        namespaceLifecycle(self, api.immortalNamespaces ?? []),
+        async (attributes) => escalation?.(attributes),
+        (attributes) => customResources?.admission(attributes),
+      ],
+      // After the kind's validation: who may name a policy's parameters (upstream's strategies), then the policies.
+      validating: [(attributes) => paramAuthorizationCheck?.(attributes), (attributes) => policies?.admission(attributes)],
+    }),
     virtualServices: () => services,
   });
   const crdGroup = `apiextensions.${api.domain}`;
@@ -407,6 +424,29 @@ function serveApi(
   const rbac = policy && new RbacAuthorizer(catalog, api.domain, logger, policy.seed);
   const authorizer = newAuthorizer(security.modes, { ...(rbac && { rbac }), ...(security.webhook && { webhook: security.webhook }) });
   if (rbac) escalation = rbacEscalation(api.domain, authorizer, rbac.index);
+  const policyGroup = `admissionregistration.${api.domain}`;
+  const policyVersion = ['v1beta1', 'v1alpha1'].find((version) => catalog.find(policyGroup, version, 'validatingadmissionpolicies') && catalog.find(policyGroup, version, 'validatingadmissionpolicybindings'));
+  if (policyVersion) paramAuthorizationCheck = paramAuthorization(catalog, api.domain, authorizer);
+  let policySource: PolicySource | undefined;
+  let policyStatus: PolicyStatusWriter | undefined;
+  if (api.validatingAdmissionPolicy) {
+    if (!policyVersion) {
+      throw new Error(
+        `the ValidatingAdmissionPolicy feature gate needs ${policyGroup}/v1beta1 or v1alpha1 served: add --runtime-config=${api.domain === 'k8s.io' ? 'admissionregistration.k8s.io' : policyGroup}/v1beta1=true`,
+      );
+    }
+    const policyStore = catalog.store(policyGroup, policyVersion, 'validatingadmissionpolicies');
+    policySource = new PolicySource(policyStore, catalog.store(policyGroup, policyVersion, 'validatingadmissionpolicybindings'), logger);
+    policies = new ValidatingAdmissionPolicyPlugin({
+      catalog,
+      domain: api.domain,
+      source: policySource,
+      authorizer: newSyncAuthorizer(security.modes, { ...(rbac && { rbac }), ...(security.webhook && { webhook: security.webhook.cachedOnly }) }),
+    });
+    const writer = new PolicyStatusWriter(policyStore, catalogKinds(catalog), logger);
+    policySource.onPolicy.push((policy) => writer.observe(policy));
+    policyStatus = writer;
+  }
   const tokens = security.serviceAccountTokens && new ServiceAccountTokens(security.serviceAccountTokens, catalog, api.domain);
   services = virtualServices(authorizer, security.authentication, tokens);
 
@@ -468,8 +508,11 @@ function serveApi(
       if (rbac) void bootstrapper.whenDone.then(() => rbac.start());
       objectCounter.start();
       customResources?.start();
+      policySource?.start();
     },
     stop() {
+      policySource?.stop();
+      policyStatus?.stop();
       objectCounter.stop();
       bootstrapper.stop();
       rbac?.stop();

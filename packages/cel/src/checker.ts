@@ -37,6 +37,13 @@ export interface CheckedExpr {
   readonly typeIdents: ReadonlyMap<number, string>;
   /** The root variables the expression reads. */
   readonly variables: ReadonlySet<string>;
+  /**
+   * Identifiers, and selections that spell a qualified variable (`a.b.c`), resolved to the
+   * variable they read where its name is not their own text, by node id.
+   */
+  readonly resolvedNames: ReadonlyMap<number, string>;
+  /** Set when unchecked: names resolve at runtime, against the activation (resolvedNames is empty). */
+  readonly uncheckedContainer?: string;
   readonly outputType: CelType;
 }
 
@@ -44,6 +51,29 @@ export interface CheckerEnv {
   readonly variables: ReadonlyMap<string, CelType>;
   readonly functions: ReadonlyMap<string, FunctionDecl>;
   readonly typeIdentifiers: ReadonlyMap<string, CelType>;
+  /** The namespace names resolve in (cel-go's container): none in Kubernetes. */
+  readonly container?: string;
+  /** The elements of a list literal, and a map literal's keys and values, must be of one type (Kubernetes). */
+  readonly homogeneousAggregateLiterals?: boolean;
+}
+
+/** The names `name` may stand for in `container`, most qualified first (cel-go's ResolveCandidateNames). */
+export function candidateNames(name: string, container: string | undefined): string[] {
+  if (!container) return [name];
+  const candidates: string[] = [];
+  for (let prefix = container; prefix; prefix = prefix.slice(0, Math.max(0, prefix.lastIndexOf('.')))) {
+    candidates.push(`${prefix}.${name}`);
+  }
+  candidates.push(name);
+  return candidates;
+}
+
+/** The dotted name a chain of selections on an identifier spells (`a.b.c`), with its root identifier. */
+export function qualifiedName(e: Expr): { name: string; root: Expr & { kind: 'ident' } } | undefined {
+  if (e.kind === 'ident') return { name: e.name, root: e };
+  if (e.kind !== 'select' || e.testOnly) return undefined;
+  const operand = qualifiedName(e.operand);
+  return operand && { name: `${operand.name}.${e.field}`, root: operand.root };
 }
 
 function constType(v: Value): CelType {
@@ -87,6 +117,7 @@ class Checker {
   private readonly overloads = new Map<number, readonly Overload[]>();
   private readonly typeIdents = new Map<number, string>();
   private readonly variables = new Set<string>();
+  private readonly resolvedNames = new Map<number, string>();
   private readonly issues: Issue[] = [];
   private readonly scopes: Map<string, CelType>[] = [];
   private fresh = 0;
@@ -103,6 +134,7 @@ class Checker {
       overloads: this.overloads,
       typeIdents: this.typeIdents,
       variables: this.variables,
+      resolvedNames: this.resolvedNames,
       outputType: finalize(t, this.subst),
     };
   }
@@ -141,17 +173,14 @@ class Checker {
       case 'ident': {
         const local = this.lookup(e.name);
         if (local) return local;
-        const variable = this.env.variables.get(e.name);
-        if (variable) {
-          this.variables.add(e.name);
-          return variable;
-        }
+        const variable = this.resolveVariable(e, e.name);
+        if (variable) return variable;
         const type = this.env.typeIdentifiers.get(e.name);
         if (type) {
           this.typeIdents.set(e.id, e.name);
           return typeOf(type);
         }
-        return this.error(e, `undeclared reference to '${e.name}' (in container '')`);
+        return this.error(e, `undeclared reference to '${e.name}' (in container '${this.env.container ?? ''}')`);
       }
       case 'select':
         return this.checkSelect(e);
@@ -159,15 +188,15 @@ class Checker {
         return this.checkCall(e);
       case 'list': {
         let elem: CelType | undefined;
-        for (const element of e.elements) elem = this.join(elem, this.check(element));
+        for (const element of e.elements) elem = this.join(element, elem, this.check(element));
         return listOf(elem ?? this.freshParam());
       }
       case 'map': {
         let key: CelType | undefined;
         let value: CelType | undefined;
         for (const entry of e.entries) {
-          key = this.join(key, this.check(entry.key));
-          value = this.join(value, this.check(entry.value));
+          key = this.join(entry.key, key, this.check(entry.key));
+          value = this.join(entry.value, value, this.check(entry.value));
         }
         return mapOf(key ?? this.freshParam(), value ?? this.freshParam());
       }
@@ -176,18 +205,47 @@ class Checker {
     }
   }
 
-  /** The type of a literal's elements so far joined with the next one's: the same, or dyn. */
-  private join(previous: CelType | undefined, next: CelType): CelType {
+  /**
+   * The type of a literal's elements so far joined with the next one's (`e`'s): the same, or dyn;
+   * with homogeneous aggregate literals (Kubernetes'), a different type is an error.
+   */
+  private join(e: Expr, previous: CelType | undefined, next: CelType): CelType {
     if (!previous) return next;
     const s = this.subst.copy();
     if (isAssignable(previous, next, s)) {
       this.subst.commit(s);
       return previous;
     }
-    return DynType;
+    if (!this.env.homogeneousAggregateLiterals) return DynType;
+    this.error(e, `expected type '${formatType(finalize(previous, this.subst))}' but found '${formatType(finalize(next, this.subst))}'`);
+    return previous;
+  }
+
+  /** The type of the variable `name` resolves to in the container, noting what `e` reads; undefined when none. */
+  private resolveVariable(e: Expr, name: string): CelType | undefined {
+    for (const candidate of candidateNames(name, this.env.container)) {
+      const type = this.env.variables.get(candidate);
+      if (!type) continue;
+      this.variables.add(candidate);
+      if (candidate !== name || e.kind !== 'ident') this.resolvedNames.set(e.id, candidate);
+      return type;
+    }
+    return undefined;
   }
 
   private checkSelect(e: Expr & { kind: 'select' }): CelType {
+    // A selection that spells a declared variable's qualified name reads that variable (longest first).
+    const qualified = qualifiedName(e);
+    if (qualified && e.kind === 'select' && !this.lookup(qualified.root.name)) {
+      const variable = this.resolveVariable(e, qualified.name);
+      if (variable) return variable;
+      // A dotted type name: google.protobuf.Timestamp.
+      const type = this.env.typeIdentifiers.get(qualified.name);
+      if (type) {
+        this.typeIdents.set(e.id, qualified.name);
+        return typeOf(type);
+      }
+    }
     const operand = this.subst.resolve(this.check(e.operand));
     let result: CelType;
     switch (operand.kind) {
@@ -214,7 +272,7 @@ class Checker {
   private checkCall(e: Expr & { kind: 'call' }): CelType {
     const argTypes = [...(e.target ? [this.check(e.target)] : []), ...e.args.map((a) => this.check(a))];
     const decl = this.env.functions.get(e.fn);
-    if (!decl) return this.error(e, `undeclared reference to '${e.fn}' (in container '')`);
+    if (!decl) return this.error(e, `undeclared reference to '${e.fn}' (in container '${this.env.container ?? ''}')`);
     const isMember = e.target !== undefined;
     const matched: Overload[] = [];
     let result: CelType | undefined;
@@ -282,3 +340,62 @@ export function check(source: string, expr: Expr, env: CheckerEnv): CheckedExpr 
 }
 
 export { ACCUMULATOR, OP };
+
+/**
+ * `expr` as cel-go runs a parsed expression it has not checked: every node dyn, every call
+ * dispatched at runtime among the overloads of its name and arity (none: a runtime error),
+ * identifiers read from the activation. Kubernetes always checks; this serves the conformance tests that turn checking off.
+ */
+export function uncheckedExpr(expr: Expr, env: CheckerEnv): CheckedExpr {
+  const types = new Map<number, CelType>();
+  const overloads = new Map<number, readonly Overload[]>();
+  const typeIdents = new Map<number, string>();
+  const variables = new Set<string>();
+  const visit = (e: Expr, locals: ReadonlySet<string>): void => {
+    types.set(e.id, DynType);
+    switch (e.kind) {
+      case 'ident':
+        if (locals.has(e.name)) break;
+        if (!env.variables.has(e.name) && env.typeIdentifiers.has(e.name)) typeIdents.set(e.id, e.name);
+        else variables.add(e.name);
+        break;
+      case 'select': {
+        const qualified = qualifiedName(e);
+        if (qualified && !locals.has(qualified.root.name) && !env.variables.has(qualified.name) && env.typeIdentifiers.has(qualified.name)) {
+          typeIdents.set(e.id, qualified.name);
+          break;
+        }
+        visit(e.operand, locals);
+        break;
+      }
+      case 'call': {
+        if (e.target) visit(e.target, locals);
+        for (const a of e.args) visit(a, locals);
+        const arity = e.args.length + (e.target ? 1 : 0);
+        const candidates = (env.functions.get(e.fn)?.overloads ?? []).filter((o) => o.member === (e.target !== undefined) && o.params.length === arity);
+        overloads.set(e.id, candidates);
+        break;
+      }
+      case 'list':
+        for (const x of e.elements) visit(x, locals);
+        break;
+      case 'map':
+        for (const entry of e.entries) {
+          visit(entry.key, locals);
+          visit(entry.value, locals);
+        }
+        break;
+      case 'comprehension': {
+        visit(e.range, locals);
+        visit(e.init, locals);
+        const inner = new Set([...locals, e.accuVar, e.iterVar]);
+        visit(e.cond, inner);
+        visit(e.step, inner);
+        visit(e.result, new Set([...locals, e.accuVar]));
+        break;
+      }
+    }
+  };
+  visit(expr, new Set());
+  return { expr, types, overloads, typeIdents, variables, resolvedNames: new Map(), uncheckedContainer: env.container ?? '', outputType: DynType };
+}

@@ -1,7 +1,7 @@
 // The environment expressions compile in: the variables they may read and the function libraries
 // of Kubernetes 1.28 (cel-go's standard library, strings v0, lists, regex, URLs, authorizer).
 // Compiling parses, type-checks and plans once; the result evaluates many times.
-import { check, type CheckedExpr } from './checker.js';
+import { check, uncheckedExpr, type CheckedExpr, type CheckerEnv } from './checker.js';
 import { estimateCost, type Estimate, type SizeEstimator } from './cost.js';
 import { authzLibrary } from './functions/authz.js';
 import { conversionFunctions, typeIdentifiers } from './functions/conversions.js';
@@ -13,6 +13,7 @@ import { standardStringFunctions, stringsExtension } from './functions/strings.j
 import { timeFunctions } from './functions/time.js';
 import { urlsLibrary } from './functions/urls.js';
 import { plan, type Evaluation, type Program } from './interpreter.js';
+import { ProgramError } from './issues.js';
 import { parse } from './parse.js';
 import type { CelType } from './types.js';
 import type { Value } from './values.js';
@@ -44,11 +45,18 @@ const baseFunctions = mergeFunctions(baseLibraries);
 export class CompiledExpression {
   private readonly program: Program;
 
+  /** Throws ProgramError when planning finds a constant that fails (see Planner's optimizations). */
   constructor(
     readonly source: string,
     readonly checked: CheckedExpr,
+    optimize = true,
   ) {
-    this.program = plan(checked);
+    try {
+      this.program = plan(checked, optimize);
+    } catch (error) {
+      if (error instanceof ProgramError) throw new ProgramError(error.message, checked.outputType);
+      throw error;
+    }
   }
 
   get outputType(): CelType {
@@ -71,21 +79,63 @@ export class CompiledExpression {
   }
 }
 
+export interface EnvironmentOptions {
+  /** Functions added to Kubernetes' set (the admission policies' own, for instance). */
+  readonly libraries?: readonly (readonly FunctionDecl[])[];
+  /** The namespace names resolve in (cel-go's container): none in Kubernetes. */
+  readonly container?: string;
+  /**
+   * Kubernetes' cel.OptOptimize, on unless false: constants computed when an expression is
+   * compiled (a failing one is a ProgramError), at no runtime cost. cel-go's conformance runs
+   * without it.
+   */
+  readonly optimize?: boolean;
+  /**
+   * Kubernetes' cel.HomogeneousAggregateLiterals, on unless false: a list literal's elements (a
+   * map literal's keys, and values) of one type, else a compile error. cel-go's default is off.
+   */
+  readonly homogeneousAggregateLiterals?: boolean;
+}
+
 export class CelEnvironment {
   private readonly functions: ReadonlyMap<string, FunctionDecl>;
+  private readonly container: string;
+  private readonly optimize: boolean;
+  private readonly homogeneousAggregateLiterals: boolean;
 
-  /** Variables by name and type; `extraLibraries` add functions to Kubernetes' set. */
   constructor(
     private readonly variables: ReadonlyMap<string, CelType>,
-    extraLibraries: readonly (readonly FunctionDecl[])[] = [],
+    options: EnvironmentOptions = {},
   ) {
-    this.functions = extraLibraries.length ? mergeFunctions([...baseLibraries, ...extraLibraries]) : baseFunctions;
+    const extra = options.libraries ?? [];
+    this.functions = extra.length ? mergeFunctions([...baseLibraries, ...extra]) : baseFunctions;
+    this.container = options.container ?? '';
+    this.optimize = options.optimize ?? true;
+    this.homogeneousAggregateLiterals = options.homogeneousAggregateLiterals ?? true;
   }
 
-  /** Parses and checks `source`; throws CompileError (cel-go's texts) when it does not compile. */
+  private checkerEnv(): CheckerEnv {
+    return { variables: this.variables, functions: this.functions, typeIdentifiers, container: this.container, homogeneousAggregateLiterals: this.homogeneousAggregateLiterals };
+  }
+
+  /**
+   * Parses, checks and plans `source`: a CompileError (cel-go's texts) when it does not compile, a
+   * ProgramError when it checks but cannot be planned (program instantiation, in cel-go's words).
+   */
   compile(source: string): CompiledExpression {
     const expr = parse(source);
-    const checked = check(source, expr, { variables: this.variables, functions: this.functions, typeIdentifiers });
-    return new CompiledExpression(source, checked);
+    const checked = check(source, expr, this.checkerEnv());
+    return new CompiledExpression(source, checked, this.optimize);
+  }
+
+  /**
+   * Parses `source` and plans it unchecked, as cel-go runs an expression it was not asked to check
+   * (calls dispatched on their arguments' runtime types). For the conformance tests: Kubernetes
+   * checks every expression it runs.
+   */
+  compileUnchecked(source: string): CompiledExpression {
+    const expr = parse(source);
+    const checked = uncheckedExpr(expr, this.checkerEnv());
+    return new CompiledExpression(source, checked, this.optimize);
   }
 }

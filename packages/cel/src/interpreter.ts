@@ -1,12 +1,17 @@
-// Evaluation of a checked expression, with cel-go's runtime cost tracking: every identifier and
-// field selection costs 1, every call its cost from runtime-cost.ts, list and map literals their
-// base, and the logical operators, the conditional and constants nothing; the comprehensions that
-// macros expand to cost what their steps cost, iteration by iteration. Evaluation stops as soon as
-// the cost passes the limit. The tree is turned into closures once, at compile time.
+// Evaluation of a checked expression, with cel-go's runtime cost tracking as Kubernetes runs it:
+// attributes (variables, selections, indexes, conditionals) as cel-go's planner builds them, every
+// call its cost from runtime-cost.ts, list and map literals their base, the logical operators and
+// constants nothing, the comprehensions that macros expand to what their steps cost, iteration by
+// iteration; with Kubernetes' optimizations, what is computed ahead of time costs nothing (see
+// Planner). Evaluation stops as soon as the cost passes the limit. The tree is turned into
+// closures once, at compile time.
 import { ACCUMULATOR, OP, type Expr } from './ast.js';
-import type { CheckedExpr } from './checker.js';
+import { candidateNames, qualifiedName, type CheckedExpr } from './checker.js';
 import type { Overload } from './functions/overload.js';
-import { mapIndex } from './functions/operators.js';
+import { indexValue, mapIndex } from './functions/operators.js';
+import { compileRegex } from './functions/regex-engine.js';
+import { ProgramError } from './issues.js';
+import { CONVERSIONS, REGEX_FUNCTIONS, constantSet, setKey } from './optimize.js';
 import { COST } from './limits.js';
 import { callCost } from './runtime-cost.js';
 import type { CelType } from './types.js';
@@ -68,9 +73,14 @@ function hasType(v: Value, type: CelType): boolean {
       return v instanceof Timestamp;
     case 'duration':
       return v instanceof Duration;
+    // As cel-go's runtime dispatch: a list or map by its first element (any when empty).
     case 'list':
-      return v instanceof ListValue;
-    case 'map':
+      return v instanceof ListValue && (v.size() === 0 || hasType(v.get(0), type.elem));
+    case 'map': {
+      if (!(v instanceof MapValue)) return false;
+      const [key] = v.keys();
+      return key === undefined || (hasType(key, type.key) && hasType(v.get(key)!, type.value));
+    }
     case 'object':
       return v instanceof MapValue;
     case 'type':
@@ -93,59 +103,120 @@ class BuildingList extends ArrayList {
   }
 }
 
+/** Whether an expression is planned as one of cel-go's attributes (see Planner.resolve). */
+function isAttribute(e: Expr, checked: CheckedExpr): boolean {
+  switch (e.kind) {
+    case 'ident':
+    case 'select':
+      return !checked.typeIdents.has(e.id);
+    case 'call':
+      return e.fn === OP.index || e.fn === OP.conditional;
+    default:
+      return false;
+  }
+}
+
+/**
+ * Turns a checked expression into closures, charging cel-go's runtime costs as its planner and
+ * cost observer would. Identifiers, selections, indexes and conditionals are cel-go's attributes,
+ * chains of qualifiers (fields, indexes) on a root: a variable, a conditional, or anything else
+ * (a literal, a call's result), whose own cost is paid. Evaluating a chain costs 1 per qualifier
+ * applied (none after one fails), and 1 more unless its root is a conditional; a chain that is
+ * only resolved, as an index or as a conditional's branch, does not cost that 1.
+ *
+ * With `optimize` (Kubernetes' cel.OptOptimize), what cel-go computes ahead of time costs nothing:
+ * list and map literals of constants, conversions of constants (failing ones fail the program),
+ * `in` against a list of constant scalars (a set lookup); constant regular expressions are
+ * compiled, and fail the program when they do not compile.
+ */
 class Planner {
   private readonly slotOf: Map<string, number>[] = [];
   private slots = 0;
+  /** The nodes that are constants (after folding), with their values. */
+  private readonly constants = new Map<number, Value>();
 
-  constructor(private readonly checked: CheckedExpr) {}
+  constructor(
+    private readonly checked: CheckedExpr,
+    private readonly optimize: boolean,
+  ) {}
 
   get slotCount(): number {
     return this.slots;
   }
 
+  private constant(e: Expr, value: Value): Step {
+    this.constants.set(e.id, value);
+    return () => value;
+  }
+
+  private constantOf(e: Expr): Value | undefined {
+    return this.constants.get(e.id);
+  }
+
+  /** The step that evaluates `e` (cel-go's Eval). */
   plan(e: Expr): Step {
     switch (e.kind) {
-      case 'const': {
-        const value = e.value;
-        return () => value;
+      case 'const':
+        return this.constant(e, e.value);
+      case 'ident': {
+        const typeName = this.checked.typeIdents.get(e.id);
+        if (typeName !== undefined && this.lookupSlot(e.name) === undefined) return this.constant(e, new TypeValue(typeName));
+        return this.evaluated(this.resolve(e), 1);
       }
-      case 'ident':
-        return this.planIdent(e);
-      case 'select':
-        return this.planSelect(e);
+      case 'select': {
+        const typeName = this.checked.typeIdents.get(e.id);
+        if (typeName !== undefined) return this.constant(e, new TypeValue(typeName));
+        return this.evaluated(this.resolve(e), this.chainCost(e));
+      }
       case 'call':
+        if (e.fn === OP.index || e.fn === OP.conditional) return this.evaluated(this.resolve(e), this.chainCost(e));
         return this.planCall(e);
-      case 'list': {
-        const elements = e.elements.map((x) => this.plan(x));
-        return (state) => {
-          const values: Value[] = [];
-          for (const element of elements) {
-            const v = element(state);
-            if (v instanceof ErrorValue) return v;
-            values.push(v);
-          }
-          charge(state, COST.listCreateBase);
-          return new ArrayList(values);
-        };
-      }
-      case 'map': {
-        const entries = e.entries.map((x) => [this.plan(x.key), this.plan(x.value)] as const);
-        return (state) => {
-          const pairs: [Value, Value][] = [];
-          for (const [key, value] of entries) {
-            const k = key(state);
-            if (k instanceof ErrorValue) return k;
-            const v = value(state);
-            if (v instanceof ErrorValue) return v;
-            pairs.push([k, v]);
-          }
-          charge(state, COST.mapCreateBase);
-          const map = new LiteralMap(pairs);
-          return map.size() === pairs.length ? map : new ErrorValue('Failed with repeated key');
-        };
-      }
+      case 'list':
+        return this.planList(e);
+      case 'map':
+        return this.planMap(e);
       case 'comprehension':
         return this.planComprehension(e);
+    }
+  }
+
+  /** An attribute evaluated: resolved, then its own cost charged. */
+  private evaluated(resolve: Step, cost: number): Step {
+    return (state) => {
+      const v = resolve(state);
+      charge(state, cost);
+      return v;
+    };
+  }
+
+  /** What evaluating the attribute chain `e` costs of its own: 1, or 0 when its root is a conditional. */
+  private chainCost(e: Expr): number {
+    let root = e;
+    for (;;) {
+      if (root.kind === 'select' && !this.checked.resolvedNames.has(root.id)) root = root.operand;
+      else if (root.kind === 'call' && root.fn === OP.index) root = root.target ?? root.args[0]!;
+      else break;
+      if (!isAttribute(root, this.checked)) return COST.selectAndIdent;
+    }
+    return root.kind === 'call' && root.fn === OP.conditional ? 0 : COST.selectAndIdent;
+  }
+
+  /** What an attribute's operand, index or branch costs: resolved if an attribute, else evaluated. */
+  private resolveOrEvaluate(e: Expr): Step {
+    return isAttribute(e, this.checked) ? this.resolve(e) : this.plan(e);
+  }
+
+  /** The step that resolves the attribute `e` (cel-go's Resolve): its qualifiers' costs, not its own. */
+  private resolve(e: Expr): Step {
+    switch (e.kind) {
+      case 'ident':
+        return this.resolveIdent(e);
+      case 'select':
+        return this.resolveSelect(e);
+      case 'call':
+        return e.fn === OP.index ? this.resolveIndex(e) : this.resolveConditional(e);
+      default:
+        return this.plan(e);
     }
   }
 
@@ -157,66 +228,133 @@ class Planner {
     return undefined;
   }
 
-  private planIdent(e: Expr & { kind: 'ident' }): Step {
+  private resolveIdent(e: Expr & { kind: 'ident' }): Step {
     const slot = this.lookupSlot(e.name);
-    if (slot !== undefined) {
-      return (state) => {
-        charge(state, COST.selectAndIdent);
-        return state.slots[slot]!;
-      };
-    }
-    const typeName = this.checked.typeIdents.get(e.id);
-    if (typeName !== undefined) {
-      const value = new TypeValue(typeName);
-      return (state) => {
-        charge(state, COST.selectAndIdent);
-        return value;
-      };
-    }
-    const name = e.name;
+    if (slot !== undefined) return (state) => state.slots[slot]!;
+    return this.readVariable(e);
+  }
+
+  /** The root variable `e` names, or (unchecked) may name in the container, first found. */
+  private readVariable(e: Expr & { kind: 'ident' | 'select' }): Step {
+    const resolved = this.checked.resolvedNames.get(e.id);
+    const name = resolved ?? (e.kind === 'ident' ? e.name : qualifiedName(e)!.name);
+    const container = this.checked.uncheckedContainer;
+    const names = container === undefined ? [name] : candidateNames(name, container);
     return (state) => {
-      charge(state, COST.selectAndIdent);
-      const v = state.activation[name];
-      return v === undefined ? new ErrorValue(`no such attribute: ${name}`) : v;
+      for (const candidate of names) {
+        const v = state.activation[candidate];
+        if (v !== undefined) return v;
+      }
+      return new ErrorValue(`no such attribute: ${name}`);
     };
   }
 
-  private planSelect(e: Expr & { kind: 'select' }): Step {
-    const operand = this.plan(e.operand);
-    const field = e.field;
-    if (e.testOnly) {
-      return (state) => {
-        const v = operand(state);
-        charge(state, COST.selectAndIdent);
-        if (v instanceof ErrorValue) return v;
-        if (v instanceof MapValue) return v.get(field) !== undefined;
-        return new ErrorValue('no such overload');
-      };
+  private resolveSelect(e: Expr & { kind: 'select' }): Step {
+    if (this.checked.resolvedNames.has(e.id)) return this.readVariable(e);
+    if (this.checked.uncheckedContainer !== undefined && !e.testOnly) {
+      const qualified = qualifiedName(e);
+      if (qualified && this.lookupSlot(qualified.root.name) === undefined) return this.resolveMaybeQualified(e, qualified.name);
     }
+    return this.resolveField(e);
+  }
+
+  /**
+   * Unchecked, a selection that spells a qualified name reads the longest such name the
+   * activation has (`a.b.c`, else `a.b` then `.c`, else `a` then `.b.c`), as cel-go's attributes.
+   */
+  private resolveMaybeQualified(e: Expr & { kind: 'select' }, qualified: string): Step {
+    const whole = this.readVariable(e);
+    const names = candidateNames(qualified, this.checked.uncheckedContainer);
+    const shorter = this.resolveField(e);
+    return (state) => (names.some((n) => n in state.activation) ? whole(state) : shorter(state));
+  }
+
+  private resolveField(e: Expr & { kind: 'select' }): Step {
+    const operand = this.resolveOrEvaluate(e.operand);
+    const field = e.field;
     return (state) => {
       const v = operand(state);
-      charge(state, COST.selectAndIdent);
       if (v instanceof ErrorValue) return v;
-      if (v instanceof MapValue) return mapIndex(v, field);
-      return new ErrorValue('no such overload');
+      charge(state, COST.selectAndIdent);
+      if (!(v instanceof MapValue)) return new ErrorValue('no such overload');
+      if (!e.testOnly) return mapIndex(v, field);
+      // A present field whose data does not convert is an error, not a presence.
+      const present = v.get(field);
+      return present instanceof ErrorValue ? present : present !== undefined;
+    };
+  }
+
+  private resolveIndex(e: Expr & { kind: 'call' }): Step {
+    const [operandExpr, indexExpr] = [...(e.target ? [e.target] : []), ...e.args] as [Expr, Expr];
+    const operand = this.resolveOrEvaluate(operandExpr);
+    const index = this.resolveOrEvaluate(indexExpr);
+    return (state) => {
+      const v = operand(state);
+      if (v instanceof ErrorValue) return v;
+      const key = index(state);
+      charge(state, COST.selectAndIdent);
+      return key instanceof ErrorValue ? key : indexValue(v, key);
+    };
+  }
+
+  // cel-go's conditional attribute: the condition evaluated, then the branch taken resolved.
+  private resolveConditional(e: Expr & { kind: 'call' }): Step {
+    const [condExpr, yesExpr, noExpr] = e.args as [Expr, Expr, Expr];
+    const cond = this.plan(condExpr);
+    const yes = this.resolveOrEvaluate(yesExpr);
+    const no = this.resolveOrEvaluate(noExpr);
+    return (state) => {
+      const c = cond(state);
+      if (c === true) return yes(state);
+      if (c === false) return no(state);
+      return c instanceof ErrorValue ? c : new ErrorValue('no such overload');
+    };
+  }
+
+  private planList(e: Expr & { kind: 'list' }): Step {
+    const elements = e.elements.map((x) => this.plan(x));
+    if (this.optimize && e.elements.every((x) => this.constants.has(x.id))) {
+      return this.constant(e, new ArrayList(e.elements.map((x) => this.constantOf(x)!)));
+    }
+    return (state) => {
+      const values: Value[] = [];
+      for (const element of elements) {
+        const v = element(state);
+        if (v instanceof ErrorValue) return v;
+        values.push(v);
+      }
+      charge(state, COST.listCreateBase);
+      return new ArrayList(values);
+    };
+  }
+
+  private planMap(e: Expr & { kind: 'map' }): Step {
+    const entries = e.entries.map((x) => [this.plan(x.key), this.plan(x.value)] as const);
+    // A repeated key keeps its last value: cel-go 0.16 (Kubernetes 1.28) does not refuse it.
+    if (this.optimize && e.entries.every((x) => this.constants.has(x.key.id) && this.constants.has(x.value.id))) {
+      return this.constant(e, new LiteralMap(e.entries.map((x) => [this.constantOf(x.key)!, this.constantOf(x.value)!] as const)));
+    }
+    return (state) => {
+      const pairs: [Value, Value][] = [];
+      for (const [key, value] of entries) {
+        const k = key(state);
+        if (k instanceof ErrorValue) return k;
+        const v = value(state);
+        if (v instanceof ErrorValue) return v;
+        pairs.push([k, v]);
+      }
+      charge(state, COST.mapCreateBase);
+      return new LiteralMap(pairs);
     };
   }
 
   private planCall(e: Expr & { kind: 'call' }): Step {
-    const operands = [...(e.target ? [e.target] : []), ...e.args].map((x) => this.plan(x));
+    const operandExprs = [...(e.target ? [e.target] : []), ...e.args];
+    const operands = operandExprs.map((x) => this.plan(x));
     switch (e.fn) {
       case OP.and:
       case OP.or:
         return this.planLogic(e.fn === OP.and, operands[0]!, operands[1]!);
-      case OP.conditional: {
-        const [cond, yes, no] = operands as [Step, Step, Step];
-        return (state) => {
-          const c = cond(state);
-          if (c === true) return yes(state);
-          if (c === false) return no(state);
-          return c instanceof ErrorValue ? c : new ErrorValue('no such overload');
-        };
-      }
       case OP.notStrictlyFalse: {
         const [arg] = operands as [Step];
         return (state) => {
@@ -227,26 +365,56 @@ class Planner {
       }
     }
     const candidates = this.checked.overloads.get(e.id) ?? [];
-    const argTypes = [...(e.target ? [e.target] : []), ...e.args].map((x) => this.checked.types.get(x.id));
+    const argTypes = operandExprs.map((x) => this.checked.types.get(x.id));
     const needsDispatch = candidates.length !== 1 || argTypes.some((t) => !t || t.kind === 'dyn');
     const fn = e.fn;
+    // cel-go charges by the overload the checker resolved, none when several remained.
+    const costId = candidates.length === 1 ? candidates[0]!.id : '';
     const choose = (args: readonly Value[]): Overload | undefined => {
       if (!needsDispatch) return candidates[0];
-      return candidates.find((o) => o.params.every((p, i) => hasType(args[i]!, p)));
+      return candidates.find((o) => o.params.every((p, i) => hasType(args[i]!, p))) ?? candidates.find((o) => o.accepts?.(args));
     };
-    return (state) => {
-      const args: Value[] = [];
-      let error: ErrorValue | undefined;
-      for (const operand of operands) {
-        const v = operand(state);
-        if (v instanceof ErrorValue) error ??= v;
-        args.push(v);
-      }
+    const call = (args: readonly Value[]): Value => {
+      const error = args.find((a): a is ErrorValue => a instanceof ErrorValue);
       const overload = error ? undefined : choose(args);
-      const result = error ?? (overload ? overload.impl(args) : new ErrorValue('no such overload'));
-      charge(state, callCost(fn, overload?.id ?? '', args, result));
+      return error ?? (overload ? overload.impl(args) : new ErrorValue('no such overload'));
+    };
+    if (this.optimize) {
+      const optimized = this.optimizeCall(e, operandExprs, operands, costId, call);
+      if (optimized) return optimized;
+    }
+    return (state) => {
+      const args = operands.map((operand) => operand(state));
+      const result = call(args);
+      charge(state, callCost(fn, costId, args, result));
       return result;
     };
+  }
+
+  /** What cel-go's OptOptimize does with a call ahead of time, if anything. */
+  private optimizeCall(e: Expr & { kind: 'call' }, operandExprs: readonly Expr[], operands: readonly Step[], costId: string, call: (args: readonly Value[]) => Value): Step | undefined {
+    const constants = operandExprs.map((x) => this.constantOf(x));
+    if (CONVERSIONS.has(e.fn) && !e.target && constants.length === 1 && constants[0] !== undefined) {
+      const value = call(constants as Value[]);
+      if (value instanceof ErrorValue) throw new ProgramError(value.message);
+      return this.constant(e, value);
+    }
+    if (e.fn === OP.in && costId === 'in_list' && constants[1] instanceof ListValue) {
+      const set = constantSet(constants[1]);
+      if (set === 'empty') return this.constant(e, false);
+      if (set) {
+        const element = operands[0]!;
+        return (state) => {
+          const v = element(state);
+          return v instanceof ErrorValue ? v : set.has(setKey(v));
+        };
+      }
+    }
+    if (REGEX_FUNCTIONS.has(e.fn) && typeof constants[1] === 'string') {
+      const compiled = compileRegex(constants[1]);
+      if (compiled instanceof ErrorValue) throw new ProgramError(compiled.message);
+    }
+    return undefined;
   }
 
   // cel-go's evalAnd / evalOr: short-circuit, and a decisive side absorbs the other's error.
@@ -317,8 +485,9 @@ export interface Program {
   evaluate(activation: Readonly<Record<string, Value>>, limit: number): Evaluation;
 }
 
-export function plan(checked: CheckedExpr): Program {
-  const planner = new Planner(checked);
+/** The program of a checked expression; `optimize` as Kubernetes' cel.OptOptimize (see Planner). */
+export function plan(checked: CheckedExpr, optimize: boolean): Program {
+  const planner = new Planner(checked, optimize);
   const root = planner.plan(checked.expr);
   const slots = planner.slotCount;
   return {

@@ -3,6 +3,8 @@
 //    | self.z == 1
 //    | .....^
 
+import type { CelType } from './types.js';
+
 export interface Issue {
   readonly offset: number;
   readonly message: string;
@@ -48,3 +50,19 @@ export function formatIssue(source: string, issue: Issue): string {
 }
 
 export const formatIssues = (source: string, issues: readonly Issue[]): string => issues.map((i) => formatIssue(source, i)).join('\n');
+
+/**
+ * An expression that checks but cannot be planned, as cel-go's program instantiation fails: a
+ * conversion of a constant that fails (`timestamp('x')`) or a constant regular expression that
+ * does not compile, found when Kubernetes' optimizations evaluate them ahead of time.
+ */
+export class ProgramError extends Error {
+  constructor(
+    message: string,
+    /** The type the expression checked to (it did check), when known. */
+    readonly outputType?: CelType,
+  ) {
+    super(message);
+    this.name = 'ProgramError';
+  }
+}

@@ -4,6 +4,7 @@
 import { Environment, type ASTNode } from '@marcbachmann/cel-js';
 import { ACCUMULATOR, OP, type Expr } from './ast.js';
 import { CompileError, type Issue } from './issues.js';
+import { bytesLiteral, leadingPointFloats } from './source-text.js';
 import { UInt, type Value } from './values.js';
 
 const MAX_INT = (1n << 63n) - 1n;
@@ -33,17 +34,31 @@ class Converter {
   private nextId = 1;
   readonly issues: Issue[] = [];
 
-  constructor(private readonly source: string) {}
+  /**
+   * `text` is what the parser read: the source, with a 0 put before each point of `inserted`
+   * (offsets in the source) so that `.5` reads as `0.5`; offsets reported are the source's.
+   */
+  constructor(
+    private readonly text: string,
+    private readonly inserted: readonly number[] = [],
+  ) {}
 
   private id(): number {
     return this.nextId++;
   }
 
-  /** The offset of the first non-space character at or after `from`. */
+  /** The source offset of an offset in the text read. */
+  at(offset: number): number {
+    let shift = 0;
+    for (let j = 0; j < this.inserted.length && this.inserted[j]! + j < offset; j++) shift++;
+    return offset - shift;
+  }
+
+  /** The (source) offset of the first non-space character at or after `from` in the text read. */
   private tokenAt(from: number): number {
     let i = from;
-    while (i < this.source.length && /\s/.test(this.source[i]!)) i++;
-    return i;
+    while (i < this.text.length && /\s/.test(this.text[i]!)) i++;
+    return this.at(i);
   }
 
   private fail(offset: number, message: string): Expr {
@@ -51,7 +66,7 @@ class Converter {
     return { id: this.id(), offset, kind: 'const', value: null };
   }
 
-  private literal(value: unknown, offset: number): Expr {
+  private literal(value: unknown, offset: number, node?: ASTNode): Expr {
     let v: Value;
     if (typeof value === 'bigint') {
       if (value > MAX_INT) return this.fail(offset, `invalid int literal`);
@@ -60,6 +75,8 @@ class Converter {
       const u = (value as { value: bigint }).value;
       if (u > MAX_UINT) return this.fail(offset, `invalid uint literal`);
       v = new UInt(u);
+    } else if (value instanceof Uint8Array && node) {
+      v = bytesLiteral(this.text.slice(node.start, node.end));
     } else {
       v = value as Value;
     }
@@ -67,10 +84,10 @@ class Converter {
   }
 
   convert(node: ASTNode): Expr {
-    const offset = node.start;
+    const offset = this.at(node.start);
     switch (node.op) {
       case 'value':
-        return this.literal(node.args, offset);
+        return this.literal(node.args, offset, node);
       case 'id':
         return { id: this.id(), offset, kind: 'ident', name: node.args };
       case '.': {
@@ -122,7 +139,7 @@ class Converter {
   private globalCall(name: string, args: readonly ASTNode[], offset: number): Expr {
     if (name === 'has' && args.length === 1) {
       const arg = args[0]!;
-      if (arg.op !== '.') return this.fail(arg.start, 'invalid argument to has() macro');
+      if (arg.op !== '.') return this.fail(this.at(arg.start), 'invalid argument to has() macro');
       const [operand, field] = arg.args;
       return { id: this.id(), offset, kind: 'select', operand: this.convert(operand), field, testOnly: true };
     }
@@ -147,7 +164,7 @@ class Converter {
       );
     }
     const variable = argNodes[0]!;
-    if (variable.op !== 'id') return this.fail(variable.start, 'argument must be a simple name');
+    if (variable.op !== 'id') return this.fail(this.at(variable.start), 'argument must be a simple name');
     const iterVar = variable.args;
     const range = this.convert(targetNode);
     const args = argNodes.slice(1).map((a) => this.convert(a));
@@ -205,14 +222,17 @@ class Converter {
 
 /** The expression tree of `source`, or a CompileError with the syntax errors. */
 export function parse(source: string): Expr {
+  const inserted = leadingPointFloats(source);
+  let text = source;
+  for (let j = inserted.length - 1; j >= 0; j--) text = `${text.slice(0, inserted[j])}0${text.slice(inserted[j])}`;
+  const converter = new Converter(text, inserted);
   let root: ASTNode;
   try {
-    root = grammar.parse(source).ast;
+    root = grammar.parse(text).ast;
   } catch (error) {
     const e = error as { summary?: string; message: string; range?: { start: number } };
-    throw new CompileError(source, [{ offset: e.range?.start ?? 0, message: `Syntax error: ${e.summary ?? e.message}` }]);
+    throw new CompileError(source, [{ offset: converter.at(e.range?.start ?? 0), message: `Syntax error: ${e.summary ?? e.message}` }]);
   }
-  const converter = new Converter(source);
   const expr = converter.convert(root);
   if (converter.issues.length) throw new CompileError(source, converter.issues);
   return expr;

@@ -3,7 +3,7 @@
 // with their set or map semantics, objects whose only visible fields are those the schema declares
 // (by their escaped names). Nested values are converted when first read, then kept.
 import { escapeName, unescapeName } from './escaping.js';
-import { parseDate, parseGoDuration, parseRFC3339 } from './functions/time-values.js';
+import { parseDate, parseGoDuration, parseZonedRFC3339 } from './functions/time-values.js';
 import { additionalPropertiesOf, itemsOf, withTypeAndObjectMeta, type SchemaNode } from './schema-types.js';
 import { Duration, ErrorValue, ListValue, MapValue, OpaqueValue, Timestamp, valuesEqual, type Value } from './values.js';
 
@@ -79,8 +79,8 @@ export function valueOf(raw: Raw, schema: SchemaNode): Value {
           return nanos === undefined ? new ErrorValue(`Invalid date formatted string ${raw}`) : new Timestamp(nanos);
         }
         case 'date-time': {
-          const nanos = parseRFC3339(raw);
-          return nanos === undefined ? new ErrorValue(`Invalid date-time formatted string ${raw}`) : new Timestamp(nanos);
+          const parsed = parseZonedRFC3339(raw);
+          return parsed === undefined ? new ErrorValue(`Invalid date-time formatted string ${raw}`) : new Timestamp(parsed.nanos, parsed.offset);
         }
         case 'byte': {
           const bytes = base64ToBytes(raw);
@@ -114,16 +114,41 @@ export class SchemaObject extends MapValue {
   }
   get(key: Value): Value | undefined {
     if (typeof key !== 'string') return undefined;
-    const cached = this.cache.get(key);
-    if (cached !== undefined) return cached;
     const property = unescapeName(key);
-    if (property === undefined || !Object.hasOwn(this.raw, property)) return undefined;
+    return property === undefined ? undefined : this.field(property);
+  }
+  /** A declared field's value by its property name; undefined when absent or null. */
+  field(property: string): Value | undefined {
+    const cached = this.cache.get(property);
+    if (cached !== undefined) return cached;
+    if (!Object.hasOwn(this.raw, property)) return undefined;
     const raw = this.raw[property];
     const schema = this.schema.properties?.[property];
     if (raw === null || raw === undefined || !schema) return undefined;
     const value = valueOf(raw, schema);
-    this.cache.set(key, value);
+    this.cache.set(property, value);
     return value;
+  }
+  /**
+   * Upstream's unstructuredMap.Equal: as many fields; each declared field of this one equal to the
+   * other's (a null one never is: a null field is absent); a field the schema does not declare
+   * (kept by x-kubernetes-preserve-unknown-fields) compared as data with the other's, if it has it.
+   */
+  override equals(other: MapValue): boolean | ErrorValue {
+    if (this.size() !== other.size()) return false;
+    for (const [property, raw] of Object.entries(this.raw)) {
+      const schema = this.schema.properties?.[property];
+      if (!schema) {
+        if (!(other instanceof SchemaObject)) return false;
+        if (Object.hasOwn(other.raw, property) && !rawEqual(raw, other.raw[property])) return false;
+        continue;
+      }
+      const theirs = other instanceof SchemaObject ? other.field(property) : other.get(escapeName(property) ?? property);
+      if (theirs === undefined) return false;
+      const eq = valuesEqual(this.field(property) ?? valueOf(raw, schema), theirs);
+      if (eq !== true) return eq;
+    }
+    return true;
   }
   *keys(): Iterable<Value> {
     for (const property of Object.keys(this.raw)) {
@@ -131,6 +156,18 @@ export class SchemaObject extends MapValue {
       yield escapeName(property) ?? property;
     }
   }
+}
+
+/** Whether two JSON values are the same data (objects in any key order). */
+function rawEqual(a: Raw, b: Raw): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => rawEqual(x, b[i]));
+  if (isObject(a)) {
+    if (!isObject(b)) return false;
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && rawEqual(a[k], b[k]));
+  }
+  return false;
 }
 
 /** An object of additionalProperties: a map from string to the values' schema. */

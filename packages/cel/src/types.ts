@@ -52,6 +52,8 @@ export function formatType(t: CelType): string {
       return 'google.protobuf.Timestamp';
     case 'duration':
       return 'google.protobuf.Duration';
+    case 'null_type':
+      return 'null';
     default:
       return t.kind;
   }

@@ -7,9 +7,16 @@ export class UInt {
   constructor(readonly value: bigint) {}
 }
 
-/** A point in time, in nanoseconds since the Unix epoch (UTC), from year 1 to year 9999. */
+/**
+ * A point in time, in nanoseconds since the Unix epoch (UTC), from year 1 to year 9999, with the
+ * offset from UTC it was written in (as Go's time.Time keeps its zone): only string() shows it.
+ */
 export class Timestamp {
-  constructor(readonly nanos: bigint) {}
+  constructor(
+    readonly nanos: bigint,
+    /** Seconds east of UTC. */
+    readonly offset = 0,
+  ) {}
 }
 
 /** A signed span of time in nanoseconds, within int64 as Go's time.Duration. */
@@ -100,32 +107,60 @@ export abstract class MapValue {
   }
 }
 
-/** A map built by the expression (a literal, or a library's result): keys are int, uint, bool or string. */
+/**
+ * A map built by the expression (a literal, or a library's result), as cel-go 0.16 keeps one: keys
+ * by their exact value and type (1 and 1u are two keys; a repeated key keeps its last value), and
+ * a numeric key found across the integer types and from an integral double (`m[1.0]` finds 1).
+ */
 export class LiteralMap extends MapValue {
-  private readonly entries = new Map<string, [Value, Value]>();
+  private readonly entries = new Map<unknown, [Value, Value]>();
   constructor(entries: Iterable<readonly [Value, Value]>) {
     super();
-    for (const [key, value] of entries) this.entries.set(mapKey(key), [key, value]);
+    for (const [key, value] of entries) this.entries.set(exactKey(key), [key, value]);
   }
   size(): number {
     return this.entries.size;
   }
   get(key: Value): Value | undefined {
-    return this.entries.get(mapKey(key))?.[1];
+    const exact = this.entries.get(exactKey(key));
+    if (exact) return exact[1];
+    for (const other of numericKeys(key)) {
+      const found = this.entries.get(other);
+      if (found) return found[1];
+    }
+    return undefined;
   }
   *keys(): Iterable<Value> {
     for (const [key] of this.entries.values()) yield key;
   }
 }
 
-/** The identity of a map key: numeric keys of either integer type are one key (1 and 1u), as in CEL. */
-function mapKey(key: Value): string {
-  if (typeof key === 'bigint') return `n${key}`;
-  if (key instanceof UInt) return `n${key.value}`;
-  if (typeof key === 'number') return Number.isInteger(key) ? `n${BigInt(key)}` : `d${key}`;
+const MAX_INT64 = (1n << 63n) - 1n;
+
+/** A key's identity: its type and value (a NaN is a key nothing finds, as in Go). */
+function exactKey(key: Value): unknown {
+  if (typeof key === 'bigint') return `i${key}`;
+  if (key instanceof UInt) return `u${key.value}`;
+  if (typeof key === 'number') return Number.isNaN(key) ? Symbol('NaN') : `d${key}`;
   if (typeof key === 'string') return `s${key}`;
   if (typeof key === 'boolean') return `b${key}`;
-  return `?${String(key)}`;
+  if (key === null) return 'null';
+  return key;
+}
+
+/** The other keys a numeric key finds, in cel-go's order. */
+function numericKeys(key: Value): string[] {
+  if (typeof key === 'number') {
+    if (!Number.isInteger(key)) return [];
+    const n = BigInt(key);
+    const out: string[] = [];
+    if (n >= -(1n << 63n) && n <= MAX_INT64 && key < 9223372036854775808.0) out.push(`i${n}`);
+    if (n >= 0n && key < 18446744073709551616.0) out.push(`u${n}`);
+    return out;
+  }
+  if (typeof key === 'bigint') return key >= 0n ? [`u${key}`] : [];
+  if (key instanceof UInt) return key.value <= MAX_INT64 ? [`i${key.value}`] : [];
+  return [];
 }
 
 export type Value =
@@ -168,32 +203,34 @@ export function typeName(v: Value): string {
   return 'error';
 }
 
-/** A number of either integer type or a double, as a comparable pair (exact for integers). */
-function numeric(v: Value): { int?: bigint; double?: number } | undefined {
-  if (typeof v === 'bigint') return { int: v };
-  if (v instanceof UInt) return { int: v.value };
-  if (typeof v === 'number') return { double: v };
-  return undefined;
-}
+const MAX_INT64_AS_DOUBLE = 9223372036854775808.0;
+const MIN_INT64_AS_DOUBLE = -9223372036854775808.0;
+const MAX_UINT64_AS_DOUBLE = 18446744073709551616.0;
 
-/** -1, 0, 1 of two numbers of any numeric type; undefined when unordered (NaN). */
+/**
+ * -1, 0, 1 of two numbers of any numeric types; undefined when unordered (NaN). As cel-go's
+ * Compare: integers exactly, an integer against a double through the double unless the double is
+ * outside the integer's range (so 9223372036854775807 equals 9223372036854775808.0, as in Go).
+ */
 export function compareNumbers(a: Value, b: Value): number | undefined {
-  const x = numeric(a)!;
-  const y = numeric(b)!;
-  if (x.int !== undefined && y.int !== undefined) return x.int < y.int ? -1 : x.int > y.int ? 1 : 0;
-  if (x.double !== undefined && y.double !== undefined) {
-    if (Number.isNaN(x.double) || Number.isNaN(y.double)) return undefined;
-    return x.double < y.double ? -1 : x.double > y.double ? 1 : 0;
+  if (typeof a === 'number' && Number.isNaN(a)) return undefined;
+  if (typeof b === 'number' && Number.isNaN(b)) return undefined;
+  if (typeof a === 'number') {
+    if (typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
+    const isUint = b instanceof UInt;
+    const int = isUint ? b.value : (b as bigint);
+    if (a < (isUint ? 0 : MIN_INT64_AS_DOUBLE)) return -1;
+    if (a > (isUint ? MAX_UINT64_AS_DOUBLE : MAX_INT64_AS_DOUBLE)) return 1;
+    const d = Number(int);
+    return a < d ? -1 : a > d ? 1 : 0;
   }
-  // An integer against a double: exact, without rounding the integer to a double.
-  const [int, double, flip] = x.int !== undefined ? [x.int, y.double!, 1] : [y.int!, x.double!, -1];
-  if (Number.isNaN(double)) return undefined;
-  if (double === Infinity) return -flip;
-  if (double === -Infinity) return flip;
-  const floor = BigInt(Math.floor(double));
-  if (int < floor) return -flip;
-  if (int > floor) return flip;
-  return double > Math.floor(double) ? -flip : 0;
+  if (typeof b === 'number') {
+    const c = compareNumbers(b, a);
+    return c === undefined ? undefined : -c;
+  }
+  const x = typeof a === 'bigint' ? a : (a as UInt).value;
+  const y = typeof b === 'bigint' ? b : (b as UInt).value;
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 export const isNumeric = (v: Value): boolean => typeof v === 'bigint' || typeof v === 'number' || v instanceof UInt;

@@ -6,7 +6,7 @@
 // ExtraValue, apiextensions' JSON, and the unions of unions.ts).
 import protobuf from 'protobufjs';
 import { ProtobufError } from './errors.js';
-import { fullName, emitOf, jsonName, markCompiled } from './emit.js';
+import { fullName, emitOf, isInline, jsonName, markCompiled } from './emit.js';
 import { APIEXTENSIONS, META } from './schema.js';
 import { formatMicroTime, formatTime, parseTime } from './time.js';
 import { UNIONS, unionSource } from './unions.js';
@@ -532,6 +532,13 @@ function messageSource(c: Compilation, i: number): string {
     }
     const value = valueType(c, name, field);
     const tag = (field.id << 3) | wireTypeOf(value);
+    if (isInline(name, field.name)) {
+      if (!('message' in value) || field.repeated) throw new Error(`${name}.${field.name}: only a single message may be inline`);
+      // Its fields join the parent's object where it stands (Go's embedded struct).
+      cases.push(`case ${tag}: ${local} = ${readExpr(value)}; break;`);
+      emits.push(`if (${local} !== undefined) Object.assign(o, ${local});`);
+      return;
+    }
     if (field.repeated) {
       if (wireTypeOf(value) !== 2) throw new Error(`${name}.${field.name}: repeated numbers (packed) are not supported`);
       cases.push(`case ${tag}: (${local} === undefined ? (${local} = []) : ${local}).push(${readExpr(value)}); break;`);
@@ -583,6 +590,8 @@ function d${i}(r, end) {
     .map((field) => {
       const json = jsonName(name, field.name);
       const value = valueType(c, name, field);
+      // An inline message is written from the parent's own object, always (Go writes an embedded struct).
+      if (isInline(name, field.name) && 'message' in value) return `w.uint32(${(field.id << 3) | 2}).fork(); e${value.message}(o, w); w.ldelim();`;
       const read = sparse ? `v = x${fields.indexOf(field)};` : `v = o[${q(json)}];`;
       if (field.map) {
         const entryValue = writeStmts(value, (2 << 3) | wireTypeOf(value), 'x', `${q(json + '[')} + k + ']'`);

@@ -31,6 +31,7 @@ const isKnown = (message: string): boolean => message.startsWith(`${META}.`) || 
 
 /** Fields of the known messages that are not omitempty upstream. */
 const KNOWN_ALWAYS: Record<string, readonly string[]> = {
+  [`${META}.Condition`]: ['type', 'status', 'lastTransitionTime', 'reason', 'message'],
   [`${META}.OwnerReference`]: ['apiVersion', 'kind', 'name', 'uid'],
   [`${META}.LabelSelectorRequirement`]: ['key', 'operator'],
   [`${META}.WatchEvent`]: ['type'],
@@ -66,8 +67,29 @@ const KNOWN_PRESENCE: Record<string, readonly string[]> = {
   [VALIDATION_RULE]: ['reason'],
 };
 
+/**
+ * Message fields whose JSON form is inline in their parent's (Go's embedded structs with
+ * `json:",inline"`): on the wire a message of its own, in JSON its fields are the parent's.
+ */
+const INLINE: Record<string, ReadonlySet<string>> = {
+  'k8s.io.api.admissionregistration.v1.RuleWithOperations': new Set(['rule']),
+  'k8s.io.api.admissionregistration.v1beta1.NamedRuleWithOperations': new Set(['ruleWithOperations']),
+  'k8s.io.api.admissionregistration.v1alpha1.NamedRuleWithOperations': new Set(['ruleWithOperations']),
+};
+
+export const isInline = (message: string, field: string): boolean => INLINE[message]?.has(field) ?? false;
+
+const POLICY_VERSIONS = ['v1beta1', 'v1alpha1'];
+
 /** Field names that differ from their JSON names. */
 export const JSON_NAMES: Record<string, Record<string, string>> = {
+  // Upstream's .proto names these after the Go fields.
+  ...Object.fromEntries(
+    POLICY_VERSIONS.flatMap((version) => [
+      [`k8s.io.api.admissionregistration.${version}.Validation`, { Expression: 'expression' }],
+      [`k8s.io.api.admissionregistration.${version}.Variable`, { Name: 'name', Expression: 'expression' }],
+    ]),
+  ),
   'k8s.io.api.authentication.v1.BoundObjectReference': { uID: 'uid' },
   [SCHEMA_PROPS]: {
     schema: '$schema',
@@ -128,6 +150,10 @@ export function deriveEmitRules(root: protobuf.Type, schema: Schema, pointers: r
     const always = new Set<string>();
     const presence = new Set<string>();
     for (const field of type.fieldsArray) {
+      if (isInline(name, field.name) && field.resolvedType instanceof protobuf.Type) {
+        walk(field.resolvedType, at, path);
+        continue;
+      }
       const json = jsonName(name, field.name);
       const fieldPath = path ? `${path}.${json}` : json;
       if (required.includes(json)) always.add(field.name);

@@ -20,6 +20,9 @@ const files = [
   'k8s.io/api/authentication/v1/generated.proto',
   'k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1/generated.proto',
   'k8s.io/api/autoscaling/v1/generated.proto',
+  'k8s.io/api/admissionregistration/v1/generated.proto',
+  'k8s.io/api/admissionregistration/v1beta1/generated.proto',
+  'k8s.io/api/admissionregistration/v1alpha1/generated.proto',
 ];
 
 function loadRoot(): protobuf.Root {

@@ -221,6 +221,12 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
    */
   timeToLive?: (context: StrategyContext) => number;
   /**
+   * false: this version is served only when --runtime-config turns it on, whatever its maturity
+   * (upstream's beta versions new since Kubernetes 1.24 are off by default). Default: GA and beta
+   * versions are served, alpha ones are not.
+   */
+  servedByDefault?: boolean;
+  /**
    * This version of the resource is deprecated: requests get a `Warning: 299` header (`warning`,
    * or one naming `removedRelease`), an audit annotation and apiserver_requested_deprecated_apis.
    */

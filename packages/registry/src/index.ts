@@ -6,6 +6,7 @@ export { ResourceReader, type StoreOptions, type StoreFeatures } from './store-r
 export type {
   AdmissionAttributes,
   AdmissionCheck,
+  AdmissionChecks,
   CreateRequest,
   DeleteRequest,
   DeleteResult,

@@ -18,10 +18,29 @@ export interface AdmissionAttributes {
   oldObject?: KubeObject;
   subresource?: string;
   dryRun: boolean;
+  /**
+   * The request's options as upstream's admission sees them (a CreateOptions, UpdateOptions,
+   * PatchOptions or DeleteOptions object with its kind and apiVersion); absent for the server's own writes.
+   */
+  options?: Readonly<Record<string, unknown>>;
+  /** Adds a warning to the response (a `Warning: 299` header). */
+  warn?: (message: string) => void;
+  /** Adds an annotation to the request's audit event. */
+  annotate?: (key: string, value: string) => void;
 }
 
 /** Checks run before a write is stored; throwing a StatusError refuses the request. */
 export type AdmissionCheck = (attributes: AdmissionAttributes) => Promise<void> | void;
+
+/**
+ * The checks of admission, by phase: `mutating` ones run before the kind's validation (they may
+ * still change or refuse the object), `validating` ones after it, on the object as it will be
+ * stored (upstream's validating admission: ValidatingAdmissionPolicy).
+ */
+export interface AdmissionChecks {
+  mutating: readonly AdmissionCheck[];
+  validating: readonly AdmissionCheck[];
+}
 
 /** How a request's unknown and duplicate fields are answered (conventions 4.9). */
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
@@ -34,6 +53,10 @@ export interface WriteOptions {
   manager?: string;
   /** Receives the kind's warnings about the object written (the response's Warning headers). */
   warn?: (message: string) => void;
+  /** Receives the annotations admission adds to the request's audit event. */
+  annotate?: (key: string, value: string) => void;
+  /** The request's options object (CreateOptions, UpdateOptions, PatchOptions, DeleteOptions), for admission. */
+  operationOptions?: Readonly<Record<string, unknown>>;
 }
 
 export interface CreateRequest extends WriteOptions {

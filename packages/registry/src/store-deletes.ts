@@ -10,7 +10,7 @@ import { ResourceReader, type StoreOptions } from './store-reads.js';
 import type { ResolvedResource } from './resolved.js';
 import { formatTimestamp } from './object-meta.js';
 import { propagationFinalizers } from './deletion.js';
-import type { AdmissionAttributes, DeleteRequest, DeleteResult, ListQueryWithSelectors, ObjectList, WriteOptions } from './requests.js';
+import type { AdmissionAttributes, AdmissionCheck, Operation, DeleteRequest, DeleteResult, ListQueryWithSelectors, ObjectList, WriteOptions } from './requests.js';
 
 /** Finalizers appeared between the read and the delete: mark the object instead. */
 class PendingFinalizers extends Error {}
@@ -30,6 +30,22 @@ export class ResourceDeleter<T extends KubeObject = KubeObject> extends Resource
   /** Gives an object about to be written its stored form (an unstructured kind's storage version). */
   protected toStorage(object: T): T {
     return this.form ? this.form.toStorage(object) : object;
+  }
+
+  /**
+   * An object of this version in another version of the same resource (a policy's equivalent
+   * resource): through the stored form, as the store converts between its versions. `object` is not
+   * changed; `to` must serve the same stored objects.
+   */
+  convertTo(object: Readonly<T>, to: ResourceDeleter): KubeObject {
+    const stored = this.toStorage(deepCopy(object) as T);
+    return to.servedFrom(stored);
+  }
+
+  /** A stored object (the caller's own copy) as this version serves it. */
+  servedFrom(stored: KubeObject): KubeObject {
+    const copy = stored as T;
+    return this.form ? this.form.servedInPlace(copy) : this.withType(copy);
   }
 
   /** How long what a write stores lives (the kind's time to live, as upstream's TTLFunc), for the storage. */
@@ -57,10 +73,45 @@ export class ResourceDeleter<T extends KubeObject = KubeObject> extends Resource
     return this.strategy.hasPendingFinalizers?.(object) ?? (object.metadata.finalizers?.length ?? 0) > 0;
   }
 
+  /**
+   * The attributes of a write that admission sees, from its request. A patch or a PUT that creates
+   * is admitted with CreateOptions, a patch that updates with UpdateOptions, as upstream converts them.
+   */
+  protected attributesOf(request: WriteOptions, operation: Operation): Pick<AdmissionAttributes, 'dryRun' | 'user' | 'options' | 'warn' | 'annotate'> {
+    let options = request.operationOptions;
+    const wanted = operation === 'CREATE' ? 'CreateOptions' : operation === 'UPDATE' ? 'UpdateOptions' : undefined;
+    if (options && wanted && options.kind !== wanted) {
+      const { dryRun, fieldManager, fieldValidation } = options;
+      options = { kind: wanted, apiVersion: options.apiVersion, ...(dryRun !== undefined && { dryRun }), ...(fieldManager !== undefined && { fieldManager }), ...(fieldValidation !== undefined && { fieldValidation }) };
+    }
+    return {
+      dryRun: !!request.dryRun,
+      ...(request.user && { user: request.user }),
+      ...(options && { options }),
+      ...(request.warn && { warn: request.warn }),
+      ...(request.annotate && { annotate: request.annotate }),
+    };
+  }
+
+  /** Mutating admission: before the kind's validation. */
   protected async admit(attributes: Omit<AdmissionAttributes, 'resource'>): Promise<void> {
+    await this.runChecks(this.options.admission?.mutating, attributes);
+  }
+
+  /** Validating admission: after the kind's validation, on the object as it will be stored. */
+  protected async admitValidated(attributes: Omit<AdmissionAttributes, 'resource'>): Promise<void> {
+    await this.runChecks(this.options.admission?.validating, attributes);
+  }
+
+  private async runChecks(checks: readonly AdmissionCheck[] | undefined, attributes: Omit<AdmissionAttributes, 'resource'>): Promise<void> {
+    if (!checks?.length) return;
     // Admission sees every kind through the one base type.
     const resource = this.resource as unknown as ResolvedResource;
-    for (const check of this.options.admission ?? []) await check({ ...attributes, resource });
+    for (const check of checks) {
+      // A check with nothing to do returns no promise, and costs no wait.
+      const pending = check({ ...attributes, resource });
+      if (pending) await pending;
+    }
   }
 
   /** An object whose deletion was only waiting on finalizers that a write has just removed is gone now. */
@@ -89,7 +140,9 @@ export class ResourceDeleter<T extends KubeObject = KubeObject> extends Resource
     const preconditions = request.preconditions;
     try {
       const current = this.current(await storage.get<T>(key));
-      await this.admit({ operation: 'DELETE', namespace, name, oldObject: current, dryRun: !!request.dryRun, ...(request.user && { user: request.user }) });
+      const attributes = { operation: 'DELETE' as const, namespace, name, oldObject: current, ...this.attributesOf(request, 'DELETE') };
+      await this.admit(attributes);
+      await this.admitValidated(attributes);
       const collecting = propagationFinalizers(current, request.propagationPolicy) !== undefined || this.missingDeletionFinalizers(current).length > 0;
       if (!collecting && !this.pendingFinalizers(current) && !current.metadata.deletionTimestamp) {
         try {

@@ -33,18 +33,20 @@ const widgets: ResourceDefinition<Widget> = {
   allowCreateOnUpdate: true,
 };
 
-async function setUp(): Promise<{ store: ResourceStore<Widget>; storage: Storage; admitted: AdmissionAttributes[]; revision: () => Promise<number> }> {
+async function setUp(): Promise<{ store: ResourceStore<Widget>; storage: Storage; admitted: AdmissionAttributes[]; validated: AdmissionAttributes[]; revision: () => Promise<number> }> {
   const storage = createStorage({ backend: 'memory', compactionIntervalMs: 0 });
   const admitted: AdmissionAttributes[] = [];
+  const validated: AdmissionAttributes[] = [];
   const store = new ResourceStore(resolveResource(widgets, 'example.com'), {
     storage,
     context: { domain: 'example.com' },
-    admission: [(attributes) => void admitted.push(attributes)],
+    admission: { mutating: [(attributes) => void admitted.push(attributes)], validating: [(attributes) => void validated.push(attributes)] },
   });
   await store.create('ns', { metadata: { name: 'a' }, size: 1 });
   await store.create('ns', { metadata: { name: 'held', finalizers: ['example.com/hold'] }, size: 1 });
   admitted.length = 0;
-  return { store, storage, admitted, revision: () => storage.currentRevision() };
+  validated.length = 0;
+  return { store, storage, admitted, validated, revision: () => storage.currentRevision() };
 }
 
 const apiVersion = 'things.example.com/v1';
@@ -90,15 +92,25 @@ describe('store: dry run', () => {
   ];
   for (const [name, run, check] of cases) {
     it(`${name}: answers, tells admission it is a dry run, stores nothing`, async () => {
-      const { store, storage, admitted, revision } = await setUp();
+      const { store, storage, admitted, validated, revision } = await setUp();
       const before = await revision();
       check(await run(store));
       assert.equal(await revision(), before, 'no write');
       assert.deepEqual((await storage.list('/things.example.com/widgets/')).items.map((o) => o.metadata?.name).sort(), ['a', 'held']);
       assert.ok(admitted.length > 0, 'admission ran');
       assert.ok(admitted.every((a) => a.dryRun), `admission saw dryRun: ${JSON.stringify(admitted.map((a) => [a.operation, a.dryRun]))}`);
+      // Validating admission (policies) checks a dry run as it checks a real request.
+      assert.deepEqual(validated.map((a) => [a.operation, a.dryRun]), admitted.map((a) => [a.operation, true]));
     });
   }
+
+  it('validating admission comes after the kind\'s validation: an invalid object never reaches it', async () => {
+    const { store, validated } = await setUp();
+    await assert.rejects(store.create('ns', { metadata: { name: 'Bad_Name' }, size: 1 }, { dryRun: true }), /Invalid value: "Bad_Name"/);
+    assert.equal(validated.length, 0);
+    await store.create('ns', { metadata: { name: 'good' }, size: 1 }, { dryRun: true, operationOptions: { kind: 'CreateOptions', dryRun: ['All'] } });
+    assert.deepEqual(validated.map((a) => a.options), [{ kind: 'CreateOptions', dryRun: ['All'] }]);
+  });
 
   it('a dry run fails where the real request would: a taken name, a stale resourceVersion, a failed precondition', async () => {
     const { store } = await setUp();

@@ -70,12 +70,12 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceDe
     if (!mode.virtual && !request.ownershipDone) this.recordOwnership(null, object, request);
     this.strategy.prepareForCreate?.(object, this.context);
     const name = object.metadata.name ?? '';
-    if (!mode.virtual) {
-      await this.admit({ operation: 'CREATE', namespace, name, object, dryRun: !!request.dryRun, ...(request.user && { user: request.user }) });
-    }
+    const attributes = { operation: 'CREATE' as const, namespace, name, object, ...this.attributesOf(request, 'CREATE') };
+    if (!mode.virtual) await this.admit(attributes);
     const errors = mode.virtual ? this.strategy.validate(object, this.context) : this.validateCreate(object);
     if (errors.length) throw this.invalid(mode.virtual ? '' : name, errors);
     for (const warning of this.strategy.warningsOnCreate?.(object, this.context) ?? []) request.warn?.(warning);
+    if (!mode.virtual) await this.admitValidated(attributes);
     return object;
   }
 
@@ -147,9 +147,8 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceDe
     this.withType(object);
     object.metadata.resourceVersion = old.metadata.resourceVersion!;
     if (!request.ownershipDone) this.recordOwnership(old, object, request);
-    await this.admit({
-      operation: 'UPDATE',
-      ...(request.user && { user: request.user }),
+    const attributes = {
+      operation: 'UPDATE' as const,
       namespace,
       name,
       // Upstream's admission of a scale update sees Scale objects: the new parent's, and the one the
@@ -157,14 +156,16 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceDe
       object: kind ? kind.fromParent(object) : object,
       oldObject: kind ? (kind.writeBase ?? kind.fromParent)(old) : old,
       ...(request.subresource && { subresource: request.subresource }),
-      dryRun: !!request.dryRun,
-    });
+      ...this.attributesOf(request, 'UPDATE'),
+    };
+    await this.admit(attributes);
     const errors = [
       ...validateObjectMetaUpdate(object.metadata, old.metadata),
       ...(part ? part.validateUpdate(object, old, this.context) : this.strategy.validateUpdate(object, old, this.context)),
     ];
     if (errors.length) throw this.invalid(name, errors);
     if (!part) for (const warning of this.strategy.warningsOnUpdate?.(object, old, this.context) ?? []) request.warn?.(warning);
+    await this.admitValidated(attributes);
     return object;
   }
 

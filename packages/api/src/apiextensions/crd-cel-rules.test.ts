@@ -52,6 +52,25 @@ test('crd rules: a rule must evaluate to a bool, a messageExpression to a string
   assert.deepEqual(errorsOf(withRules([{ rule: 'self.x > 0', messageExpression: '"x must be positive, not " + self.name' }], { x: { type: 'integer' }, name: { type: 'string', maxLength: 63 } })), []);
 });
 
+test('crd rules: a constant that fails when the program is built is refused, as upstream instantiates it', () => {
+  const name = { x: { type: 'integer' }, name: { type: 'string', maxLength: 63 } } as Record<string, JSONSchemaProps>;
+  assert.deepEqual(errorsOf(withRules([{ rule: "self.name.matches(')')" }], name)), [
+    `${P}.x-kubernetes-validations[0].rule: Invalid value: ${ruleValue("self.name.matches(')')")}: program instantiation failed: error parsing regexp: unexpected ): \`)\``,
+  ]);
+  assert.deepEqual(errorsOf(withRules([{ rule: "self.x > 0 && timestamp('soon') > timestamp(0)" }])), [
+    `${P}.x-kubernetes-validations[0].rule: Invalid value: ${ruleValue("self.x > 0 && timestamp('soon') > timestamp(0)")}: program instantiation failed: type conversion error from 'string' to 'google.protobuf.Timestamp'`,
+  ]);
+  // The type is checked first, as upstream does.
+  assert.deepEqual(errorsOf(withRules([{ rule: 'uint(-1)' }])), [`${P}.x-kubernetes-validations[0].rule: Invalid value: ${ruleValue('uint(-1)')}: cel expression must evaluate to a bool`]);
+  const [message] = errorsOf(withRules([{ rule: 'self.x > 0', messageExpression: "string(duration('forever'))" }]));
+  assert.match(message!, /x-kubernetes-validations\[0\]\.messageExpression: Invalid value: .*: messageExpression instantiation failed: type conversion error from 'string' to 'google.protobuf.Duration'$/);
+});
+
+test('crd rules: literals are of one type (Kubernetes\' homogeneous aggregate literals)', () => {
+  const [error] = errorsOf(withRules([{ rule: "[1, 'a'].size() == 2" }]));
+  assert.match(error!, /rule: Invalid value: .*: compilation failed: ERROR: <input>:1:5: expected type 'int' but found 'string'/);
+});
+
 test('crd rules: a rule whose estimated cost exceeds the per-rule limit is refused with the factor', () => {
   const schema = withRules([{ rule: 'self.list.all(x, self.list.all(y, x == y))' }], { list: { type: 'array', items: { type: 'string' } } });
   const errors = errorsOf(schema);

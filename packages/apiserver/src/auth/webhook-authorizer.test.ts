@@ -132,3 +132,16 @@ test('authorization webhook: it lists no rules, and says so', () => {
     evaluationError: 'webhook authorizer does not support user rule resolution',
   });
 });
+
+test('authorization webhook, answering at once (admission policies\' expressions): the cached answer, else an error while it is asked', async () => {
+  const { authorizer } = setup();
+  answering({ allowed: true, reason: 'ok' });
+  const first = authorizer.cachedOnly.authorize(listPods);
+  assert.equal(first.decision, 'NoOpinion');
+  assert.match(first.error ?? '', /has not answered this question yet/);
+  // Asked in the background: once answered, the answer is there at once.
+  for (let i = 0; i < 100 && webhook.received.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.deepEqual(authorizer.cachedOnly.authorize(listPods), { decision: 'Allow', reason: 'ok' });
+  assert.equal(webhook.received.length, 1);
+});

@@ -5,9 +5,10 @@
 // --authorization-webhook-cache-authorized-ttl when allowed and -unauthorized-ttl otherwise;
 // requests whose requester-controlled attributes are very long are not kept (they could flood the
 // cache). A webhook that fails gives no opinion with an error: the request then fails (500) unless
-// a later authorizer allows it, and access reviews report the error.
+// a later authorizer allows it, and access reviews report the error. What must be answered at once
+// (admission policies' expressions) gets the cached answers only (cachedOnly).
 import type { AccessAttributes, AccessDecision, AccessRules } from '@plat/apimachinery';
-import type { Authorizer } from '../authorization.js';
+import type { Authorizer, SyncAuthorizer } from '../authorization.js';
 import { ExpiringCache } from './expiring-cache.js';
 import { checkAnswerKind, type WebhookClient } from './webhook-client.js';
 import type { WebhookVersion } from './webhook-token.js';
@@ -64,8 +65,29 @@ function cacheable(attributes: AccessAttributes): boolean {
   return [namespace, verb, apiGroup, apiVersion, resource, subresource, name, path].reduce((size, value) => size + value.length, 0) < MAX_CACHED_ATTRIBUTE_BYTES;
 }
 
+/** Upstream's mapping of a review's status to a decision. */
+function decisionOf(status: ReviewStatus): AccessDecision {
+  if (status.allowed && status.denied) return { decision: 'Deny', reason: status.reason, error: 'webhook subject access review returned both allow and deny response' };
+  if (status.denied) return { decision: 'Deny', reason: status.reason };
+  return { decision: status.allowed ? 'Allow' : 'NoOpinion', reason: status.reason };
+}
+
 export class WebhookAuthorizer implements Authorizer {
   private readonly cache: ExpiringCache<ReviewStatus>;
+  /**
+   * The webhook for what must be answered at once (admission policies' authorizer library): a
+   * cached answer, or no opinion with an error while the webhook is asked in the background, so
+   * that a later evaluation has the answer. An expression cannot wait for a webhook here.
+   */
+  readonly cachedOnly: SyncAuthorizer = {
+    authorize: (attributes) => {
+      const spec = reviewSpec(attributes, this.options.version);
+      const status = this.cache.get(JSON.stringify(spec));
+      if (status) return decisionOf(status);
+      void this.authorize(attributes);
+      return { decision: 'NoOpinion', reason: '', error: 'the authorization webhook has not answered this question yet, and an expression cannot wait for it' };
+    },
+  };
 
   constructor(private readonly options: WebhookAuthorizerOptions) {
     this.cache = new ExpiringCache(MAX_ENTRIES, options.now);
@@ -88,9 +110,7 @@ export class WebhookAuthorizer implements Authorizer {
       }
       if (cacheable(attributes)) this.cache.set(key, status, status.allowed ? this.options.authorizedTtlMs : this.options.unauthorizedTtlMs);
     }
-    if (status.allowed && status.denied) return { decision: 'Deny', reason: status.reason, error: 'webhook subject access review returned both allow and deny response' };
-    if (status.denied) return { decision: 'Deny', reason: status.reason };
-    return { decision: status.allowed ? 'Allow' : 'NoOpinion', reason: status.reason };
+    return decisionOf(status);
   }
 
   /** Upstream's webhook cannot list a user's rules: an incomplete answer that says so. */

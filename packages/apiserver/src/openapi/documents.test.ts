@@ -42,10 +42,11 @@ for (const [domain, documents] of [['k8s.io', k8s], ['plat.io', plat]] as const)
         const schemas = schemasOf(document, dialect);
         assert.deepEqual(schemas[name]?.['x-kubernetes-group-version-kind'], [gvk], `${dialect} ${name}`);
         assert.deepEqual(schemas[listName]?.['x-kubernetes-group-version-kind'], [{ ...gvk, kind: resolved.listKind }], `${dialect} ${listName}`);
-        // A kind's operations by group too: Event is served by two groups.
+        // A kind's operations by group and version too: Event is served by two groups,
+        // ValidatingAdmissionPolicy by two versions of one.
         const own = [...operations(document)].filter(({ operation }) => {
           const of = operation['x-kubernetes-group-version-kind'];
-          return of?.kind === resolved.kind && of.group === resolved.group;
+          return of?.kind === resolved.kind && of.group === resolved.group && of.version === resolved.version;
         });
         assert.ok(own.length > 0, `${dialect}: no operation of ${resolved.kind}`);
         for (const { path, method, operation } of own) {

@@ -28,8 +28,10 @@ async function getRaw(port: number, path: string, headers: Record<string, string
 describe('OpenAPI endpoints', () => {
   let server: TestServer;
   before(async () => {
-    // IPAddress (alpha) is off unless --runtime-config turns it on.
-    server = await startServer({ api: { definitions: builtinDefinitions, domain: 'k8s.io', runtimeConfig: [{ key: 'api/alpha', enabled: true }] } });
+    // IPAddress (alpha) is off unless --runtime-config turns it on, and so is admissionregistration's v1beta1.
+    server = await startServer({
+      api: { definitions: builtinDefinitions, domain: 'k8s.io', runtimeConfig: [{ key: 'api/alpha', enabled: true }, { key: 'api/beta', enabled: true }] },
+    });
   });
   after(() => server.server.shutdown());
 

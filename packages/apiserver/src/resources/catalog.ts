@@ -6,7 +6,7 @@ import type { Storage } from '@plat/storage';
 import {
   ResourceStore,
   resolveResource,
-  type AdmissionCheck,
+  type AdmissionChecks,
   type KubeObject,
   type ResolvedResource,
   type ResourceDefinition,
@@ -25,8 +25,8 @@ export interface CatalogOptions {
   domain: string;
   /** --event-ttl in seconds, for the kinds whose time to live it is (0: they live until deleted). */
   eventTTLSeconds?: number;
-  /** Admission checks, given the catalog so that they can read other resources. */
-  admission?: (catalog: ResourceCatalog) => readonly AdmissionCheck[];
+  /** Admission checks by phase, given the catalog so that they can read other resources. */
+  admission?: (catalog: ResourceCatalog) => AdmissionChecks;
   now?: () => Date;
   /** The feature gates every store honours (WatchList, APIListChunking). */
   features?: StoreFeatures;
@@ -47,11 +47,11 @@ export class ResourceCatalog {
   /** The resources added after start-up: only these may be replaced or removed. */
   private readonly addedPaths = new Set<string>();
   private readonly listeners = new Set<() => void>();
-  private readonly admission: readonly AdmissionCheck[];
+  private readonly admission: AdmissionChecks;
   private changes = 0;
 
   constructor(definitions: readonly ResourceDefinition[], readonly options: CatalogOptions) {
-    this.admission = options.admission?.(this) ?? [];
+    this.admission = options.admission?.(this) ?? { mutating: [], validating: [] };
     for (const definition of definitions) this.insert(this.serve(definition as ResourceDefinition<KubeObject>), false);
   }
 

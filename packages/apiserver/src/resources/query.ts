@@ -107,6 +107,19 @@ export function parseWriteOptions(
   };
 }
 
+/**
+ * The options object admission sees (upstream's *metav1.CreateOptions etc., typed), from what the
+ * query gave: its fields omitted where empty, as Go's JSON omits them.
+ */
+export function operationOptions(kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions', domain: string, fields: Record<string, unknown>): Record<string, unknown> {
+  const options: Record<string, unknown> = { kind, apiVersion: `meta.${domain}/v1` };
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined || value === '' || (Array.isArray(value) && !value.length)) continue;
+    options[key] = value;
+  }
+  return options;
+}
+
 /** What propagationPolicy may be, in upstream's order ("nil" is leaving it out). */
 export const PROPAGATION_POLICIES = ['Foreground', 'Background', 'Orphan'] as const;
 

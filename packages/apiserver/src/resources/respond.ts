@@ -110,3 +110,14 @@ export function warningSink(ctx: RequestContext): (message: string) => void {
     addWarnings(ctx, [message]);
   };
 }
+
+/**
+ * Admission's audit annotations: added to the request's audit event (when auditing is on), the
+ * first value of a key kept, as upstream's AddAnnotation refuses to change one.
+ */
+export function auditAnnotationSink(ctx: RequestContext): (key: string, value: string) => void {
+  return (key, value) => {
+    const annotations = ctx.state.auditAnnotations;
+    if (annotations && !Object.hasOwn(annotations, key)) annotations[key] = value;
+  };
+}

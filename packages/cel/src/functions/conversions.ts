@@ -4,7 +4,7 @@ import { BoolType, BytesType, DoubleType, DurationType, DynType, IntType, String
 import { Duration, Timestamp, TypeValue, UInt, typeName, type Value } from '../values.js';
 import { MAX_INT64, MIN_INT64, MAX_UINT64, doubleToInt, doubleToUint } from './int64.js';
 import { dynFunction, err, fn, global, type FunctionDecl } from './overload.js';
-import { checkedTimestamp, formatDuration, formatTimestamp, parseGoDuration, parseRFC3339 } from './time-values.js';
+import { checkedTimestamp, formatDuration, formatTimestamp, parseGoDuration, parseZonedRFC3339 } from './time-values.js';
 
 const A = param('A');
 const NANOS = 1_000_000_000n;
@@ -91,7 +91,7 @@ export const conversionFunctions: readonly FunctionDecl[] = [
     global('double_to_string', [DoubleType], StringType, ([v]) => formatDouble(v as number)),
     global('bool_to_string', [BoolType], StringType, ([v]) => String(v)),
     global('bytes_to_string', [BytesType], StringType, ([v]) => utf8Decode(v as Uint8Array)),
-    global('timestamp_to_string', [TimestampType], StringType, ([v]) => formatTimestamp((v as Timestamp).nanos)),
+    global('timestamp_to_string', [TimestampType], StringType, ([v]) => formatTimestamp((v as Timestamp).nanos, (v as Timestamp).offset)),
     global('duration_to_string', [DurationType], StringType, ([v]) => formatDuration((v as Duration).nanos)),
   ),
   fn(
@@ -108,8 +108,8 @@ export const conversionFunctions: readonly FunctionDecl[] = [
     'timestamp',
     global('timestamp_to_timestamp', [TimestampType], TimestampType, ([v]) => v!),
     global('string_to_timestamp', [StringType], TimestampType, ([v]) => {
-      const nanos = parseRFC3339(v as string);
-      return nanos === undefined ? err(`type conversion error from 'string' to 'google.protobuf.Timestamp'`) : checkedTimestamp(nanos);
+      const parsed = parseZonedRFC3339(v as string);
+      return parsed === undefined ? err(`type conversion error from 'string' to 'google.protobuf.Timestamp'`) : checkedTimestamp(parsed.nanos, parsed.offset);
     }),
     global('int64_to_timestamp', [IntType], TimestampType, ([v]) => checkedTimestamp((v as bigint) * NANOS)),
   ),

@@ -30,9 +30,8 @@ function isSorted(list: ListValue): Value {
   let previous: Value | undefined;
   for (const v of list.values()) {
     if (previous !== undefined) {
-      const c = compareValues(previous, v);
-      if (c === undefined) return err('no such overload');
-      if (c > 0) return false;
+      // As Kubernetes' library: only an ordered pair out of order counts (NaN is passed over).
+      if (compareValues(previous, v) === 1) return false;
     }
     previous = v;
   }
@@ -56,9 +55,7 @@ function extreme(name: string, list: ListValue, preferred: number): Value {
   for (const v of list.values()) {
     if (best === undefined) best = v;
     else {
-      const c = compareValues(v, best);
-      if (c === undefined) return err('no such overload');
-      if (c === preferred) best = v;
+      if (compareValues(v, best) === preferred) best = v;
     }
   }
   return best ?? err(`${name} called on empty list`);

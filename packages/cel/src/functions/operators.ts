@@ -12,6 +12,7 @@ import {
   compareBytes,
   compareNumbers,
   compareStrings,
+  isNumeric,
   valuesEqual,
   type Value,
 } from '../values.js';
@@ -43,8 +44,13 @@ const add = fn(
   global('add_string', [StringType, StringType], StringType, ([a, b]) => (a as string) + (b as string)),
   global('add_bytes', [BytesType, BytesType], BytesType, ([a, b]) => concatBytes(a as Uint8Array, b as Uint8Array)),
   global('add_list', [listOf(A), listOf(A)], listOf(A), ([a, b]) => (a as ListValue).concat(b as ListValue)),
-  global('add_timestamp_duration', [TimestampType, DurationType], TimestampType, ([a, b]) => checkedTimestamp((a as Timestamp).nanos + (b as Duration).nanos)),
-  global('add_duration_timestamp', [DurationType, TimestampType], TimestampType, ([a, b]) => checkedTimestamp((a as Duration).nanos + (b as Timestamp).nanos)),
+  // A timestamp moved keeps its zone, as Go's Time.Add.
+  global('add_timestamp_duration', [TimestampType, DurationType], TimestampType, ([a, b]) =>
+    checkedTimestamp((a as Timestamp).nanos + (b as Duration).nanos, (a as Timestamp).offset),
+  ),
+  global('add_duration_timestamp', [DurationType, TimestampType], TimestampType, ([a, b]) =>
+    checkedTimestamp((a as Duration).nanos + (b as Timestamp).nanos, (b as Timestamp).offset),
+  ),
   global('add_duration_duration', [DurationType, DurationType], DurationType, ([a, b]) => checkedDuration((a as Duration).nanos + (b as Duration).nanos)),
 );
 
@@ -57,7 +63,7 @@ const subtract = fn(
     checkedDuration((a as Timestamp).nanos - (b as Timestamp).nanos),
   ),
   global('subtract_timestamp_duration', [TimestampType, DurationType], TimestampType, ([a, b]) =>
-    checkedTimestamp((a as Timestamp).nanos - (b as Duration).nanos),
+    checkedTimestamp((a as Timestamp).nanos - (b as Duration).nanos, (a as Timestamp).offset),
   ),
   global('subtract_duration_duration', [DurationType, DurationType], DurationType, ([a, b]) =>
     checkedDuration((a as Duration).nanos - (b as Duration).nanos),
@@ -113,17 +119,17 @@ const comparable: [string, CelType][] = [
   ['duration', DurationType],
 ];
 
+const bothNumbers = ([a, b]: readonly Value[]): boolean => isNumeric(a!) && isNumeric(b!);
+
 function comparison(name: string, idPrefix: string, holds: (c: number) => boolean): FunctionDecl {
-  return fn(
-    name,
-    ...comparable.map(([suffix, type]) =>
-      global(`${idPrefix}_${suffix}`, [type, type], BoolType, ([a, b]) => {
-        const c = compareValues(a!, b!);
-        // NaN compares false with everything, as in Go.
-        return c === undefined ? (typeof a === 'number' || typeof b === 'number' ? false : noSuchOverload()) : holds(c);
-      }),
-    ),
-  );
+  const compare = ([a, b]: readonly Value[]): Value => {
+    const c = compareValues(a!, b!);
+    if (c !== undefined) return holds(c);
+    // cel-go's Compare refuses to order NaN.
+    return isNumeric(a!) && isNumeric(b!) ? err('NaN values cannot be ordered') : noSuchOverload();
+  };
+  // Numbers of different types met through dyn compare by value, as cel-go's Compare does.
+  return fn(name, ...comparable.map(([suffix, type]) => ({ ...global(`${idPrefix}_${suffix}`, [type, type], BoolType, compare), accepts: bothNumbers })));
 }
 
 const equality = [
@@ -137,7 +143,8 @@ const equality = [
   ),
 ];
 
-function listIndex(list: ListValue, index: Value): Value {
+/** `l[index]`: an int, a uint or an integral double index within bounds. */
+export function listIndex(list: ListValue, index: Value): Value {
   let i: bigint;
   if (typeof index === 'bigint') i = index;
   else if (index instanceof UInt) i = index.value;
@@ -153,6 +160,14 @@ export function mapIndex(map: MapValue, key: Value): Value {
   return v === undefined ? err(`no such key: ${typeof key === 'string' ? key : String(key)}`) : v;
 }
 
+/** `container[key]` as cel-go qualifies an attribute: a list by a number, a map by a key. */
+export function indexValue(container: Value, key: Value): Value {
+  if (container instanceof ListValue) return listIndex(container, key);
+  if (container instanceof MapValue) return mapIndex(container, key);
+  return noSuchOverload();
+}
+
+// Declared for the checker: the interpreter indexes as cel-go's attributes do (indexValue).
 const index = fn(
   OP.index,
   global('index_list', [listOf(A), IntType], A, ([l, i]) => listIndex(l as ListValue, i!)),

@@ -12,6 +12,12 @@ export interface Overload {
   readonly result: CelType;
   /** The arguments are checked (or, for dyn ones, matched at runtime) against `params`; errors are returned as ErrorValue. */
   readonly impl: (args: readonly Value[]) => Value;
+  /**
+   * Arguments it also takes at runtime when no overload's parameters match them (they were dyn
+   * when checked): cel-go runs the standard operators by their values' traits, so numbers of
+   * different types compare.
+   */
+  readonly accepts?: (args: readonly Value[]) => boolean;
 }
 
 export interface FunctionDecl {

@@ -7,14 +7,14 @@ import { ErrorValue } from '../values.js';
 const cache = new Map<string, RE2JS | ErrorValue>();
 const CACHE_LIMIT = 512;
 
-/** The compiled pattern, or the error cel-go reports for an invalid one. */
+/** The compiled pattern, or Go's error for an invalid one (`error parsing regexp: ...`). */
 export function compileRegex(pattern: string): RE2JS | ErrorValue {
   let compiled = cache.get(pattern);
   if (compiled) return compiled;
   try {
     compiled = RE2JS.compile(pattern);
   } catch (error) {
-    compiled = new ErrorValue(`invalid regular expression: ${(error as Error).message}`);
+    compiled = new ErrorValue((error as Error).message);
   }
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
   cache.set(pattern, compiled);

@@ -4,8 +4,14 @@ import { ArrayList, ErrorValue, type Value } from '../values.js';
 import { fn, member, type FunctionDecl } from './overload.js';
 import { compileRegex } from './regex-engine.js';
 
-function find(s: string, pattern: string): Value {
+/** Kubernetes' library reports a pattern that does not compile as an illegal regex. */
+function compiled(pattern: string): ReturnType<typeof compileRegex> {
   const re = compileRegex(pattern);
+  return re instanceof ErrorValue ? new ErrorValue(`Illegal regex: ${re.message}`) : re;
+}
+
+function find(s: string, pattern: string): Value {
+  const re = compiled(pattern);
   if (re instanceof ErrorValue) return re;
   const m = re.matcher(s);
   return m.find() ? (m.group() ?? '') : '';
@@ -13,7 +19,7 @@ function find(s: string, pattern: string): Value {
 
 /** The first `limit` matches (all when negative), as Go's FindAllString. */
 function findAll(s: string, pattern: string, limit: bigint): Value {
-  const re = compileRegex(pattern);
+  const re = compiled(pattern);
   if (re instanceof ErrorValue) return re;
   if (limit === 0n) return new ArrayList([]);
   const m = re.matcher(s);

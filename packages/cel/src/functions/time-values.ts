@@ -7,9 +7,10 @@ const NANOS = 1_000_000_000n;
 const MIN_SECONDS = -62135596800n; // 0001-01-01T00:00:00Z
 const MAX_SECONDS = 253402300799n; // 9999-12-31T23:59:59Z
 
-export function checkedTimestamp(nanos: bigint): Value {
+/** A timestamp (in the zone `offset` seconds east of UTC), or an error when out of years 1 to 9999. */
+export function checkedTimestamp(nanos: bigint, offset = 0): Value {
   const seconds = floorDiv(nanos, NANOS);
-  return seconds < MIN_SECONDS || seconds > MAX_SECONDS ? new ErrorValue('timestamp out of range') : new Timestamp(nanos);
+  return seconds < MIN_SECONDS || seconds > MAX_SECONDS ? new ErrorValue('timestamp out of range') : new Timestamp(nanos, offset);
 }
 
 export const checkedDuration = (nanos: bigint): Value => (nanos < MIN_INT64 || nanos > MAX_INT64 ? new ErrorValue('duration out of range') : new Duration(nanos));
@@ -29,20 +30,21 @@ function epochSeconds(year: number, month: number, day: number, hour: number, mi
 
 const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})$/;
 
-/** An RFC 3339 date-time as a timestamp, or undefined when it is not one. */
-export function parseRFC3339(text: string): bigint | undefined {
+/** An RFC 3339 date-time as a timestamp with the offset it was written in (seconds east of UTC); undefined when it is not one. */
+export function parseZonedRFC3339(text: string): { nanos: bigint; offset: number } | undefined {
   const m = rfc3339.exec(text);
   if (!m) return undefined;
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return undefined;
   let seconds = epochSeconds(year, month, day, hour, minute, second);
   const zone = m[8]!;
+  let offset = 0;
   if (zone !== 'Z' && zone !== 'z') {
-    const sign = zone[0] === '-' ? -1n : 1n;
-    seconds -= sign * (BigInt(zone.slice(1, 3)) * 3600n + BigInt(zone.slice(4, 6)) * 60n);
+    offset = (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 3600 + Number(zone.slice(4, 6)) * 60);
+    seconds -= BigInt(offset);
   }
   const fraction = BigInt((m[7] ?? '').padEnd(9, '0') || '0');
-  return seconds * NANOS + fraction;
+  return { nanos: seconds * NANOS + fraction, offset };
 }
 
 /** A full date (`2006-01-02`) as the timestamp of its midnight, UTC. */
@@ -56,14 +58,15 @@ export function parseDate(text: string): bigint | undefined {
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
-/** Go's RFC3339Nano in UTC: trailing zeros of the fraction dropped. */
-export function formatTimestamp(nanos: bigint): string {
+/** Go's RFC3339Nano in the zone `offset` seconds east of UTC: trailing zeros of the fraction dropped, Z for UTC. */
+export function formatTimestamp(nanos: bigint, offset = 0): string {
   const seconds = floorDiv(nanos, NANOS);
   const fraction = nanos - seconds * NANOS;
-  const date = new Date(Number(seconds) * 1000);
+  const date = new Date((Number(seconds) + offset) * 1000);
   const base = `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}T${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
   const frac = fraction ? `.${String(fraction).padStart(9, '0').replace(/0+$/, '')}` : '';
-  return `${base}${frac}Z`;
+  const zone = offset === 0 ? 'Z' : `${offset < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offset) / 3600))}:${pad(Math.floor((Math.abs(offset) % 3600) / 60))}`;
+  return `${base}${frac}${zone}`;
 }
 
 const unitNanos: Record<string, bigint> = { ns: 1n, us: 1000n, 'µs': 1000n, 'μs': 1000n, ms: 1_000_000n, s: NANOS, m: 60n * NANOS, h: 3600n * NANOS };

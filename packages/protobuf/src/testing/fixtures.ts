@@ -567,6 +567,57 @@ export function listOf(object: JsonObject, count: number, listMeta: JsonObject =
 }
 
 /** One object of every kind with a Protobuf form (lists aside), by kind. */
+const ADMISSION = 'admissionregistration.plat.io/v1beta1';
+
+/**
+ * A ValidatingAdmissionPolicy with every field set: rules with inline operations and scopes, both
+ * selectors, params, variables, match conditions, validations (a reason, a messageExpression),
+ * audit annotations, and a status with a type-checking warning and a condition.
+ */
+export const validatingAdmissionPolicy: JsonObject = {
+  kind: 'ValidatingAdmissionPolicy',
+  apiVersion: ADMISSION,
+  metadata: meta('max-replicas', undefined, ADMISSION, { generation: 2 }),
+  spec: {
+    paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+    matchConstraints: {
+      namespaceSelector: { matchExpressions: [{ key: 'environment', operator: 'In', values: ['prod', 'staging'] }] },
+      objectSelector: {},
+      resourceRules: [
+        { resourceNames: ['web'], operations: ['CREATE', 'UPDATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments', 'deployments/scale'], scope: '*' },
+        { operations: ['*'], apiGroups: [''], apiVersions: ['*'], resources: ['serviceaccounts'], scope: 'Namespaced' },
+      ],
+      excludeResourceRules: [{ operations: ['DELETE'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'], scope: 'Cluster' }],
+      matchPolicy: 'Equivalent',
+    },
+    validations: [
+      { expression: 'object.spec.replicas <= int(params.data.max)', message: 'too many replicas', reason: 'Forbidden' },
+      { expression: 'variables.named', messageExpression: '"not named: " + object.metadata.name' },
+    ],
+    failurePolicy: 'Fail',
+    auditAnnotations: [{ key: 'replicas', valueExpression: 'string(object.spec.replicas)' }],
+    matchConditions: [{ name: 'not-system', expression: '!request.userInfo.username.startsWith("system:")' }],
+    variables: [{ name: 'named', expression: 'has(object.metadata.name)' }],
+  },
+  status: {
+    observedGeneration: 2,
+    typeChecking: { expressionWarnings: [{ fieldRef: 'spec.validations[0].expression', warning: "apps/v1, Kind=Deployment: ERROR: <input>:1:15: undefined field 'replica'" }] },
+    conditions: [{ type: 'Ready', status: 'True', observedGeneration: 2, lastTransitionTime: created, reason: 'Checked', message: '' }],
+  },
+};
+
+export const validatingAdmissionPolicyBinding: JsonObject = {
+  kind: 'ValidatingAdmissionPolicyBinding',
+  apiVersion: ADMISSION,
+  metadata: meta('max-replicas-prod', undefined, ADMISSION, { generation: 1 }),
+  spec: {
+    policyName: 'max-replicas',
+    paramRef: { namespace: 'limits', selector: { matchLabels: { tier: 'gold' } }, parameterNotFoundAction: 'Deny' },
+    matchResources: { namespaceSelector: {}, objectSelector: { matchLabels: { managed: 'true' } }, matchPolicy: 'Exact' },
+    validationActions: ['Warn', 'Audit'],
+  },
+};
+
 export const objectsByKind: Record<string, JsonObject> = {
   Namespace: namespace,
   ServiceAccount: serviceAccount,
@@ -592,6 +643,8 @@ export const objectsByKind: Record<string, JsonObject> = {
   Status: invalidStatus,
   DeleteOptions: deleteOptions,
   CustomResourceDefinition: customResourceDefinition,
+  ValidatingAdmissionPolicy: validatingAdmissionPolicy,
+  ValidatingAdmissionPolicyBinding: validatingAdmissionPolicyBinding,
 };
 
 /**

@@ -6,6 +6,8 @@
 import {
   CelEnvironment,
   CompileError,
+  ProgramError,
+  type CelType,
   declTypeSizes,
   maxCardinality,
   schemaDeclType,
@@ -40,11 +42,15 @@ export function ruleDeclType(schema: JSONSchemaProps, isResourceRoot: boolean): 
   return schemaDeclType(asSchemaNode(schema), isResourceRoot, 'Object');
 }
 
-function compileOne(env: CelEnvironment, source: string): CompiledExpression | string {
+/** The compiled expression, or why not: it did not check, or (checked to `outputType`) it could not be planned. */
+type Compiled = CompiledExpression | { readonly compileError: string } | { readonly programError: string; readonly outputType: CelType | undefined };
+
+function compileOne(env: CelEnvironment, source: string): Compiled {
   try {
     return env.compile(source);
   } catch (error) {
-    if (error instanceof CompileError) return error.message;
+    if (error instanceof CompileError) return { compileError: error.message };
+    if (error instanceof ProgramError) return { programError: error.message, outputType: error.outputType };
     throw error;
   }
 }
@@ -63,8 +69,10 @@ export function compileRules(schema: JSONSchemaProps, declType: DeclType): Compi
     const empty: CompiledRule = { rule, transition: false, maxCost: 0, maxCardinality: 0, messageExpressionMaxCost: 0 };
     if (!rule.rule?.trim()) return empty;
     const compiled = compileOne(env, rule.rule);
-    if (typeof compiled === 'string') return { ...empty, error: `compilation failed: ${compiled}` };
-    if (compiled.outputType.kind !== 'bool') return { ...empty, error: 'cel expression must evaluate to a bool' };
+    if ('compileError' in compiled) return { ...empty, error: `compilation failed: ${compiled.compileError}` };
+    // Upstream checks the type before it instantiates the program.
+    if (compiled.outputType?.kind !== 'bool') return { ...empty, error: 'cel expression must evaluate to a bool' };
+    if ('programError' in compiled) return { ...empty, error: `program instantiation failed: ${compiled.programError}` };
     let result: CompiledRule = {
       ...empty,
       program: compiled,
@@ -74,8 +82,9 @@ export function compileRules(schema: JSONSchemaProps, declType: DeclType): Compi
     };
     if (rule.messageExpression) {
       const message = compileOne(env, rule.messageExpression);
-      if (typeof message === 'string') return { ...result, messageExpressionError: `messageExpression compilation failed: ${message}` };
-      if (message.outputType.kind !== 'string') return { ...result, messageExpressionError: 'messageExpression must evaluate to a string' };
+      if ('compileError' in message) return { ...result, messageExpressionError: `messageExpression compilation failed: ${message.compileError}` };
+      if (message.outputType?.kind !== 'string') return { ...result, messageExpressionError: 'messageExpression must evaluate to a string' };
+      if ('programError' in message) return { ...result, messageExpressionError: `messageExpression instantiation failed: ${message.programError}` };
       result = { ...result, messageExpression: message, messageExpressionMaxCost: message.estimateCost(sizes).max };
     }
     if (rule.fieldPath) {

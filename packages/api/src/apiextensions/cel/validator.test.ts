@@ -150,8 +150,13 @@ test('messageExpression: its cost comes out of the budget', () => {
 
 test('messageExpression: an unusable message falls back to the rule\'s', () => {
   const fallback = ['root: Invalid value: "object": message not messageExpression'];
-  assert.deepEqual(messageCase('"str1 " + ["a", "b", "c", "d"][4]', 'message not messageExpression').errors, fallback);
-  assert.deepEqual(messageCase('"str1 " + ["a", "b", "c", "d"][4]').errors, ['root: Invalid value: "object": failed rule: false']);
+  // Its cost is kept though it failed: 3, as upstream (the constant list costs nothing, computed
+  // ahead of time; the index 1 and its attribute 1; the + on "str1 " and the error 1).
+  assert.deepEqual(messageCase('"str1 " + ["a", "b", "c", "d"][4]', 'message not messageExpression', 50), { errors: fallback, remaining: 47 });
+  assert.deepEqual(messageCase('"str1 " + ["a", "b", "c", "d"][4]', '', 50), { errors: ['root: Invalid value: "object": failed rule: false'], remaining: 47 });
+  // Not a string: the messageExpression does not compile, and the rule's message stands, at no cost.
+  assert.deepEqual(messageCase('true'), { errors: ['root: Invalid value: "object": failed rule: false'], remaining: 10_000_000 });
+  assert.deepEqual(messageCase('string("")', 'message not messageExpression').errors, fallback);
   assert.deepEqual(messageCase('"str with \\na newline"', 'message not messageExpression').errors, fallback);
   assert.deepEqual(messageCase(`"${'a'.repeat(5121)}"`, 'message not messageExpression').errors, fallback);
   assert.deepEqual(messageCase('string("     ")', 'message not messageExpression').errors, fallback);

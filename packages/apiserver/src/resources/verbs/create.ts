@@ -2,8 +2,8 @@
 import { objectFromInput } from '@plat/registry';
 import { decodeBody } from '../body.js';
 import { protobufBodyOf } from '../protobuf.js';
-import { parseWriteOptions } from '../query.js';
-import { addWarnings, warningSink, writeObject } from '../respond.js';
+import { operationOptions, parseWriteOptions } from '../query.js';
+import { addWarnings, auditAnnotationSink, warningSink, writeObject } from '../respond.js';
 import { managerOf } from './manager.js';
 import type { VerbScope } from './scope.js';
 
@@ -18,6 +18,8 @@ export async function createObject({ ctx, info, served, query, services, represe
     manager,
     user: ctx.state.user,
     warn: warningSink(ctx),
+    annotate: auditAnnotationSink(ctx),
+    operationOptions: operationOptions('CreateOptions', services.domain, { dryRun: query.all('dryRun'), fieldManager, fieldValidation: query.string('fieldValidation') }),
     ...(info.subresource && { parentName: info.name }),
   });
   await writeObject(ctx, 201, created, { representation });

@@ -3,7 +3,8 @@ import { invalid, newBadRequest, newInvalid, newPath, notSupported } from '@plat
 import type { DeleteRequest } from '@plat/registry';
 import type { RequestContext } from '../../context.js';
 import { readBody } from '../body.js';
-import { PROPAGATION_POLICIES, dryRunErrors, isDryRun, type Query } from '../query.js';
+import { PROPAGATION_POLICIES, dryRunErrors, isDryRun, operationOptions, type Query } from '../query.js';
+import { auditAnnotationSink, warningSink } from '../respond.js';
 
 interface DeleteOptionsBody {
   dryRun?: string[];
@@ -24,7 +25,7 @@ export async function deleteRequest(ctx: RequestContext, query: Query, domain: s
     }
     if (body === null || typeof body !== 'object' || Array.isArray(body)) throw newBadRequest('the DeleteOptions body is not a JSON object');
   }
-  query.integer('gracePeriodSeconds');
+  const gracePeriodSeconds = body.gracePeriodSeconds ?? query.integer('gracePeriodSeconds');
   const policy = body.propagationPolicy ?? (query.string('propagationPolicy') || undefined);
   const orphan = body.orphanDependents ?? query.boolean('orphanDependents');
   const dryRunValues = body.dryRun ?? query.all('dryRun');
@@ -47,6 +48,15 @@ export async function deleteRequest(ctx: RequestContext, query: Query, domain: s
   return {
     dryRun,
     user: ctx.state.user,
+    warn: warningSink(ctx),
+    annotate: auditAnnotationSink(ctx),
+    operationOptions: operationOptions('DeleteOptions', domain, {
+      dryRun: dryRunValues,
+      gracePeriodSeconds,
+      preconditions: body.preconditions,
+      propagationPolicy: policy,
+      orphanDependents: orphan,
+    }),
     ...(propagationPolicy && { propagationPolicy }),
     ...(preconditions && (preconditions.uid || preconditions.resourceVersion) && {
       preconditions: {

@@ -3,8 +3,8 @@ import { forbidden, newBadRequest, newPath, newRequestEntityTooLarge, newUnsuppo
 import type { PatchType } from '@plat/registry';
 import { MAX_BODY_BYTES, readBody } from '../body.js';
 import { decodeJson, JsonDecodeError } from '../json-scan.js';
-import { parseWriteOptions } from '../query.js';
-import { addWarnings, warningSink, writeObject } from '../respond.js';
+import { operationOptions, parseWriteOptions } from '../query.js';
+import { addWarnings, auditAnnotationSink, warningSink, writeObject } from '../respond.js';
 import { parseYaml } from '../yaml-body.js';
 import { managerOf } from './manager.js';
 import type { VerbScope } from './scope.js';
@@ -72,6 +72,8 @@ export async function patchObject({ ctx, info, served, query, services, represen
     manager: fieldManager ?? managerOf(ctx),
     user: ctx.state.user,
     warn: warningSink(ctx),
+    annotate: auditAnnotationSink(ctx),
+    operationOptions: operationOptions('PatchOptions', services.domain, { dryRun: query.all('dryRun'), force, fieldManager, fieldValidation: query.string('fieldValidation') }),
     ...(force && { force }),
   };
   const { object, created, warnings } = info.subresource

@@ -2,8 +2,8 @@
 import { objectFromInput } from '@plat/registry';
 import { decodeBody } from '../body.js';
 import { protobufBodyOf } from '../protobuf.js';
-import { parseWriteOptions } from '../query.js';
-import { addWarnings, warningSink, writeObject } from '../respond.js';
+import { operationOptions, parseWriteOptions } from '../query.js';
+import { addWarnings, auditAnnotationSink, warningSink, writeObject } from '../respond.js';
 import { managerOf } from './manager.js';
 import type { VerbScope } from './scope.js';
 
@@ -13,7 +13,14 @@ export async function updateObject({ ctx, info, served, query, services, represe
   const manager = fieldManager ?? managerOf(ctx);
   const { object, warnings } = objectFromInput(resolved, await decodeBody(ctx, protobufBodyOf(resolved, services.domain)), fieldValidation);
   addWarnings(ctx, warnings);
-  const options = { dryRun, manager, user: ctx.state.user, warn: warningSink(ctx) };
+  const options = {
+    dryRun,
+    manager,
+    user: ctx.state.user,
+    warn: warningSink(ctx),
+    annotate: auditAnnotationSink(ctx),
+    operationOptions: operationOptions('UpdateOptions', services.domain, { dryRun: query.all('dryRun'), fieldManager, fieldValidation: query.string('fieldValidation') }),
+  };
   const { object: stored, created } = info.subresource
     ? await store.updateSubresource(info.namespace, info.name, info.subresource, object, options)
     : await store.update(info.namespace, info.name, object, options);
