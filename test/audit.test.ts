@@ -58,7 +58,7 @@ test('audit log: no line lost on graceful shutdown, watches logged when they end
   }
 });
 
-test('audit policy: levels and stages by rule; a deprecated version\'s annotation and the authorizer\'s in the same events', async () => {
+test('audit policy: levels and stages by rule; a deprecated version\'s, the authorizer\'s and an admission policy\'s annotations in the same events', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'plat-e2e-audit-policy-'));
   const tokens = await adminTokenFile();
   const path = join(dir, 'audit.log');
@@ -79,8 +79,17 @@ test('audit policy: levels and stages by rule; a deprecated version\'s annotatio
       '',
     ].join('\n'),
   );
-  const server = await startApiserver(['--storage-backend=memory', `--token-auth-file=${tokens.file}`, `--audit-log-path=${path}`, `--audit-policy-file=${policy}`]);
+  const server = await startApiserver([
+    '--storage-backend=memory',
+    `--token-auth-file=${tokens.file}`,
+    `--audit-log-path=${path}`,
+    `--audit-policy-file=${policy}`,
+    // Admission policies' annotations join the same events.
+    '--feature-gates=ValidatingAdmissionPolicy=true',
+    '--runtime-config=admissionregistration.plat.io/v1beta1=true',
+  ]);
   const token = tokens.token;
+  let policyProbe = '';
   const version = (name: string, storage: boolean) => ({
     name,
     served: true,
@@ -114,6 +123,49 @@ test('audit policy: levels and stages by rule; a deprecated version\'s annotatio
     assert.equal(read.status, 200);
     const namespaces = await server.request('/api/v1/namespaces', { token, headers: { 'Audit-ID': 'metadata-list' } });
     assert.equal(namespaces.status, 200);
+
+    // A policy whose failures are warned about and audited, with an audit annotation of its own.
+    const admission = '/apis/admissionregistration.plat.io/v1beta1';
+    const audited = await server.request(`${admission}/validatingadmissionpolicies`, {
+      method: 'POST',
+      token,
+      body: {
+        apiVersion: 'admissionregistration.plat.io/v1beta1',
+        kind: 'ValidatingAdmissionPolicy',
+        metadata: { name: 'named-accounts' },
+        spec: {
+          matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['serviceaccounts'] }] },
+          validations: [{ expression: '!object.metadata.name.startsWith("probe-")', message: 'probe accounts are audited' }],
+          auditAnnotations: [{ key: 'owner', valueExpression: '"platform"' }],
+        },
+      },
+    });
+    assert.equal(audited.status, 201, audited.body);
+    const bound = await server.request(`${admission}/validatingadmissionpolicybindings`, {
+      method: 'POST',
+      token,
+      body: {
+        apiVersion: 'admissionregistration.plat.io/v1beta1',
+        kind: 'ValidatingAdmissionPolicyBinding',
+        metadata: { name: 'named-accounts' },
+        spec: { policyName: 'named-accounts', validationActions: ['Warn', 'Audit'] },
+      },
+    });
+    assert.equal(bound.status, 201, bound.body);
+    // Once every replica's policies are in force, a probe account is created with the policy's warning.
+    let probe = 0;
+    await eventually('the policy in force', async () => {
+      probe++;
+      const created = await server.request('/api/v1/namespaces/default/serviceaccounts', {
+        method: 'POST',
+        token,
+        headers: { 'Audit-ID': `probe-${probe}` },
+        body: { metadata: { name: `probe-${probe}` } },
+      });
+      assert.equal(created.status, 201, created.body);
+      return String(created.headers.warning ?? '').includes('probe accounts are audited');
+    });
+    policyProbe = `probe-${probe}`;
   } finally {
     await server.stop();
   }
@@ -140,6 +192,13 @@ test('audit policy: levels and stages by rule; a deprecated version\'s annotatio
     const metadata = byId('metadata-list');
     assert.equal(metadata.level, 'Metadata');
     assert.equal(metadata.responseObject, undefined);
+    const policed = byId(policyProbe);
+    assert.equal(policed.level, 'Metadata');
+    assert.deepEqual(JSON.parse(policed.annotations?.['validation.policy.admission.plat.io/validation_failure'] ?? 'null'), [
+      { message: 'probe accounts are audited', policy: 'named-accounts', binding: 'named-accounts', expressionIndex: 0, validationActions: ['Warn', 'Audit'] },
+    ]);
+    assert.equal(policed.annotations?.['named-accounts/owner'], 'platform');
+    assert.equal(policed.annotations?.['authorization.plat.io/decision'], 'allow');
   } finally {
     await tokens.cleanup();
     await rm(dir, { recursive: true, force: true });
