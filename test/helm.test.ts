@@ -4,58 +4,17 @@
 // serving on etcd with the controller-manager working through it.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parse, parseAllDocuments } from 'yaml';
+import { parse } from 'yaml';
 import { startEtcd, type EtcdProcess } from '@plat/storage/testing';
 import { startApiserver, type ApiserverProcess } from './support/apiserver-process.js';
 import { startControllerManager, type ControllerManagerProcess } from './support/controller-manager-process.js';
+import { CHART, HELM, NAMESPACE, RELEASE, ROOT, apiserverOf, containerOf, find, helm, render, type Manifest } from './support/helm.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CHART = join(ROOT, 'helm/plat');
-const HELM = join(ROOT, '.tools/helm');
-const RELEASE = 'rel';
-const NAMESPACE = 'plat-system';
-
-interface Manifest {
-  apiVersion: string;
-  kind: string;
-  metadata: { name: string; labels?: Record<string, string> };
-  // Rendered Kubernetes objects of many kinds, read field by field below: typing each kind's
-  // schema here would repeat Kubernetes' API for a test.
-  [field: string]: any;
-}
-
-/** helm with its state in a folder of this run, never the user's. */
-function helm(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const home = join(tmpdir(), `plat-helm-home-${process.pid}`);
-  const result = spawnSync(HELM, args, {
-    encoding: 'utf8',
-    env: { ...process.env, HELM_CACHE_HOME: join(home, 'cache'), HELM_CONFIG_HOME: join(home, 'config'), HELM_DATA_HOME: join(home, 'data') },
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-function render(values: string[] = []): Manifest[] {
-  const result = helm(['template', RELEASE, CHART, '--namespace', NAMESPACE, ...values.flatMap((value) => ['--set', value])]);
-  assert.equal(result.status, 0, result.stderr);
-  return parseAllDocuments(result.stdout)
-    .map((document) => document.toJS() as Manifest | null)
-    .filter((manifest): manifest is Manifest => manifest !== null);
-}
-
-const find = (manifests: Manifest[], kind: string, name: string): Manifest => {
-  const found = manifests.find((manifest) => manifest.kind === kind && manifest.metadata.name === name);
-  assert.ok(found, `${kind} ${name} among ${manifests.map((m) => `${m.kind} ${m.metadata.name}`).join(', ')}`);
-  return found;
-};
-
-const apiserverOf = (manifests: Manifest[]): Manifest => find(manifests, 'Deployment', `${RELEASE}-plat-apiserver`);
 const managerOf = (manifests: Manifest[]): Manifest => find(manifests, 'Deployment', `${RELEASE}-plat-controller-manager`);
-const containerOf = (deployment: Manifest): Manifest => deployment.spec.template.spec.containers[0];
 
 /** A Secret's data as files' contents (stringData as it is, data decoded). */
 function secretFiles(secret: Manifest): Record<string, string> {
@@ -78,7 +37,18 @@ describe('helm/plat, rendered by helm', () => {
   it('passes helm lint --strict with the default values and with every option switched', () => {
     for (const values of [
       [],
-      ['serviceMonitor.enabled=true', 'redis.url=redis://redis:6379', 'apiserver.podAntiAffinity=hard', 'apiDomain=k8s.io', 'etcd.tls.existingSecret=etcd-client', 'encryption.existingSecret=plat-encryption'],
+      [
+        'serviceMonitor.enabled=true',
+        'redis.url=redis://redis:6379',
+        'apiserver.podAntiAffinity=hard',
+        'apiDomain=k8s.io',
+        'etcd.tls.existingSecret=etcd-client',
+        'encryption.existingSecret=plat-encryption',
+        'prometheusRule.enabled=true',
+        'grafanaDashboard.enabled=true',
+        'apiserver.autoscaling.enabled=true',
+        'apiserver.resources.requests.cpu=500m',
+      ],
       ['controllerManager.enabled=false', 'apiserver.podDisruptionBudget.enabled=false', 'apiserver.podAntiAffinity=', 'tls.create=false', 'tls.existingSecret=certs'],
     ]) {
       const result = helm(['lint', '--strict', CHART, ...values.flatMap((value) => ['--set', value])]);
@@ -86,7 +56,7 @@ describe('helm/plat, rendered by helm', () => {
     }
   });
 
-  it('renders the Deployments, Service, PodDisruptionBudget, Secrets and ConfigMap; a ServiceMonitor only when asked', () => {
+  it('renders the Deployments, Service, PodDisruptionBudget, Secrets and ConfigMap; a ServiceMonitor, PrometheusRule, dashboard and HPA only when asked', () => {
     const objects = (manifests: Manifest[]) => manifests.map((m) => `${m.kind} ${m.metadata.name}`).sort();
     const base = [
       `ConfigMap ${RELEASE}-plat-controller-manager`,
@@ -100,6 +70,10 @@ describe('helm/plat, rendered by helm', () => {
     ];
     assert.deepEqual(objects(render()), base);
     assert.deepEqual(objects(render(['serviceMonitor.enabled=true'])), [...base, `ServiceMonitor ${RELEASE}-plat-apiserver`].sort());
+    assert.deepEqual(
+      objects(render(['prometheusRule.enabled=true', 'grafanaDashboard.enabled=true', 'apiserver.autoscaling.enabled=true', 'apiserver.resources.requests.cpu=1'])),
+      [...base, `PrometheusRule ${RELEASE}-plat-apiserver`, `ConfigMap ${RELEASE}-plat-dashboard`, `HorizontalPodAutoscaler ${RELEASE}-plat-apiserver`].sort(),
+    );
     assert.deepEqual(
       objects(render(['controllerManager.enabled=false', 'apiserver.podDisruptionBudget.enabled=false'])),
       base.filter((object) => !object.includes('controller-manager') && !object.startsWith('PodDisruptionBudget')),

@@ -1,8 +1,12 @@
 // A kubeconfig of our own, in a temporary folder, for kubectl and client libraries under test.
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { ApiserverProcess } from './apiserver-process.js';
+
+const run = promisify(execFile);
 
 /** For a server given by its URL and CA: a replica process, or a server started in the test's own process. */
 export async function writeKubeconfig(server: Pick<ApiserverProcess, 'url' | 'ca'>, token: string): Promise<{ path: string; cleanup: () => Promise<void> }> {
@@ -31,4 +35,19 @@ export async function writeKubeconfig(server: Pick<ApiserverProcess, 'url' | 'ca
     { mode: 0o600 },
   );
   return { path, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * kubectl with this kubeconfig, its home and caches in `home`: its output (stdout, and stderr too
+ * when it fails) and exit code.
+ */
+export async function runKubectl(kubeconfig: string, home: string, args: readonly string[]): Promise<{ out: string; code: number }> {
+  try {
+    const { stdout } = await run('kubectl', [`--kubeconfig=${kubeconfig}`, ...args], { env: { ...process.env, HOME: home, KUBECACHEDIR: join(home, 'cache') } });
+    return { out: stdout, code: 0 };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    if (typeof failed.code !== 'number') throw error;
+    return { out: `${failed.stdout ?? ''}${failed.stderr ?? ''}`, code: failed.code };
+  }
 }

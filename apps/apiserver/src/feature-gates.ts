@@ -1,41 +1,47 @@
-// --feature-gates: `Name=true,Other=false` over the gates this server knows, with their defaults.
+// --feature-gates for the apiserver: the cluster's 1.28 gates (@plat/featuregate), and what this
+// server does about each gate whose feature it cannot switch. Five gates switch behaviour here
+// (APIListChunking, APIResponseCompression, WatchList, ConsistentListFromCache,
+// ValidatingAdmissionPolicy: beta and off, its API versions needing --runtime-config too); the locked GA
+// gates need nothing; the rest name a feature the server always has or does not implement, and
+// setting those the other way is refused rather than accepted and ignored.
 import { FlagError } from '@plat/apimachinery';
+import { FeatureGate, clusterFeatureGates, type ClusterFeature, type FixedBehaviour } from '@plat/featuregate';
 
-interface Gate {
-  default: boolean;
-  stage: 'alpha' | 'beta' | 'GA';
-}
+export type ApiserverFeatureGate = FeatureGate<ClusterFeature>;
 
-/** The gates and their defaults (alpha off, beta on unless upstream says otherwise), as in Kubernetes 1.28. */
-export const featureGates = {
-  APIListChunking: { default: true, stage: 'beta' },
-  APIResponseCompression: { default: true, stage: 'beta' },
-  // Beta but off by default in 1.28; its API versions need --runtime-config as well.
-  ValidatingAdmissionPolicy: { default: false, stage: 'beta' },
-  WatchList: { default: false, stage: 'alpha' },
-} as const satisfies Record<string, Gate>;
+const fixed: Partial<Record<ClusterFeature, FixedBehaviour>> = {
+  AggregatedDiscoveryEndpoint: 'always',
+  // x-kubernetes-validations rules are compiled at CRD write and enforced on every write (packages/cel).
+  CustomResourceValidationExpressions: 'always',
+  OpenAPIEnums: 'always',
+  RemainingItemCount: 'always',
+  AdmissionWebhookMatchConditions: 'never',
+  APIPriorityAndFairness: 'never',
+  APIServerIdentity: 'never',
+  APIServerTracing: 'never',
+  CRDValidationRatcheting: 'never',
+  KMSv1: 'never',
+  KMSv2: 'never',
+  KMSv2KDF: 'never',
+  LegacyServiceAccountTokenCleanUp: 'never',
+  StorageVersionAPI: 'never',
+  StorageVersionHash: 'never',
+  // The server speaks HTTP/1.1 only.
+  UnauthenticatedHTTP2DOSMitigation: 'never',
+};
 
-/** The gates as --help lists them: `Name=true|false (BETA - default=true)`, by name. */
+export const defaultFeatureGate: ApiserverFeatureGate = new FeatureGate(clusterFeatureGates, {}, fixed);
+
+/** The gates as --help lists them. */
 export function featureGatesHelp(): string {
-  return Object.entries(featureGates as Record<string, Gate>)
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([name, gate]) => `${name}=true|false (${gate.stage.toUpperCase()} - default=${gate.default})`)
-    .join(', ');
+  return defaultFeatureGate.knownFeatures().join(', ');
 }
 
-export type FeatureGates = Record<keyof typeof featureGates, boolean>;
-
-export function parseFeatureGates(pairs: readonly string[]): FeatureGates {
-  const gates = Object.fromEntries(Object.entries(featureGates).map(([name, gate]) => [name, gate.default])) as FeatureGates;
-  for (const pair of pairs) {
-    if (!pair.trim()) continue;
-    const [name = '', value, ...rest] = pair.split('=').map((part) => part.trim());
-    if (value === undefined || rest.length) throw new FlagError(`invalid value ${JSON.stringify(pair)} for flag --feature-gates: missing bool value for ${name}`);
-    if (!Object.hasOwn(featureGates, name)) throw new FlagError(`invalid value ${JSON.stringify(pair)} for flag --feature-gates: unrecognized feature gate: ${name}`);
-    if (value !== 'true' && value !== 'false') {
-      throw new FlagError(`invalid value ${JSON.stringify(pair)} for flag --feature-gates: invalid value of ${name}=${value}, err: must be true or false`);
-    }
-    gates[name as keyof FeatureGates] = value === 'true';
+/** The gates --feature-gates sets, with upstream's warnings; a FlagError with upstream's text for the first refusal. */
+export function parseFeatureGates(items: readonly string[]): { gates: ApiserverFeatureGate; warnings: string[] } {
+  try {
+    return defaultFeatureGate.withFlag(items);
+  } catch (error) {
+    throw new FlagError(`invalid value ${JSON.stringify(items.join(','))} for flag --feature-gates: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return gates;
 }

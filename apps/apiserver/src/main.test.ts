@@ -113,6 +113,12 @@ const flagErrors: { name: string; args: string[]; mentions: string; code: number
     mentions: '--etcd-cafile: cannot read /nonexistent/ca.crt',
     code: 1,
   },
+  {
+    name: 'a locked GA feature gate turned off',
+    args: ['--storage-backend=memory', '--secure-port=0', '--feature-gates=ServerSideApply=false'],
+    mentions: 'cannot set feature gate ServerSideApply to false, feature is locked to true',
+    code: 2,
+  },
   { name: 'an unreadable client CA file', args: ['--storage-backend=memory', '--secure-port=0', '--bind-address=127.0.0.1', '--client-ca-file=/nonexistent/ca.crt'], mentions: '--client-ca-file', code: 1 },
 ];
 
@@ -148,6 +154,29 @@ test('process: serves /readyz with the memory backend and exits 0 on SIGTERM', a
     run.child.kill('SIGTERM');
     assert.equal(await run.exit, 0);
     assert.ok(run.stdout.some((line) => line.includes('"shutdown: complete"')));
+  } finally {
+    run.child.kill('SIGKILL');
+  }
+});
+
+test('process: an audit policy that upstream would refuse fails startup naming the file and the problem', async () => {
+  const dir = await tempDir();
+  const policy = join(dir, 'audit.yaml');
+  await writeFile(policy, 'apiVersion: audit.plat.io/v1\nkind: Policy\nrules: [{level: Loud}]\n');
+  const run = start(['--storage-backend=memory', '--bind-address=127.0.0.1', '--secure-port=0', `--cert-dir=${dir}`, `--audit-policy-file=${policy}`]);
+  assert.equal(await run.exit, 1);
+  const lines = run.stderr().trimEnd().split('\n');
+  assert.equal(lines.length, 1, run.stderr());
+  assert.ok(lines[0]!.includes(policy) && lines[0]!.includes('rules[0].level: Unsupported value: "Loud"'), lines[0]);
+});
+
+test('process: a GA feature gate set to its value is accepted with upstream\'s warning in the log', async () => {
+  const certDir = await tempDir();
+  const run = start(['--storage-backend=memory', '--bind-address=127.0.0.1', '--secure-port=0', `--cert-dir=${certDir}`, '--feature-gates=ServerSideApply=true']);
+  try {
+    await servingPort(run);
+    const warning = run.stdout.map((line) => JSON.parse(line) as { level: number; msg: string }).find((line) => line.msg.startsWith('Setting GA'));
+    assert.deepEqual(warning && [warning.level, warning.msg], [40, 'Setting GA feature gate ServerSideApply=true. It will be removed in a future release.']);
   } finally {
     run.child.kill('SIGKILL');
   }

@@ -10,11 +10,16 @@ import {
   parseEncryptionConfiguration,
   loadServingCert,
   loadTokenFile,
+  loadWebhookKubeconfig,
+  OidcAuthenticator,
+  parseAuditPolicy,
   parsePublicKeys,
   parseSigningKey,
+  type AuditPolicy,
   type Logger,
   type ServiceAccountTokenOptions,
   type UserInfo,
+  type WebhookConnection,
 } from '@plat/apiserver';
 import { createStorage, type ResourceTransformers } from '@plat/storage';
 import { builtinDefinitions, builtinSubresourceDefinitions, customResourceDefinitions, immortalNamespaces, systemNamespaceObjects } from '@plat/api';
@@ -55,7 +60,49 @@ async function loadServiceAccountKeys(config: NonNullable<ApiserverConfig['servi
     : undefined;
   const keys = [];
   for (const file of config.keyFiles) keys.push(...parsePublicKeys(await readFlagFile('service-account-key-file', file), file));
-  return { issuers: config.issuers, keys: keys.length ? keys : [signingKey!], ...(signingKey && { signingKey }) };
+  return {
+    issuers: config.issuers,
+    keys: keys.length ? keys : [signingKey!],
+    ...(signingKey && { signingKey }),
+    ...(config.apiAudiences.length && { apiAudiences: config.apiAudiences }),
+    ...(config.maxExpirationSeconds && { maxExpirationSeconds: config.maxExpirationSeconds }),
+  };
+}
+
+/** --oidc-*: the authenticator, with the CA file read now. */
+async function oidcAuthenticator(config: NonNullable<ApiserverConfig['oidc']>, apiAudiences: string[]): Promise<OidcAuthenticator> {
+  const ca = config.caFile ? await readFlagFile('oidc-ca-file', config.caFile) : undefined;
+  return new OidcAuthenticator({
+    issuerURL: config.issuerURL,
+    clientID: config.clientID,
+    usernameClaim: config.usernameClaim,
+    usernamePrefix: config.usernamePrefix,
+    ...(config.groupsClaim && { groupsClaim: config.groupsClaim }),
+    groupsPrefix: config.groupsPrefix,
+    ...(ca && { ca }),
+    requiredClaims: config.requiredClaims,
+    signingAlgs: config.signingAlgs,
+    apiAudiences,
+  });
+}
+
+/** A webhook's kubeconfig-format file, or an error that names the flag. */
+async function webhookConnection(flag: string, path: string): Promise<WebhookConnection> {
+  try {
+    return await loadWebhookKubeconfig(path);
+  } catch (error) {
+    throw new Error(`--${flag}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** --audit-policy-file, decoded and checked. */
+async function loadAuditPolicy(path: string, domain: string): Promise<AuditPolicy> {
+  const text = await readFlagFile('audit-policy-file', path);
+  try {
+    return parseAuditPolicy(text, domain);
+  } catch (error) {
+    throw new Error(`--audit-policy-file: ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 /** --encryption-provider-config: the transformers of the resources it lists, reporting to `metrics`. */
@@ -70,6 +117,7 @@ async function loadEncryption(path: string, metrics: TransformationMetrics): Pro
 }
 
 async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
+  for (const warning of config.featureGateWarnings) logger.warn(warning);
   let tokens: Map<string, UserInfo> | undefined;
   if (config.tokenAuthFile) {
     const file = await loadTokenFile(config.tokenAuthFile);
@@ -77,6 +125,20 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
     tokens = file.tokens;
   }
   const clientCA = config.clientCAFile ? await loadClientCA(config.clientCAFile) : undefined;
+  const apiAudiences = config.apiAudiences.length ? config.apiAudiences : (config.serviceAccounts?.issuers ?? []);
+  const oidc = config.oidc && (await oidcAuthenticator(config.oidc, apiAudiences));
+  const tokenWebhook = config.tokenWebhook && {
+    connection: await webhookConnection('authentication-token-webhook-config-file', config.tokenWebhook.configFile),
+    version: config.tokenWebhook.version,
+    cacheTtlMs: config.tokenWebhook.cacheTtlMs,
+  };
+  const authorizationWebhook = config.authorizationWebhook && {
+    connection: await webhookConnection('authorization-webhook-config-file', config.authorizationWebhook.configFile),
+    version: config.authorizationWebhook.version,
+    authorizedTtlMs: config.authorizationWebhook.authorizedTtlMs,
+    unauthorizedTtlMs: config.authorizationWebhook.unauthorizedTtlMs,
+  };
+  const auditPolicy = config.auditPolicyFile ? await loadAuditPolicy(config.auditPolicyFile, config.apiDomain) : undefined;
   const serviceAccountTokens = config.serviceAccounts ? await loadServiceAccountKeys(config.serviceAccounts) : undefined;
   const tls = await loadServingCert({
     tlsCertFile: config.tlsCertFile,
@@ -111,14 +173,22 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
   const server = createServer({
     storage,
     ...(transformers && { storageTransformationMetrics: transformationMetrics }),
-    watchCache: config.watchCache,
+    watchCache: config.watchCache && { consistentListFromCache: config.featureGates.enabled('ConsistentListFromCache') },
     logger,
     tls,
     bindAddress: config.bindAddress,
     port: config.port,
     http2MaxStreamsPerConnection: config.http2MaxStreamsPerConnection,
-    authentication: { ...(tokens ? { tokens } : {}), ...(clientCA && { clientCA }), anonymous: config.anonymousAuth },
+    authentication: {
+      ...(tokens ? { tokens } : {}),
+      ...(clientCA && { clientCA }),
+      anonymous: config.anonymousAuth,
+      ...(oidc && { tokenAuthenticators: [oidc] }),
+      ...(apiAudiences.length && { apiAudiences }),
+    },
+    ...(tokenWebhook && { tokenWebhook }),
     authorizationModes: config.authorizationModes,
+    ...(authorizationWebhook && { authorizationWebhook }),
     ...(serviceAccountTokens && { serviceAccountTokens }),
     build: {
       gitCommit: process.env.PLAT_GIT_COMMIT,
@@ -130,6 +200,16 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     limits: config.limits,
     ...(config.auditLogPath && { auditLogPath: config.auditLogPath }),
+    auditLog: {
+      format: config.auditLog.format,
+      maxSizeBytes: config.auditLog.maxSizeMB * 1024 * 1024,
+      maxBackups: config.auditLog.maxBackups,
+      maxAgeDays: config.auditLog.maxAgeDays,
+    },
+    ...(auditPolicy && { auditPolicy }),
+    tlsPolicy: config.tls,
+    requestTimeoutMs: config.requestTimeoutMs,
+    ...(config.showHiddenMetricsForVersion && { showHiddenMetricsForVersion: config.showHiddenMetricsForVersion }),
     api: {
       definitions: builtinDefinitions,
       subresourceDefinitions: builtinSubresourceDefinitions,
@@ -138,11 +218,12 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
       eventTTLSeconds: Math.floor(config.eventTTLMs / 1000),
       bootstrap: systemNamespaceObjects(config.apiDomain).map((object) => ({ group: '', version: 'v1', resource: 'namespaces', object })),
       immortalNamespaces: immortalNamespaces(config.apiDomain),
-      responseCompression: config.featureGates.APIResponseCompression,
-      features: { watchList: config.featureGates.WatchList, apiListChunking: config.featureGates.APIListChunking },
+      responseCompression: config.featureGates.enabled('APIResponseCompression'),
+      features: { watchList: config.featureGates.enabled('WatchList'), apiListChunking: config.featureGates.enabled('APIListChunking') },
       runtimeConfig: config.runtimeConfig,
+      minRequestTimeoutS: config.minRequestTimeoutS,
       customResources: customResourceDefinitions,
-      validatingAdmissionPolicy: config.featureGates.ValidatingAdmissionPolicy,
+      validatingAdmissionPolicy: config.featureGates.enabled('ValidatingAdmissionPolicy'),
     },
   });
 

@@ -12,7 +12,13 @@ function config(argv: string[]): ApiserverConfig {
 }
 
 test('options: defaults', () => {
-  assert.deepEqual(config(['--etcd-servers=http://127.0.0.1:2379']), {
+  const { featureGates, featureGateWarnings, ...rest } = config(['--etcd-servers=http://127.0.0.1:2379']);
+  assert.deepEqual(
+    [featureGates.enabled('APIListChunking'), featureGates.enabled('APIResponseCompression'), featureGates.enabled('WatchList'), featureGates.enabled('ConsistentListFromCache')],
+    [true, true, false, false],
+  );
+  assert.deepEqual(featureGateWarnings, []);
+  assert.deepEqual(rest, {
     storage: { backend: 'etcd3', etcdServers: ['http://127.0.0.1:2379'], prefix: '/registry', compactionIntervalMs: 300_000 },
     storageHealthTimeoutMs: 2000,
     watchCache: true,
@@ -22,12 +28,16 @@ test('options: defaults', () => {
     http2MaxStreamsPerConnection: 1000,
     certDir: defaultCertDir(),
     anonymousAuth: true,
+    apiAudiences: [],
     authorizationModes: ['RBAC'],
     apiDomain: 'plat.io',
     shutdownDelayMs: 0,
     shutdownTimeoutMs: 30_000,
     logLevel: 'info',
-    featureGates: { APIListChunking: true, APIResponseCompression: true, ValidatingAdmissionPolicy: false, WatchList: false },
+    tls: { minVersion: 'TLSv1.2' },
+    requestTimeoutMs: 60_000,
+    minRequestTimeoutS: 1800,
+    auditLog: { format: 'json', maxSizeMB: 0, maxBackups: 0, maxAgeDays: 0 },
     limits: { maxRequestsInflight: 400, maxMutatingRequestsInflight: 200 },
     runtimeConfig: [],
   });
@@ -71,16 +81,36 @@ const ok: { name: string; argv: string[]; want: Partial<ApiserverConfig> }[] = [
   { name: 'anonymous auth off', argv: [...memory, '--anonymous-auth=false'], want: { anonymousAuth: false } },
   { name: 'authorization modes in order', argv: [...memory, '--authorization-mode=AlwaysDeny,AlwaysAllow'], want: { authorizationModes: ['AlwaysDeny', 'AlwaysAllow'] } },
   { name: 'RBAC with another mode', argv: [...memory, '--authorization-mode=RBAC,AlwaysDeny'], want: { authorizationModes: ['RBAC', 'AlwaysDeny'] } },
+  {
+    name: 'Webhook authorization with its file, version and TTLs',
+    argv: [...memory, '--authorization-mode=RBAC,Webhook', '--authorization-webhook-config-file=/authz.yaml', '--authorization-webhook-version=v1beta1', '--authorization-webhook-cache-unauthorized-ttl=0'],
+    want: { authorizationModes: ['RBAC', 'Webhook'], authorizationWebhook: { configFile: '/authz.yaml', version: 'v1beta1', authorizedTtlMs: 300_000, unauthorizedTtlMs: 0 } },
+  },
+  {
+    name: 'webhook token authentication, upstream\'s defaults',
+    argv: [...memory, '--authentication-token-webhook-config-file=/authn.yaml'],
+    want: { tokenWebhook: { configFile: '/authn.yaml', version: 'v1', cacheTtlMs: 120_000 } },
+  },
+  {
+    name: 'webhook token authentication, its cache TTL',
+    argv: [...memory, '--authentication-token-webhook-config-file=/authn.yaml', '--authentication-token-webhook-cache-ttl=10s'],
+    want: { tokenWebhook: { configFile: '/authn.yaml', version: 'v1', cacheTtlMs: 10_000 } },
+  },
   { name: 'client CA file', argv: [...memory, '--client-ca-file=/ca.crt'], want: { clientCAFile: '/ca.crt' } },
   {
     name: 'service-account issuer and signing key',
     argv: [...memory, '--service-account-issuer=https://plat.example', '--service-account-signing-key-file=/sa.key'],
-    want: { serviceAccounts: { issuers: ['https://plat.example'], keyFiles: [], signingKeyFile: '/sa.key' } },
+    want: { serviceAccounts: { issuers: ['https://plat.example'], keyFiles: [], signingKeyFile: '/sa.key', apiAudiences: [] } },
+  },
+  {
+    name: '--api-audiences and --service-account-max-token-expiration',
+    argv: [...memory, '--service-account-issuer=https://plat.example', '--service-account-signing-key-file=/sa.key', '--api-audiences=api,plat', '--service-account-max-token-expiration=2h'],
+    want: { serviceAccounts: { issuers: ['https://plat.example'], keyFiles: [], signingKeyFile: '/sa.key', apiAudiences: ['api', 'plat'], maxExpirationSeconds: 7200 } },
   },
   {
     name: 'several issuers and key files: verification only',
     argv: [...memory, '--service-account-issuer=https://a', '--service-account-issuer=b', '--service-account-key-file=/a.pub', '--service-account-key-file=/b.pub'],
-    want: { serviceAccounts: { issuers: ['https://a', 'b'], keyFiles: ['/a.pub', '/b.pub'] } },
+    want: { serviceAccounts: { issuers: ['https://a', 'b'], keyFiles: ['/a.pub', '/b.pub'], apiAudiences: [] } },
   },
   { name: 'no service-account flags', argv: memory, want: { serviceAccounts: undefined } },
   { name: 'TLS files', argv: [...memory, '--tls-cert-file=/c.crt', '--tls-private-key-file=/c.key'], want: { tlsCertFile: '/c.crt', tlsPrivateKeyFile: '/c.key' } },
@@ -100,6 +130,27 @@ const ok: { name: string; argv: string[]; want: Partial<ApiserverConfig> }[] = [
       ],
     },
   },
+  {
+    name: 'timeouts',
+    argv: [...memory, '--request-timeout=30s', '--min-request-timeout=600'],
+    want: { requestTimeoutMs: 30_000, minRequestTimeoutS: 600 },
+  },
+  {
+    name: 'TLS 1.3 at least',
+    argv: [...memory, '--tls-min-version=VersionTLS13'],
+    want: { tls: { minVersion: 'TLSv1.3' } },
+  },
+  {
+    name: 'TLS 1.2 suites by Go\'s names, in order',
+    argv: [...memory, '--tls-cipher-suites=TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256'],
+    want: { tls: { minVersion: 'TLSv1.2', tls12Suites: ['ECDHE-RSA-AES256-GCM-SHA384', 'ECDHE-ECDSA-AES128-GCM-SHA256'] } },
+  },
+  { name: 'hidden metrics shown for the previous release', argv: [...memory, '--show-hidden-metrics-for-version=1.27'], want: { showHiddenMetricsForVersion: '1.27' } },
+  {
+    name: 'audit policy, format and rotation',
+    argv: [...memory, '--audit-policy-file=/etc/plat/audit.yaml', '--audit-log-format=legacy', '--audit-log-maxsize=10', '--audit-log-maxbackup=3', '--audit-log-maxage=7'],
+    want: { auditPolicyFile: '/etc/plat/audit.yaml', auditLog: { format: 'legacy', maxSizeMB: 10, maxBackups: 3, maxAgeDays: 7 } },
+  },
   { name: 'audit log path', argv: [...memory, '--audit-log-path=/var/log/plat/audit.log'], want: { auditLogPath: '/var/log/plat/audit.log' } },
   { name: 'in-flight limits by default', argv: memory, want: { limits: { maxRequestsInflight: 400, maxMutatingRequestsInflight: 200 } } },
   {
@@ -107,22 +158,53 @@ const ok: { name: string; argv: string[]; want: Partial<ApiserverConfig> }[] = [
     argv: [...memory, '--max-requests-inflight=10', '--max-mutating-requests-inflight=0', '--redis-url=redis://127.0.0.1:6379', '--per-user-qps=5'],
     want: { limits: { maxRequestsInflight: 10, maxMutatingRequestsInflight: 0, userRate: { qps: 5, burst: 200, redisUrl: 'redis://127.0.0.1:6379' } } },
   },
-  {
-    name: 'feature gates',
-    argv: [...memory, '--feature-gates=APIResponseCompression=false'],
-    want: { featureGates: { APIListChunking: true, APIResponseCompression: false, ValidatingAdmissionPolicy: false, WatchList: false } },
-  },
-  {
-    name: 'feature gates: WatchList (alpha) on, APIListChunking (beta) off',
-    argv: [...memory, '--feature-gates=WatchList=true,APIListChunking=false'],
-    want: { featureGates: { APIListChunking: false, APIResponseCompression: true, ValidatingAdmissionPolicy: false, WatchList: true } },
-  },
 ];
+
+test('options: feature gates, as @plat/featuregate reads them (ValidatingAdmissionPolicy beta and off, WatchList alpha)', () => {
+  const gates = (argv: string[]) => config([...memory, ...argv]).featureGates;
+  assert.deepEqual(
+    ['APIListChunking', 'APIResponseCompression', 'ValidatingAdmissionPolicy', 'WatchList'].map((name) => gates([]).enabled(name as 'WatchList')),
+    [true, true, false, false],
+  );
+  const set = gates(['--feature-gates=WatchList=true,APIListChunking=false,ValidatingAdmissionPolicy=true']);
+  assert.deepEqual([set.enabled('WatchList'), set.enabled('APIListChunking'), set.enabled('ValidatingAdmissionPolicy')], [true, false, true]);
+});
 
 for (const { name, argv, want } of ok) {
   test(`options: ${name}`, () => {
     const got = config(argv);
     for (const [key, value] of Object.entries(want)) assert.deepEqual(got[key as keyof ApiserverConfig], value, key);
+  });
+}
+
+const gateCases: { name: string; argv: string[]; gates: Record<string, boolean>; warnings?: string[] }[] = [
+  { name: 'a beta gate off', argv: ['--feature-gates=APIResponseCompression=false'], gates: { APIListChunking: true, APIResponseCompression: false, WatchList: false } },
+  {
+    name: 'WatchList (alpha) on, APIListChunking (beta) off',
+    argv: ['--feature-gates=WatchList=true,APIListChunking=false'],
+    gates: { APIListChunking: false, APIResponseCompression: true, WatchList: true },
+  },
+  { name: 'ConsistentListFromCache (alpha) on', argv: ['--feature-gates=ConsistentListFromCache=true'], gates: { ConsistentListFromCache: true } },
+  { name: 'repeated flags accumulate', argv: ['--feature-gates=WatchList=true', '--feature-gates=APIListChunking=false'], gates: { WatchList: true, APIListChunking: false } },
+  { name: 'AllAlpha', argv: ['--feature-gates=AllAlpha=true,WatchList=false'], gates: { ConsistentListFromCache: true, WatchList: false, APIListChunking: true } },
+  {
+    name: 'a locked GA gate set to its value: accepted, with upstream\'s warning',
+    argv: ['--feature-gates=ServerSideApply=true'],
+    gates: { ServerSideApply: true },
+    warnings: ['Setting GA feature gate ServerSideApply=true. It will be removed in a future release.'],
+  },
+  {
+    name: 'a deprecated gate set to what this server does: accepted, with upstream\'s warning',
+    argv: ['--feature-gates=KMSv1=false'],
+    gates: { KMSv1: false },
+    warnings: ['Setting deprecated feature gate KMSv1=false. It will be removed in a future release.'],
+  },
+];
+for (const { name, argv, gates, warnings = [] } of gateCases) {
+  test(`options: feature gates: ${name}`, () => {
+    const got = config([...memory, ...argv]);
+    for (const [gate, value] of Object.entries(gates)) assert.equal(got.featureGates.enabled(gate as 'WatchList'), value, gate);
+    assert.deepEqual(got.featureGateWarnings, warnings);
   });
 }
 
@@ -138,7 +220,14 @@ const bad: { name: string; argv: string[]; message: string }[] = [
     message: 'invalid value "-1" for flag --http2-max-streams-per-connection: must be an integer between 0 and 2147483647',
   },
   { name: 'bind address not an IP', argv: [...memory, '--bind-address=localhost'], message: 'invalid value "localhost" for flag --bind-address: must be an IP address' },
-  { name: 'unknown authorization mode', argv: [...memory, '--authorization-mode=Webhook'], message: 'invalid value "Webhook" for flag --authorization-mode: must be one of AlwaysAllow, AlwaysDeny, RBAC' },
+  { name: 'unknown authorization mode', argv: [...memory, '--authorization-mode=Node'], message: 'invalid value "Node" for flag --authorization-mode: must be one of AlwaysAllow, AlwaysDeny, RBAC, Webhook' },
+  { name: 'Webhook without its file', argv: [...memory, '--authorization-mode=RBAC,Webhook'], message: "authorization-mode Webhook's authorization config file not passed" },
+  { name: 'a webhook file without the mode', argv: [...memory, '--authorization-webhook-config-file=/authz.yaml'], message: 'cannot specify --authorization-webhook-config-file without mode Webhook' },
+  {
+    name: 'an unknown webhook version',
+    argv: [...memory, '--authentication-token-webhook-config-file=/a', '--authentication-token-webhook-version=v2'],
+    message: 'invalid value "v2" for flag --authentication-token-webhook-version: must be one of v1, v1beta1',
+  },
   {
     name: 'a signing key without an issuer',
     argv: [...memory, '--service-account-signing-key-file=/sa.key'],
@@ -174,7 +263,45 @@ const bad: { name: string; argv: string[]; message: string }[] = [
   {
     name: 'feature gate without a bool',
     argv: [...memory, '--feature-gates=APIResponseCompression=yes'],
-    message: 'invalid value "APIResponseCompression=yes" for flag --feature-gates: invalid value of APIResponseCompression=yes, err: must be true or false',
+    message: 'invalid value "APIResponseCompression=yes" for flag --feature-gates: invalid value of APIResponseCompression=yes, err: strconv.ParseBool: parsing "yes": invalid syntax',
+  },
+  {
+    name: '--show-hidden-metrics-for-version other than the previous minor release',
+    argv: [...memory, '--show-hidden-metrics-for-version=1.26'],
+    message: "--show-hidden-metrics-for-version must be omitted or have the value '1.27'. Only the previous minor version is allowed",
+  },
+  {
+    name: 'a maximum token expiration under an hour',
+    argv: [...memory, '--service-account-issuer=https://a', '--service-account-key-file=/a.pub', '--service-account-max-token-expiration=30m'],
+    message: 'the service-account-max-token-expiration must be between 1 hour and 2^32 seconds',
+  },
+  { name: 'unknown TLS version', argv: [...memory, '--tls-min-version=TLS13'], message: 'invalid value "TLS13" for flag --tls-min-version: unknown tls version "TLS13"' },
+  {
+    name: 'unknown cipher suite',
+    argv: [...memory, '--tls-cipher-suites=TLS_FAST'],
+    message: 'invalid value "TLS_FAST" for flag --tls-cipher-suites: Cipher suite TLS_FAST not supported or doesn\'t exist',
+  },
+  { name: 'negative request timeout', argv: [...memory, '--request-timeout=-1s'], message: 'invalid value "-1s" for flag --request-timeout: must not be negative' },
+  {
+    name: 'a locked GA gate turned off',
+    argv: [...memory, '--feature-gates=ServerSideApply=false'],
+    message: 'invalid value "ServerSideApply=false" for flag --feature-gates: cannot set feature gate ServerSideApply to false, feature is locked to true',
+  },
+  {
+    name: 'a gate removed before 1.28',
+    argv: [...memory, '--feature-gates=AdvancedAuditing=true'],
+    message: 'invalid value "AdvancedAuditing=true" for flag --feature-gates: unrecognized feature gate: AdvancedAuditing',
+  },
+  {
+    name: 'a feature this server does not implement turned on',
+    argv: [...memory, '--feature-gates=APIPriorityAndFairness=true'],
+    message: 'invalid value "APIPriorityAndFairness=true" for flag --feature-gates: cannot set feature gate APIPriorityAndFairness to true, this server does not implement the feature',
+  },
+  {
+    name: 'CEL validation rules, always enforced, turned off',
+    argv: [...memory, '--feature-gates=CustomResourceValidationExpressions=false'],
+    message:
+      'invalid value "CustomResourceValidationExpressions=false" for flag --feature-gates: cannot set feature gate CustomResourceValidationExpressions to false, this server cannot turn the feature off',
   },
   { name: 'redis URL without the scheme', argv: [...memory, '--redis-url=localhost:6379'], message: 'invalid value "localhost:6379" for flag --redis-url: must be a redis:// or rediss:// URL' },
   { name: 'bad duration', argv: [...memory, '--shutdown-delay-duration=soon'], message: 'invalid value "soon" for flag --shutdown-delay-duration: must be a duration such as 30s, 5m or 1h30m' },

@@ -2,9 +2,9 @@
 import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { authorizationModes, logLevels, parseRuntimeConfig, type AuthorizationMode, type LogLevel, type RuntimeConfigEntry } from '@plat/apiserver';
+import { authorizationModes, checkShowHiddenMetricsForVersion, logLevels, parseRuntimeConfig, parseTlsCipherSuites, parseTlsMinVersion, type TlsPolicy, type AuthorizationMode, type LogLevel, type RuntimeConfigEntry } from '@plat/apiserver';
 import { FlagError, flag, parseFlags, type FlagValues } from '@plat/apimachinery';
-import { featureGatesHelp, parseFeatureGates, type FeatureGates } from './feature-gates.js';
+import { featureGatesHelp, parseFeatureGates, type ApiserverFeatureGate } from './feature-gates.js';
 
 /**
  * kube-apiserver keeps its generated certificate in /var/run/kubernetes; ours goes to /var/run/plat
@@ -51,12 +51,45 @@ export const apiserverFlags = {
   ),
   'tls-cert-file': flag.string('File containing the default x509 certificate for HTTPS (CA certificates after it).'),
   'tls-private-key-file': flag.string('File containing the default x509 private key matching --tls-cert-file.'),
+  'tls-min-version': flag.string('Minimum TLS version supported. Possible values: VersionTLS12 (the default), VersionTLS13 (VersionTLS10 and VersionTLS11 are refused: node\'s OpenSSL does not serve them).'),
+  'tls-cipher-suites': flag.list(
+    'Comma-separated list of cipher suites for the server, Go\'s names (TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, ...): the TLS 1.2 suites offered, in order. If omitted, the default suites are used. TLS 1.3\'s suites are not configurable, as in Go.',
+  ),
+  'request-timeout': flag.duration(
+    'An optional field indicating the duration a handler must keep a request open before timing it out: past it, a request other than a watch is answered 504 (a shorter ?timeout= of the request applies instead). 0 means no timeout.',
+    60_000,
+  ),
+  'min-request-timeout': flag.int(
+    'An optional field indicating the minimum number of seconds a handler must keep a request open before timing it out. Currently only honored by the watch request handler, which picks a randomized value between this and twice this as the connection timeout, to spread out load.',
+    1800,
+    0,
+    2_147_483_647,
+  ),
   'token-auth-file': flag.string('If set, the file that will be used to secure the secure port of the API server via token authentication.'),
   'anonymous-auth': flag.bool('Enables anonymous requests to the secure port: requests that no other method rejects get the user system:anonymous.', true),
   'authorization-mode': flag.list(
-    'Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny,RBAC. Members of system:masters are always allowed.',
+    'Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny,RBAC,Webhook. Members of system:masters are always allowed.',
     ['RBAC'],
   ),
+  'authorization-webhook-config-file': flag.string(
+    "File with webhook configuration in kubeconfig format, used with --authorization-mode=Webhook. The API server will query the remote service to determine access on the API server's secure port.",
+  ),
+  'authorization-webhook-version': flag.enum(
+    'The API version of the authorization.<api-domain> SubjectAccessReview to send to and expect from the webhook.',
+    ['v1', 'v1beta1'] as const,
+    'v1',
+  ),
+  'authorization-webhook-cache-authorized-ttl': flag.duration("The duration to cache 'authorized' responses from the webhook authorizer.", 5 * 60_000),
+  'authorization-webhook-cache-unauthorized-ttl': flag.duration("The duration to cache 'unauthorized' responses from the webhook authorizer.", 30_000),
+  'authentication-token-webhook-config-file': flag.string(
+    'File with webhook configuration for token authentication in kubeconfig format. The API server will query the remote service to determine authentication for bearer tokens.',
+  ),
+  'authentication-token-webhook-version': flag.enum(
+    'The API version of the authentication.<api-domain> TokenReview to send to and expect from the webhook.',
+    ['v1', 'v1beta1'] as const,
+    'v1',
+  ),
+  'authentication-token-webhook-cache-ttl': flag.duration('The duration to cache responses from the webhook token authenticator.', 2 * 60_000),
   'api-domain': flag.string('The domain of the built-in API groups and media types (k8s.io serves Kubernetes\' names).', 'plat.io'),
   'shutdown-delay-duration': flag.duration('Time to delay the termination: /readyz fails while the server keeps serving, so that load balancers stop sending requests.', 0),
   'shutdown-timeout': flag.duration('How long shutdown waits for requests in flight before closing their connections.', 30_000),
@@ -73,13 +106,55 @@ export const apiserverFlags = {
   'service-account-issuer': flag.list(
     'Identifier of the service account token issuer: the "iss" claim of issued tokens, and the default audience. May be given multiple times: the first issues, all are accepted.',
   ),
+  'oidc-issuer-url': flag.string(
+    "The URL of the OpenID issuer, only HTTPS scheme will be accepted. If set, it will be used to verify the OIDC JSON Web Token (JWT).",
+  ),
+  'oidc-client-id': flag.string('The client ID for the OpenID Connect client, must be set if oidc-issuer-url is set.'),
+  'oidc-username-claim': flag.string(
+    "The OpenID claim to use as the user name. Note that claims other than the default ('sub') is not guaranteed to be unique and immutable.",
+    'sub',
+  ),
+  'oidc-username-prefix': flag.string(
+    "If provided, all usernames will be prefixed with this value. If not provided, username claims other than 'email' are prefixed by the issuer URL to avoid clashes. To skip any prefixing, provide the value '-'.",
+  ),
+  'oidc-groups-claim': flag.string('If provided, the name of a custom OpenID Connect claim for specifying user groups. The claim value is expected to be a string or array of strings.'),
+  'oidc-groups-prefix': flag.string('If provided, all groups will be prefixed with this value to prevent conflicts with other authentication strategies.'),
+  'oidc-ca-file': flag.string("If set, the OpenID server's certificate will be verified by one of the authorities in the oidc-ca-file, otherwise the host's root CA set will be used."),
+  'oidc-required-claim': flag.list(
+    'A key=value pair that describes a required claim in the ID Token. If set, the claim is verified to be present in the ID Token with a matching value. Repeat this flag to specify multiple claims.',
+  ),
+  'oidc-signing-algs': flag.list('Comma-separated list of allowed JOSE asymmetric signing algorithms. JWTs with a supported \'alg\' header values are: RS256, RS384, RS512, ES256, ES384, ES512, PS256, PS384, PS512.', ['RS256']),
+  'api-audiences': flag.list(
+    'Identifiers of the API. The service account token authenticator will validate that tokens used against the API are bound to at least one of these audiences. If --service-account-issuer is configured and this flag is not, this field defaults to a single element list containing the issuer URL.',
+  ),
+  'service-account-max-token-expiration': flag.duration(
+    'The maximum validity duration of a token created by the service account token issuer. If an otherwise valid TokenRequest with a validity duration larger than this value is requested, a token will be issued with a validity duration of this value. 0: no maximum.',
+    0,
+  ),
   'runtime-config': flag.list(
     'A set of key=value pairs that enable or disable built-in APIs: api/all, api/ga, api/beta, api/alpha, <group>/<version> (the core group: v1) or <group>/<version>/<resource>, =true or =false (no value means true); the most specific wins. Groups may be named in the k8s.io form. By default GA and beta versions are served and alpha versions are not.',
   ),
-  'feature-gates': flag.list(`A set of key=value pairs that describe feature gates for alpha/experimental features. Known: ${featureGatesHelp()}.`),
-  'audit-log-path': flag.string(
-    'If set, all requests coming to the apiserver will be logged to this file, one JSON line (an audit Event at level Metadata, stage ResponseComplete) per request. Empty: no audit log.',
+  'feature-gates': flag.list(`A set of key=value pairs that describe feature gates for alpha/experimental features. Options are: ${featureGatesHelp()}.`),
+  'show-hidden-metrics-for-version': flag.string(
+    "The previous version for which you want to show hidden metrics. Only the previous minor version is meaningful, other values will not be allowed. The format is <major>.<minor>, e.g.: '1.27'. The purpose of this format is make sure you have the opportunity to notice if the next release hides additional metrics, rather than being surprised when they are permanently removed in the release after that.",
   ),
+  'audit-log-path': flag.string(
+    'If set, all requests coming to the apiserver will be logged to this file, one line per event the audit policy records (without --audit-policy-file: every request at level Metadata, stage ResponseComplete). Empty: no audit log.',
+  ),
+  'audit-policy-file': flag.string('Path to the file that defines the audit policy configuration (an audit.<api-domain>/v1 Policy, YAML or JSON).'),
+  'audit-log-format': flag.enum(
+    'Format of saved audits. "legacy" indicates 1-line text format for each event. "json" indicates structured json format. Known formats are legacy,json.',
+    ['json', 'legacy'] as const,
+    'json',
+  ),
+  'audit-log-maxage': flag.int('The maximum number of days to retain old audit log files based on the timestamp encoded in their filename.', 0, 0, 1_000_000),
+  'audit-log-maxbackup': flag.int(
+    "The maximum number of old audit log files to retain. Setting a value of 0 will mean there's no restriction on the number of files.",
+    0,
+    0,
+    1_000_000,
+  ),
+  'audit-log-maxsize': flag.int('The maximum size in megabytes of the audit log file before it gets rotated (0: 100, as upstream\'s).', 0, 0, 1_000_000),
   'max-requests-inflight': flag.int(
     'The maximum number of non-mutating requests in flight on this replica at a given time; over it, requests are rejected (429). Watches are exempt. 0 means no limit.',
     400,
@@ -128,16 +203,48 @@ export interface ApiserverConfig {
   tlsPrivateKeyFile?: string;
   tokenAuthFile?: string;
   clientCAFile?: string;
+  /** --tls-min-version and --tls-cipher-suites. */
+  tls: TlsPolicy;
+  /** --request-timeout; 0: none. */
+  requestTimeoutMs: number;
+  /** --min-request-timeout, in seconds. */
+  minRequestTimeoutS: number;
+  /** --api-audiences (the service accounts' default: their issuers). */
+  apiAudiences: string[];
   /** Present when --service-account-issuer is given. */
-  serviceAccounts?: { issuers: string[]; keyFiles: string[]; signingKeyFile?: string };
+  serviceAccounts?: { issuers: string[]; keyFiles: string[]; signingKeyFile?: string; apiAudiences: string[]; maxExpirationSeconds?: number };
   anonymousAuth: boolean;
   authorizationModes: AuthorizationMode[];
+  /** --authorization-webhook-*: present with the Webhook mode. */
+  authorizationWebhook?: { configFile: string; version: 'v1' | 'v1beta1'; authorizedTtlMs: number; unauthorizedTtlMs: number };
+  /** --authentication-token-webhook-*: present with its config file. */
+  tokenWebhook?: { configFile: string; version: 'v1' | 'v1beta1'; cacheTtlMs: number };
   apiDomain: string;
   shutdownDelayMs: number;
   shutdownTimeoutMs: number;
   logLevel: LogLevel;
-  featureGates: FeatureGates;
+  /** --show-hidden-metrics-for-version: the previous minor release, when given. */
+  showHiddenMetricsForVersion?: string;
+  featureGates: ApiserverFeatureGate;
+  /** Upstream's warnings for the GA and deprecated gates --feature-gates set, for the log. */
+  featureGateWarnings: string[];
   auditLogPath?: string;
+  /** --audit-log-format and the rotation flags. */
+  auditLog: { format: 'json' | 'legacy'; maxSizeMB: number; maxBackups: number; maxAgeDays: number };
+  /** --audit-policy-file: read and decoded at start. */
+  auditPolicyFile?: string;
+  /** --oidc-*: present with --oidc-issuer-url. */
+  oidc?: {
+    issuerURL: string;
+    clientID: string;
+    usernameClaim: string;
+    usernamePrefix: string;
+    groupsClaim: string;
+    groupsPrefix: string;
+    caFile?: string;
+    requiredClaims: Record<string, string>;
+    signingAlgs: string[];
+  };
   /** --runtime-config, checked for syntax (the server checks the names). */
   runtimeConfig: RuntimeConfigEntry[];
   limits: { maxRequestsInflight: number; maxMutatingRequestsInflight: number; userRate?: { qps: number; burst: number; redisUrl: string } };
@@ -146,7 +253,7 @@ export interface ApiserverConfig {
 const invalid = (name: string, value: string, reason: string): FlagError =>
   new FlagError(`invalid value ${JSON.stringify(value)} for flag --${name}: ${reason}`);
 
-function checkAuthorizationModes(modes: string[]): AuthorizationMode[] {
+function checkAuthorizationModes(modes: string[], webhookConfigFile: string): AuthorizationMode[] {
   if (!modes.length) throw new FlagError('flag --authorization-mode: at least one authorization mode must be given');
   const seen = new Set<string>();
   for (const mode of modes) {
@@ -156,6 +263,9 @@ function checkAuthorizationModes(modes: string[]): AuthorizationMode[] {
     if (seen.has(mode)) throw invalid('authorization-mode', mode, 'mode given more than once');
     seen.add(mode);
   }
+  // Upstream's two refusals.
+  if (seen.has('Webhook') && !webhookConfigFile) throw new FlagError("authorization-mode Webhook's authorization config file not passed");
+  if (webhookConfigFile && !seen.has('Webhook')) throw new FlagError('cannot specify --authorization-webhook-config-file without mode Webhook');
   return modes as AuthorizationMode[];
 }
 
@@ -172,6 +282,7 @@ function serviceAccountConfig(values: ApiserverFlagValues): ApiserverConfig['ser
     seen.add(issuer);
   }
   if (!issuers.length) {
+    if (values['service-account-max-token-expiration']) throw new FlagError('flag --service-account-max-token-expiration requires --service-account-issuer');
     if (signingKeyFile) throw new FlagError('flag --service-account-signing-key-file requires --service-account-issuer');
     if (keyFiles.length) throw new FlagError('flag --service-account-key-file requires --service-account-issuer');
     return undefined;
@@ -179,7 +290,68 @@ function serviceAccountConfig(values: ApiserverFlagValues): ApiserverConfig['ser
   if (!signingKeyFile && !keyFiles.length) {
     throw new FlagError('flag --service-account-issuer requires --service-account-signing-key-file or --service-account-key-file');
   }
-  return { issuers, keyFiles, ...(signingKeyFile && { signingKeyFile }) };
+  const maxExpiration = values['service-account-max-token-expiration'];
+  // Upstream's bounds: an hour at least, 2^32 seconds at most.
+  if (maxExpiration && (maxExpiration < 3_600_000 || maxExpiration > 2 ** 32 * 1000)) {
+    throw new FlagError('the service-account-max-token-expiration must be between 1 hour and 2^32 seconds');
+  }
+  return {
+    issuers,
+    keyFiles,
+    ...(signingKeyFile && { signingKeyFile }),
+    apiAudiences: values['api-audiences'],
+    ...(maxExpiration && { maxExpirationSeconds: Math.floor(maxExpiration / 1000) }),
+  };
+}
+
+/** --tls-min-version and --tls-cipher-suites, with upstream's refusals. */
+function tlsPolicy(minVersion: string, suites: string[]): TlsPolicy {
+  const policy: TlsPolicy = { minVersion: 'TLSv1.2' };
+  try {
+    policy.minVersion = parseTlsMinVersion(minVersion);
+  } catch (error) {
+    throw invalid('tls-min-version', minVersion, error instanceof Error ? error.message : String(error));
+  }
+  try {
+    const tls12Suites = parseTlsCipherSuites(suites);
+    if (tls12Suites) policy.tls12Suites = tls12Suites;
+  } catch (error) {
+    throw invalid('tls-cipher-suites', suites.join(','), error instanceof Error ? error.message : String(error));
+  }
+  return policy;
+}
+
+const signingAlgs = ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512'];
+
+/** --oidc-*, with upstream's checks. */
+function oidcConfig(values: ApiserverFlagValues): ApiserverConfig['oidc'] {
+  const issuerURL = values['oidc-issuer-url'];
+  const clientID = values['oidc-client-id'];
+  if (issuerURL && !clientID) throw new FlagError('oidc-issuer-url requires oidc-client-id');
+  if (clientID && !issuerURL) throw new FlagError('oidc-client-id requires oidc-issuer-url');
+  if (!issuerURL) return undefined;
+  const scheme = URL.canParse(issuerURL) ? new URL(issuerURL).protocol.slice(0, -1) : '';
+  if (scheme !== 'https') throw new FlagError(`'oidc-issuer-url' (${JSON.stringify(issuerURL)}) has invalid scheme (${JSON.stringify(scheme)}), require 'https'`);
+  const requiredClaims: Record<string, string> = {};
+  for (const pair of values['oidc-required-claim']) {
+    const equals = pair.indexOf('=');
+    if (equals <= 0) throw invalid('oidc-required-claim', pair, 'must be formatted as key=value');
+    requiredClaims[pair.slice(0, equals).trim()] = pair.slice(equals + 1).trim();
+  }
+  for (const alg of values['oidc-signing-algs']) {
+    if (!signingAlgs.includes(alg)) throw invalid('oidc-signing-algs', alg, `oidc: unsupported signing alg: ${alg}`);
+  }
+  return {
+    issuerURL,
+    clientID,
+    usernameClaim: values['oidc-username-claim'],
+    usernamePrefix: values['oidc-username-prefix'],
+    groupsClaim: values['oidc-groups-claim'],
+    groupsPrefix: values['oidc-groups-prefix'],
+    ...(values['oidc-ca-file'] && { caFile: values['oidc-ca-file'] }),
+    requiredClaims,
+    signingAlgs: values['oidc-signing-algs'],
+  };
 }
 
 function runtimeConfig(items: string[]): RuntimeConfigEntry[] {
@@ -223,6 +395,11 @@ export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
     throw invalid('api-domain', values['api-domain'], 'must be a DNS domain such as plat.io');
   }
   const serviceAccounts = serviceAccountConfig(values);
+  const featureGates = parseFeatureGates(values['feature-gates']);
+  const oidc = oidcConfig(values);
+  const tls = tlsPolicy(values['tls-min-version'], values['tls-cipher-suites']);
+  const hiddenMetrics = checkShowHiddenMetricsForVersion(values['show-hidden-metrics-for-version']);
+  if (hiddenMetrics) throw new FlagError(hiddenMetrics);
   if (values['redis-url'] && !/^rediss?:\/\//.test(values['redis-url'])) throw invalid('redis-url', values['redis-url'], 'must be a redis:// or rediss:// URL');
   return {
     storage: {
@@ -242,17 +419,46 @@ export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
     http2MaxStreamsPerConnection: values['http2-max-streams-per-connection'],
     certDir: values['cert-dir'],
     ...(values['tls-cert-file'] ? { tlsCertFile: values['tls-cert-file'], tlsPrivateKeyFile: values['tls-private-key-file'] } : {}),
+    tls,
+    requestTimeoutMs: values['request-timeout'],
+    minRequestTimeoutS: values['min-request-timeout'],
     ...(values['token-auth-file'] ? { tokenAuthFile: values['token-auth-file'] } : {}),
     ...(values['client-ca-file'] ? { clientCAFile: values['client-ca-file'] } : {}),
     ...(serviceAccounts && { serviceAccounts }),
+    ...(oidc && { oidc }),
+    apiAudiences: values['api-audiences'],
     anonymousAuth: values['anonymous-auth'],
-    authorizationModes: checkAuthorizationModes(values['authorization-mode']),
+    authorizationModes: checkAuthorizationModes(values['authorization-mode'], values['authorization-webhook-config-file']),
+    ...(values['authorization-webhook-config-file'] && {
+      authorizationWebhook: {
+        configFile: values['authorization-webhook-config-file'],
+        version: values['authorization-webhook-version'],
+        authorizedTtlMs: values['authorization-webhook-cache-authorized-ttl'],
+        unauthorizedTtlMs: values['authorization-webhook-cache-unauthorized-ttl'],
+      },
+    }),
+    ...(values['authentication-token-webhook-config-file'] && {
+      tokenWebhook: {
+        configFile: values['authentication-token-webhook-config-file'],
+        version: values['authentication-token-webhook-version'],
+        cacheTtlMs: values['authentication-token-webhook-cache-ttl'],
+      },
+    }),
     apiDomain: values['api-domain'],
     shutdownDelayMs: values['shutdown-delay-duration'],
     shutdownTimeoutMs: values['shutdown-timeout'],
     logLevel: values['log-level'],
-    featureGates: parseFeatureGates(values['feature-gates']),
+    ...(values['show-hidden-metrics-for-version'] && { showHiddenMetricsForVersion: values['show-hidden-metrics-for-version'] }),
+    featureGates: featureGates.gates,
+    featureGateWarnings: featureGates.warnings,
     ...(values['audit-log-path'] && { auditLogPath: values['audit-log-path'] }),
+    auditLog: {
+      format: values['audit-log-format'],
+      maxSizeMB: values['audit-log-maxsize'],
+      maxBackups: values['audit-log-maxbackup'],
+      maxAgeDays: values['audit-log-maxage'],
+    },
+    ...(values['audit-policy-file'] && { auditPolicyFile: values['audit-policy-file'] }),
     runtimeConfig: runtimeConfig(values['runtime-config']),
     limits: {
       maxRequestsInflight: values['max-requests-inflight'],

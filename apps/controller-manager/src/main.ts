@@ -36,6 +36,7 @@ async function serve(config: ControllerManagerConfig, checks: { live: HealthChec
     bindAddress,
     port,
     tls,
+    tlsPolicy: config.serving.tls,
     checks: { healthz: checks.live, livez: checks.live, readyz: checks.ready },
     registry: metrics.registry,
     logger,
@@ -58,6 +59,7 @@ async function clientWithRetries(credentials: ServiceAccountCredentials, control
 }
 
 async function run(config: ControllerManagerConfig, logger: Logger): Promise<void> {
+  for (const warning of config.featureGateWarnings) logger.warn(warning);
   const client = await Client.fromKubeconfig(config.kubeconfig, { userAgent: PROGRAM });
   const stop = new AbortController();
   const onSignal = (signal: NodeJS.Signals): void => {
@@ -71,7 +73,7 @@ async function run(config: ControllerManagerConfig, logger: Logger): Promise<voi
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
 
-  const metrics = new ControllerManagerMetrics();
+  const metrics = new ControllerManagerMetrics({ showHiddenMetricsForVersion: config.showHiddenMetricsForVersion });
   const synced = new InformerSyncCheck();
   const credentials = config.useServiceAccountCredentials
     ? new ServiceAccountCredentials(client, systemNamespace(config.apiDomain), config.apiDomain, logger)

@@ -2,7 +2,8 @@
 // gauge, client-go's work queue metrics (fed through @plat/client's WorkQueueMetrics, so that the
 // client depends on no metrics library), and the process's default metrics.
 import type { WorkQueueMetrics, WorkQueueMetricsProvider } from '@plat/client';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { MetricsStability, collectProcessMetrics, type MetricsStabilityOptions } from '@plat/serving';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 // client-go's workqueue buckets (component-base): ExponentialBuckets(10e-9, 10, 10), 10 ns to 10 s.
 const QUEUE_BUCKETS = Array.from({ length: 10 }, (_, i) => 1e-8 * 10 ** i);
@@ -16,31 +17,30 @@ export class ControllerManagerMetrics {
   private readonly queueDuration: Histogram<'name'>;
   private readonly workDuration: Histogram<'name'>;
 
-  constructor() {
-    collectDefaultMetrics({ register: this.registry });
-    const registers = [this.registry];
+  constructor(options: MetricsStabilityOptions = {}) {
+    collectProcessMetrics(this.registry);
+    // Upstream's classes: all of these are ALPHA in 1.28.
+    const stability = new MetricsStability(this.registry, options);
+    const alpha = (help: string) => stability.declare(help, { stabilityLevel: 'ALPHA' });
     this.leader = new Gauge({
       name: 'leader_election_master_status',
-      help: "Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. 'name' is the string used to identify the lease. Please make sure to group by name.",
+      ...alpha("Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. 'name' is the string used to identify the lease. Please make sure to group by name."),
       labelNames: ['name'],
-      registers,
     });
-    this.depth = new Gauge({ name: 'workqueue_depth', help: 'Current depth of workqueue', labelNames: ['name'], registers });
-    this.adds = new Counter({ name: 'workqueue_adds_total', help: 'Total number of adds handled by workqueue', labelNames: ['name'], registers });
-    this.retries = new Counter({ name: 'workqueue_retries_total', help: 'Total number of retries handled by workqueue', labelNames: ['name'], registers });
+    this.depth = new Gauge({ name: 'workqueue_depth', ...alpha('Current depth of workqueue'), labelNames: ['name'] });
+    this.adds = new Counter({ name: 'workqueue_adds_total', ...alpha('Total number of adds handled by workqueue'), labelNames: ['name'] });
+    this.retries = new Counter({ name: 'workqueue_retries_total', ...alpha('Total number of retries handled by workqueue'), labelNames: ['name'] });
     this.queueDuration = new Histogram({
       name: 'workqueue_queue_duration_seconds',
-      help: 'How long in seconds an item stays in workqueue before being requested.',
+      ...alpha('How long in seconds an item stays in workqueue before being requested.'),
       labelNames: ['name'],
       buckets: QUEUE_BUCKETS,
-      registers,
     });
     this.workDuration = new Histogram({
       name: 'workqueue_work_duration_seconds',
-      help: 'How long in seconds processing an item from workqueue takes.',
+      ...alpha('How long in seconds processing an item from workqueue takes.'),
       labelNames: ['name'],
       buckets: QUEUE_BUCKETS,
-      registers,
     });
   }
 

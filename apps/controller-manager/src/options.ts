@@ -2,6 +2,8 @@
 // configuration they make.
 import { isIP } from 'node:net';
 import { FlagError, flag, parseFlags, type FlagValues } from '@plat/apimachinery';
+import { FeatureGate, clusterFeatureGates, type ClusterFeature } from '@plat/featuregate';
+import { checkShowHiddenMetricsForVersion, parseTlsCipherSuites, parseTlsMinVersion, type TlsPolicy } from '@plat/serving';
 import { leaseName, systemNamespace } from './names.js';
 
 export const controllerNames = [
@@ -16,6 +18,9 @@ export type ControllerName = (typeof controllerNames)[number];
 
 export const logLevels = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof logLevels)[number];
+
+/** The cluster's gates: upstream's components share one list, so a cluster-wide value is accepted by each. */
+const defaultFeatureGate = new FeatureGate(clusterFeatureGates);
 
 export const controllerManagerFlags = {
   kubeconfig: flag.string('Path to a kubeconfig file: the API server to talk to, its CA and the credentials (required).'),
@@ -47,6 +52,16 @@ export const controllerManagerFlags = {
   ),
   'tls-cert-file': flag.string('File containing the default x509 certificate for HTTPS (CA certificates after it).'),
   'tls-private-key-file': flag.string('File containing the default x509 private key matching --tls-cert-file.'),
+  'tls-min-version': flag.string('Minimum TLS version supported. Possible values: VersionTLS12 (the default), VersionTLS13 (VersionTLS10 and VersionTLS11 are refused: node\'s OpenSSL does not serve them).'),
+  'tls-cipher-suites': flag.list(
+    'Comma-separated list of cipher suites for the server, Go\'s names (TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256, ...): the TLS 1.2 suites offered, in order. If omitted, the default suites are used. TLS 1.3\'s suites are not configurable, as in Go.',
+  ),
+  'show-hidden-metrics-for-version': flag.string(
+    "The previous version for which you want to show hidden metrics. Only the previous minor version is meaningful, other values will not be allowed. The format is <major>.<minor>, e.g.: '1.27'.",
+  ),
+  'feature-gates': flag.list(
+    `A set of key=value pairs that describe feature gates for alpha/experimental features: the cluster's gates, accepted here as by every component (none changes what these controllers do). Options are: ${defaultFeatureGate.knownFeatures().join(', ')}.`,
+  ),
 };
 
 export type ControllerManagerFlagValues = FlagValues<typeof controllerManagerFlags>;
@@ -75,7 +90,14 @@ export interface ControllerManagerConfig {
     certDir: string;
     tlsCertFile: string;
     tlsPrivateKeyFile: string;
+    /** --tls-min-version and --tls-cipher-suites. */
+    tls: TlsPolicy;
   };
+  /** --show-hidden-metrics-for-version: empty, or the previous minor release. */
+  showHiddenMetricsForVersion: string;
+  featureGates: FeatureGate<ClusterFeature>;
+  /** Upstream's warnings for the GA and deprecated gates --feature-gates set, for the log. */
+  featureGateWarnings: string[];
 }
 
 /** Upstream's --controllers rule: a name or "-name" decides for that controller, else "*" enables it. */
@@ -131,6 +153,26 @@ export function buildConfig(values: ControllerManagerFlagValues): ControllerMana
   if (Boolean(values['tls-cert-file']) !== Boolean(values['tls-private-key-file'])) {
     throw new FlagError('--tls-cert-file and --tls-private-key-file must be given together');
   }
+  const tls: TlsPolicy = { minVersion: 'TLSv1.2' };
+  try {
+    tls.minVersion = parseTlsMinVersion(values['tls-min-version']);
+  } catch (error) {
+    throw new FlagError(`invalid value ${JSON.stringify(values['tls-min-version'])} for flag --tls-min-version: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  try {
+    const suites = parseTlsCipherSuites(values['tls-cipher-suites']);
+    if (suites) tls.tls12Suites = suites;
+  } catch (error) {
+    throw new FlagError(`invalid value ${JSON.stringify(values['tls-cipher-suites'].join(','))} for flag --tls-cipher-suites: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const hiddenMetrics = checkShowHiddenMetricsForVersion(values['show-hidden-metrics-for-version']);
+  if (hiddenMetrics) throw new FlagError(hiddenMetrics);
+  let featureGates: { gates: FeatureGate<ClusterFeature>; warnings: string[] };
+  try {
+    featureGates = defaultFeatureGate.withFlag(values['feature-gates']);
+  } catch (error) {
+    throw new FlagError(`invalid value ${JSON.stringify(values['feature-gates'].join(','))} for flag --feature-gates: ${error instanceof Error ? error.message : String(error)}`);
+  }
   return {
     kubeconfig: values.kubeconfig,
     apiDomain: domain,
@@ -151,7 +193,11 @@ export function buildConfig(values: ControllerManagerFlagValues): ControllerMana
       certDir: values['cert-dir'],
       tlsCertFile: values['tls-cert-file'],
       tlsPrivateKeyFile: values['tls-private-key-file'],
+      tls,
     },
+    showHiddenMetricsForVersion: values['show-hidden-metrics-for-version'],
+    featureGates: featureGates.gates,
+    featureGateWarnings: featureGates.warnings,
   };
 }
 

@@ -2,6 +2,7 @@
 // informer-sync checks, and /metrics with the leader gauge and the work queue metrics.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { request } from 'node:https';
 import { ItemExponentialRateLimiter, RateLimitingQueue, silentLogger } from '@plat/client';
 import { generateSelfSignedCert, pingCheck } from '@plat/serving';
@@ -112,8 +113,12 @@ describe('the secure port', () => {
     assert.match(text, /^workqueue_retries_total\{name="namespace"\} 1$/m);
     assert.match(text, /^workqueue_queue_duration_seconds_count\{name="namespace"\} 1$/m);
     assert.match(text, /^workqueue_work_duration_seconds_count\{name="namespace"\} 1$/m);
-    assert.match(text, /^# HELP workqueue_adds_total Total number of adds handled by workqueue$/m);
+    assert.match(text, /^# HELP workqueue_adds_total \[ALPHA\] Total number of adds handled by workqueue$/m, "upstream's class leads the HELP");
     assert.match(text, /^process_cpu_seconds_total /m);
+    if (spawnSync('promtool', ['--version']).status === 0) {
+      const linted = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
+      assert.equal(linted.status, 0, `promtool check metrics: ${linted.stdout}${linted.stderr}`);
+    }
     queue.shutDown();
   });
 

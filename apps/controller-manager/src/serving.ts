@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { InformerFactory, LeaderElector, Logger } from '@plat/client';
-import { runHealthCheck, secureServingOptions, runHealthChecks, type HealthCheck, type HealthReport } from '@plat/serving';
+import { runHealthCheck, secureServingOptions, runHealthChecks, type HealthCheck, type HealthReport, type TlsPolicy } from '@plat/serving';
 import type { Registry } from 'prom-client';
 
 const healthEndpoints = ['healthz', 'livez', 'readyz'] as const;
@@ -55,6 +55,8 @@ export interface SecureServingOptions {
   /** 0 picks a free port (for tests; the flag's 0 means no server at all). */
   port: number;
   tls: { cert: string; key: string };
+  /** --tls-min-version and --tls-cipher-suites; default TLS 1.2 and node's suites. */
+  tlsPolicy?: TlsPolicy;
   checks: Record<HealthEndpoint, readonly HealthCheck[]>;
   registry: Registry;
   logger: Logger;
@@ -86,7 +88,7 @@ export async function startSecureServing(options: SecureServingOptions): Promise
     return named ? report(endpoint!, await runHealthCheck(named)) : text(404, '404 page not found\n');
   };
 
-  const server: Server = createServer(secureServingOptions(options.tls), (req, res) => {
+  const server: Server = createServer(secureServingOptions(options.tls, options.tlsPolicy), (req, res) => {
     answer(new URL(req.url ?? '/', 'https://localhost'))
       .catch((err: unknown): Answer => {
         logger.error({ err, path: req.url }, 'serving failed');

@@ -25,7 +25,7 @@ test('command line: defaults are upstream\'s', () => {
   assert.deepEqual(parsed.config.nodeLifecycle, { monitorPeriodMs: 5_000, gracePeriodMs: 40_000, startupGracePeriodMs: 60_000 });
   assert.equal(parsed.config.useServiceAccountCredentials, false);
   // kube-controller-manager's secure port, on loopback here, with a certificate made in memory.
-  assert.deepEqual(parsed.config.serving, { port: 10257, bindAddress: '127.0.0.1', certDir: '', tlsCertFile: '', tlsPrivateKeyFile: '' });
+  assert.deepEqual(parsed.config.serving, { port: 10257, bindAddress: '127.0.0.1', certDir: '', tlsCertFile: '', tlsPrivateKeyFile: '', tls: { minVersion: 'TLSv1.2' } });
 });
 
 const servingCases: { name: string; argv: string[]; want: Partial<ControllerManagerConfig['serving']> }[] = [
@@ -33,6 +33,12 @@ const servingCases: { name: string; argv: string[]; want: Partial<ControllerMana
   { name: 'another port and every interface', argv: ['--secure-port', '20257', '--bind-address=0.0.0.0'], want: { port: 20257, bindAddress: '0.0.0.0' } },
   { name: 'an IPv6 address', argv: ['--bind-address=::1'], want: { bindAddress: '::1' } },
   { name: 'a certificate directory', argv: ['--cert-dir=/var/run/plat'], want: { certDir: '/var/run/plat' } },
+  { name: 'TLS 1.3 at least', argv: ['--tls-min-version=VersionTLS13'], want: { tls: { minVersion: 'TLSv1.3' } } },
+  {
+    name: 'TLS 1.2 suites',
+    argv: ['--tls-cipher-suites=TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384'],
+    want: { tls: { minVersion: 'TLSv1.2', tls12Suites: ['ECDHE-ECDSA-AES256-GCM-SHA384'] } },
+  },
   { name: 'given certificate files', argv: ['--tls-cert-file=/c.crt', '--tls-private-key-file=/c.key'], want: { tlsCertFile: '/c.crt', tlsPrivateKeyFile: '/c.key' } },
 ];
 for (const c of servingCases) {
@@ -40,7 +46,7 @@ for (const c of servingCases) {
     const parsed = parseCommandLine(['--kubeconfig=/k', ...c.argv]);
     assert.ok(!parsed.help);
     if (parsed.help) return;
-    assert.deepEqual(parsed.config.serving, { port: 10257, bindAddress: '127.0.0.1', certDir: '', tlsCertFile: '', tlsPrivateKeyFile: '', ...c.want });
+    assert.deepEqual(parsed.config.serving, { port: 10257, bindAddress: '127.0.0.1', certDir: '', tlsCertFile: '', tlsPrivateKeyFile: '', tls: { minVersion: 'TLSv1.2' }, ...c.want });
   });
 }
 

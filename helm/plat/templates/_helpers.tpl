@@ -77,3 +77,8 @@ app.kubernetes.io/component: controller-manager
 {{- define "plat.serviceHost" -}}
 {{- printf "%s.%s.svc" (include "plat.fullname" .) .Release.Namespace }}
 {{- end }}
+
+{{/* The label matchers of the apiservers' series in Prometheus: prometheusRule.selector, default the ServiceMonitor's job. */}}
+{{- define "plat.metricsSelector" -}}
+{{- default (printf "job=%q" (include "plat.fullname" .)) .Values.prometheusRule.selector }}
+{{- end }}

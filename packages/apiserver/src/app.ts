@@ -6,6 +6,7 @@ import type { AuthenticationOptions } from './authentication.js';
 import type { Authorizer } from './authorization.js';
 import type { Middleware, RequestState } from './context.js';
 import { authenticationFilter } from './filters/authentication.js';
+import { auditRequestReceivedFilter } from './filters/audit.js';
 import { authorizationFilter } from './filters/authorization.js';
 import { errorHandler } from './filters/error-handler.js';
 import { impersonationFilter } from './filters/impersonation.js';
@@ -13,6 +14,7 @@ import { inflightFilter, userRateFilter } from './filters/limits.js';
 import { metricsFilter } from './filters/metrics.js';
 import { requestInfoFilter } from './filters/request-info.js';
 import { requestLogFilter } from './filters/request-log.js';
+import { timeoutFilter } from './filters/timeout.js';
 import type { LimitOptions, UserRateLimiter } from './limits.js';
 import type { ServerMetrics } from './metrics.js';
 import type { PathMux } from './mux.js';
@@ -32,6 +34,8 @@ export interface AppDependencies {
   limits?: LimitOptions;
   /** Per-user request rates; absent: none. */
   userRateLimiter?: UserRateLimiter;
+  /** --request-timeout: past it, a request other than a watch is answered 504; 0: none. */
+  requestTimeoutMs?: number;
   /** Filters run first of all, in order (audit). */
   outerFilters?: readonly Middleware[];
 }
@@ -51,6 +55,7 @@ export function createApp({
   limits,
   userRateLimiter,
   outerFilters,
+  requestTimeoutMs,
 }: AppDependencies): Koa<RequestState> {
   const app = new Koa<RequestState>();
   // A listener here replaces koa's default, which prints to stderr.
@@ -63,12 +68,15 @@ export function createApp({
   app.use(metricsFilter(metrics, isKnownResource ?? (() => false)));
   app.use(requestLogFilter(logger));
   app.use(errorHandler(logger));
+  // Inside the error handler (a bad ?timeout= is a 400 Status), outside everything that may take time.
+  app.use(timeoutFilter(requestTimeoutMs ?? 0));
   app.use(authenticationFilter(authentication));
+  app.use(auditRequestReceivedFilter);
   app.use(impersonationFilter(authorizer, domain ?? 'plat.io'));
   // Limits come after authentication (per-user rates need the user), before authorization.
   app.use(inflightFilter(limits ?? { maxRequestsInflight: 0, maxMutatingRequestsInflight: 0 }, metrics));
   if (userRateLimiter) app.use(userRateFilter(userRateLimiter, metrics));
-  app.use(authorizationFilter(authorizer, domain ?? 'plat.io'));
+  app.use(authorizationFilter(authorizer, domain ?? 'plat.io', logger));
   app.use(mux.dispatch());
   return app;
 }

@@ -1,9 +1,14 @@
-// The audit log (--audit-log-path): one JSON line per request at the ResponseComplete stage, level
-// Metadata, in upstream's audit.k8s.io/v1 Event shape. Lines go through a buffered file stream so a
-// request never waits for the disk; close() flushes them all (graceful shutdown).
-import { createWriteStream, type WriteStream } from 'node:fs';
+// The audit log (--audit-log-path): audit.<domain>/v1 Events in upstream's shape, one a line, as
+// JSON (--audit-log-format=json) or upstream's legacy text. Lines go through a buffered file
+// stream so a request never waits for the disk; the file is rotated past --audit-log-maxsize as
+// upstream's (lumberjack's) is: renamed to <name>-<UTC time>.<ext>, the oldest backups removed past
+// --audit-log-maxbackup and --audit-log-maxage. close() flushes every line (graceful shutdown).
+import { createWriteStream, openSync, readdirSync, renameSync, statSync, unlinkSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { basename, dirname, extname, join } from 'node:path';
+import { goQuote } from '@plat/apimachinery';
 import type { Logger } from 'pino';
+import type { AuditLevel, AuditStage } from './audit-policy.js';
 
 export interface AuditUser {
   username?: string;
@@ -21,13 +26,21 @@ export interface AuditObjectRef {
   subresource?: string;
 }
 
-/** An audit.k8s.io/v1 Event at level Metadata (no request or response bodies). */
+export interface AuditResponseStatus {
+  metadata: Record<string, never>;
+  code: number;
+  status?: string;
+  message?: string;
+  reason?: string;
+}
+
+/** An audit.<domain>/v1 Event, its fields in upstream's order. */
 export interface AuditEvent {
   kind: 'Event';
   apiVersion: string;
-  level: 'Metadata';
+  level: Exclude<AuditLevel, 'None'>;
   auditID: string;
-  stage: 'ResponseComplete';
+  stage: AuditStage;
   requestURI: string;
   verb: string;
   user: AuditUser;
@@ -35,7 +48,9 @@ export interface AuditEvent {
   sourceIPs: string[];
   userAgent?: string;
   objectRef?: AuditObjectRef;
-  responseStatus: { metadata: Record<string, never>; code: number; status?: string; message?: string; reason?: string };
+  responseStatus?: AuditResponseStatus;
+  requestObject?: unknown;
+  responseObject?: unknown;
   requestReceivedTimestamp: string;
   stageTimestamp: string;
   annotations?: Record<string, string>;
@@ -48,18 +63,99 @@ export interface AuditSink {
   close(): Promise<void>;
 }
 
-/** Events as JSON lines appended to a file, through the stream's in-memory buffer. */
-export class AuditFileLog implements AuditSink {
-  private readonly stream: WriteStream;
-  private failed = false;
+export type AuditLogFormat = 'json' | 'legacy';
 
-  constructor(path: string, private readonly logger: Logger) {
-    this.stream = createWriteStream(path, { flags: 'a', mode: 0o600 });
-    this.stream.on('error', (err) => {
+/** Go's RFC3339Nano: the fraction without its trailing zeros. */
+function rfc3339Nano(microTime: string): string {
+  return microTime.replace(/\.(\d*?)0*Z$/, (_match, digits: string) => (digits ? `.${digits}Z` : 'Z'));
+}
+
+const quotedList = (values: readonly string[]): string => values.map(goQuote).join(',');
+
+/** Upstream's legacy line (audit.EventString). */
+export function legacyAuditLine(event: AuditEvent): string {
+  const username = event.user.username || '<none>';
+  const groups = event.user.username && event.user.groups?.length ? quotedList(event.user.groups) : '<none>';
+  const as = event.impersonatedUser ? (event.impersonatedUser.username ?? '') : '<self>';
+  const asGroups = event.impersonatedUser?.groups ? quotedList(event.impersonatedUser.groups) : '<lookup>';
+  const fields: [string, string][] = [
+    ['id', event.auditID],
+    ['stage', event.stage],
+    ['ip', event.sourceIPs[0] ?? '<unknown>'],
+    ['method', event.verb],
+    ['user', username],
+    ['groups', groups],
+    ['as', as],
+    ['asgroups', asGroups],
+    ['user-agent', event.userAgent ?? ''],
+    ['namespace', event.objectRef?.namespace || '<none>'],
+    ['uri', event.requestURI],
+  ];
+  const response = event.responseStatus ? String(event.responseStatus.code) : '<deferred>';
+  return `${rfc3339Nano(event.requestReceivedTimestamp)} AUDIT: ${fields.map(([name, value]) => `${name}=${goQuote(value)}`).join(' ')} response="${response}"`;
+}
+
+export interface AuditFileOptions {
+  format?: AuditLogFormat;
+  /** Rotate before the file would pass this many bytes; upstream's (lumberjack's) default 100 MB when 0. */
+  maxSizeBytes?: number;
+  /** Backups kept (the newest); 0 keeps all. */
+  maxBackups?: number;
+  /** Backups older than this many days are removed; 0 keeps them. */
+  maxAgeDays?: number;
+  /** The clock, for backup names and ages (tests). */
+  now?: () => Date;
+}
+
+const MEGABYTE = 1024 * 1024;
+
+/** Lumberjack's backup time: UTC, `2006-01-02T15-04-05.000`. */
+const backupTime = (date: Date): string => date.toISOString().replace(/:/g, '-').replace(/Z$/, '');
+
+/** Events as lines appended to a file, through the stream's in-memory buffer, rotated by size. */
+export class AuditFileLog implements AuditSink {
+  private stream: WriteStream;
+  private size: number;
+  private failed = false;
+  private readonly maxSize: number;
+  private readonly format: AuditLogFormat;
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly path: string,
+    private readonly logger: Logger,
+    private readonly options: AuditFileOptions = {},
+  ) {
+    this.format = options.format ?? 'json';
+    this.maxSize = options.maxSizeBytes || 100 * MEGABYTE;
+    this.now = options.now ?? (() => new Date());
+    this.size = this.currentSize();
+    this.stream = this.open();
+  }
+
+  private currentSize(): number {
+    try {
+      return statSync(this.path).size;
+    } catch {
+      return 0;
+    }
+  }
+
+  private open(): WriteStream {
+    let stream: WriteStream;
+    try {
+      // Opened at once, not when the stream gets to it: a rotation may rename the file before then.
+      stream = createWriteStream(this.path, { fd: openSync(this.path, 'a', 0o600) });
+    } catch {
+      // The stream reports the failure as it would have: one log line, events lost from then on.
+      stream = createWriteStream(this.path, { flags: 'a', mode: 0o600 });
+    }
+    stream.on('error', (err) => {
       // Logged once: serving goes on without the audit log rather than failing every request.
-      if (!this.failed) logger.error({ err, path }, 'audit log: cannot write; audit events are being lost');
+      if (!this.failed) this.logger.error({ err, path: this.path }, 'audit log: cannot write; audit events are being lost');
       this.failed = true;
     });
+    return stream;
   }
 
   /** Resolves once the file is open (or failed to open), for callers that want to fail early. */
@@ -69,8 +165,58 @@ export class AuditFileLog implements AuditSink {
 
   write(event: AuditEvent): void {
     if (this.failed || this.stream.writableEnded) return;
+    const line = `${this.format === 'legacy' ? legacyAuditLine(event) : JSON.stringify(event)}\n`;
+    const bytes = Buffer.byteLength(line);
+    if (this.size > 0 && this.size + bytes > this.maxSize) this.rotate();
+    this.size += bytes;
     // write() buffers when the disk is slow; the request does not wait.
-    this.stream.write(`${JSON.stringify(event)}\n`);
+    this.stream.write(line);
+  }
+
+  /**
+   * The file renamed to its backup name and a new one started. The old stream's buffered lines
+   * still reach the renamed file: its descriptor follows the file, not the name.
+   */
+  private rotate(): void {
+    const ext = extname(this.path);
+    const backup = join(dirname(this.path), `${basename(this.path, ext)}-${backupTime(this.now())}${ext}`);
+    try {
+      renameSync(this.path, backup);
+    } catch (err) {
+      this.logger.error({ err, path: this.path }, 'audit log: cannot rotate; writing on');
+      return;
+    }
+    this.stream.end();
+    this.stream = this.open();
+    this.size = 0;
+    this.removeOldBackups();
+  }
+
+  /** Lumberjack's rule: the newest maxBackups backups kept, none older than maxAge days. */
+  private removeOldBackups(): void {
+    const { maxBackups = 0, maxAgeDays = 0 } = this.options;
+    if (!maxBackups && !maxAgeDays) return;
+    const ext = extname(this.path);
+    const prefix = `${basename(this.path, ext)}-`;
+    const dir = dirname(this.path);
+    const stamp = /^(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})\.(\d{3})$/;
+    const backups: { file: string; time: number }[] = [];
+    for (const file of readdirSync(dir)) {
+      if (!file.startsWith(prefix) || !file.endsWith(ext)) continue;
+      const match = stamp.exec(file.slice(prefix.length, file.length - ext.length));
+      if (match) backups.push({ file, time: Date.parse(`${match[1]}T${match[2]}:${match[3]}:${match[4]}.${match[5]}Z`) });
+    }
+    backups.sort((a, b) => b.time - a.time);
+    const cutoff = this.now().getTime() - maxAgeDays * 24 * 3600 * 1000;
+    backups.forEach(({ file, time }, i) => {
+      if ((maxBackups && i >= maxBackups) || (maxAgeDays && time < cutoff)) {
+        try {
+          unlinkSync(join(dir, file));
+        } catch (err) {
+          this.logger.warn({ err, file }, 'audit log: cannot remove an old backup');
+        }
+      }
+    });
   }
 
   async close(): Promise<void> {
@@ -81,4 +227,3 @@ export class AuditFileLog implements AuditSink {
     this.logger.debug('audit log: flushed and closed');
   }
 }
-

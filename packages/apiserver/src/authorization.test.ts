@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { forbiddenError, newAuthorizer, unionAuthorizer, type Authorizer } from './authorization.js';
+import { forbiddenError, newAuthorizer, newSyncAuthorizer, unionAuthorizer, type Authorizer } from './authorization.js';
 import type { AccessAttributes } from '@plat/apimachinery';
 
 const base: AccessAttributes = {
@@ -73,6 +73,30 @@ test('authorizer: union joins the reasons and evaluation errors when nobody deci
   const deny: Authorizer = { authorize: () => ({ decision: 'Deny', reason: 'denied' }) };
   assert.deepEqual(await unionAuthorizer([a, b]).authorize(base), { decision: 'NoOpinion', reason: 'a says no\nb says no', evaluationError: 'broken' });
   assert.deepEqual(await unionAuthorizer([a, deny, b]).authorize(base), { decision: 'Deny', reason: 'denied' });
+});
+
+test('authorizer: Webhook needs the webhook\'s authorizer, and sits where --authorization-mode puts it', async () => {
+  assert.throws(() => newAuthorizer(['Webhook']), /needs --authorization-webhook-config-file/);
+  const webhook: Authorizer = { authorize: () => ({ decision: 'Deny', reason: 'webhook denies' }) };
+  assert.equal((await newAuthorizer(['AlwaysAllow', 'Webhook'], { webhook }).authorize(base)).decision, 'Allow');
+  assert.deepEqual(await newAuthorizer(['Webhook', 'AlwaysAllow'], { webhook }).authorize(base), { decision: 'Deny', reason: 'webhook denies' });
+});
+
+test('sync authorizer: the Webhook mode too, in order, its errors aggregated as the union\'s', () => {
+  assert.throws(() => newSyncAuthorizer(['Webhook']), /needs --authorization-webhook-config-file/);
+  const unanswered = { authorize: () => ({ decision: 'NoOpinion' as const, reason: '', error: 'not cached' }) };
+  assert.deepEqual(newSyncAuthorizer(['Webhook', 'AlwaysDeny'], { webhook: unanswered }).authorize(base), { decision: 'NoOpinion', reason: 'Everything is forbidden.', error: 'not cached' });
+  assert.equal(newSyncAuthorizer(['Webhook', 'AlwaysAllow'], { webhook: unanswered }).authorize(base).decision, 'Allow');
+});
+
+test('authorizer: union aggregates the errors of authorizers that could not decide, as upstream', async () => {
+  const down = (name: string): Authorizer => ({ authorize: () => ({ decision: 'NoOpinion', reason: '', error: `${name} down` }) });
+  const none: Authorizer = { authorize: () => ({ decision: 'NoOpinion', reason: 'no rule' }) };
+  const allow: Authorizer = { authorize: () => ({ decision: 'Allow', reason: 'ok' }) };
+  assert.deepEqual(await unionAuthorizer([down('a'), none]).authorize(base), { decision: 'NoOpinion', reason: 'no rule', error: 'a down' });
+  assert.deepEqual(await unionAuthorizer([down('a'), down('b')]).authorize(base), { decision: 'NoOpinion', reason: '', error: '[a down, b down]' });
+  // An authorizer after a failed one may still decide; the earlier error goes with the failure only.
+  assert.deepEqual(await unionAuthorizer([down('a'), allow]).authorize(base), { decision: 'Allow', reason: 'ok' });
 });
 
 test('authorizer: rules are the union of the modes that list them', async () => {

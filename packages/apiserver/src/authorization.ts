@@ -4,8 +4,8 @@ import { StatusError, newForbidden, type AccessAttributes, type AccessDecision, 
 import { forbiddenMessage } from '@plat/auth';
 import { SYSTEM_PRIVILEGED_GROUP } from './user.js';
 
-export type AuthorizationMode = 'AlwaysAllow' | 'AlwaysDeny' | 'RBAC';
-export const authorizationModes: readonly AuthorizationMode[] = ['AlwaysAllow', 'AlwaysDeny', 'RBAC'];
+export type AuthorizationMode = 'AlwaysAllow' | 'AlwaysDeny' | 'RBAC' | 'Webhook';
+export const authorizationModes: readonly AuthorizationMode[] = ['AlwaysAllow', 'AlwaysDeny', 'RBAC', 'Webhook'];
 
 export interface Authorizer {
   authorize(attributes: AccessAttributes): AccessDecision | Promise<AccessDecision>;
@@ -32,16 +32,26 @@ const privilegedGroups: Authorizer & SyncAuthorizer = {
     user.groups.includes(SYSTEM_PRIVILEGED_GROUP) ? { decision: 'Allow', reason: '' } : { decision: 'NoOpinion', reason: '' },
 };
 
-/** No authorizer decided: the reasons (and evaluation errors) of all, joined. */
+/** Upstream's aggregate of errors: one as it is, several as `[a, b]`. */
+const aggregate = (errors: readonly string[]): string => (errors.length === 1 ? errors[0]! : `[${errors.join(', ')}]`);
+
+/** No authorizer decided: the reasons, evaluation errors and errors of all, joined as upstream's union. */
 function noOpinion(results: readonly AccessDecision[]): AccessDecision {
   const reasons = results.map((r) => r.reason).filter(Boolean);
-  const errors = results.flatMap((r) => (r.evaluationError ? [r.evaluationError] : []));
-  return { decision: 'NoOpinion', reason: reasons.join('\n'), ...(errors.length && { evaluationError: errors.join('\n') }) };
+  const evaluationErrors = results.flatMap((r) => (r.evaluationError ? [r.evaluationError] : []));
+  const errors = results.flatMap((r) => (r.error ? [r.error] : []));
+  return {
+    decision: 'NoOpinion',
+    reason: reasons.join('\n'),
+    ...(evaluationErrors.length && { evaluationError: evaluationErrors.join('\n') }),
+    ...(errors.length && { error: aggregate(errors) }),
+  };
 }
 
 /**
- * The first Allow or Deny wins; with none, the reasons (and evaluation errors) of all are joined.
- * Rules are those of every authorizer that lists them, incomplete if any says so.
+ * The first Allow or Deny wins (with its own error, if any); with none, the reasons, evaluation
+ * errors and errors of all are joined, as upstream's union. Rules are those of every authorizer
+ * that lists them, incomplete if any says so.
  */
 export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer {
   return {
@@ -65,7 +75,7 @@ export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer 
         union.incomplete ||= rules.incomplete;
         if (rules.evaluationError) errors.push(rules.evaluationError);
       }
-      if (errors.length) union.evaluationError = errors.length === 1 ? errors[0]! : `[${errors.join(', ')}]`;
+      if (errors.length) union.evaluationError = aggregate(errors);
       return union;
     },
   };
@@ -76,11 +86,15 @@ export interface SyncAuthorizer {
   authorize(attributes: AccessAttributes): AccessDecision;
 }
 
-/** The authorizers of the modes, system:masters first (every mode but RBAC answers from constants). */
-function modeAuthorizers<A extends SyncAuthorizer | Authorizer>(modes: readonly AuthorizationMode[], rbac: A | undefined): (A | SyncAuthorizer)[] {
+/** The authorizers of the modes, system:masters first (AlwaysAllow and AlwaysDeny answer from constants). */
+function modeAuthorizers<A extends SyncAuthorizer | Authorizer>(modes: readonly AuthorizationMode[], rbac: A | undefined, webhook: A | undefined): (A | SyncAuthorizer)[] {
   const byMode = (mode: AuthorizationMode): A | SyncAuthorizer => {
     if (mode === 'AlwaysAllow') return alwaysAllow;
     if (mode === 'AlwaysDeny') return alwaysDeny;
+    if (mode === 'Webhook') {
+      if (!webhook) throw new Error('the Webhook authorization mode needs --authorization-webhook-config-file');
+      return webhook;
+    }
     if (!rbac) throw new Error('the RBAC authorization mode needs the resource API');
     return rbac;
   };
@@ -89,15 +103,19 @@ function modeAuthorizers<A extends SyncAuthorizer | Authorizer>(modes: readonly 
 
 /**
  * The authorizer for --authorization-mode: system:masters is always allowed first, as upstream;
- * the RBAC mode needs the RBAC authorizer, which reads the API's objects.
+ * the RBAC mode needs the RBAC authorizer, which reads the API's objects, and the Webhook mode
+ * the webhook's (--authorization-webhook-config-file).
  */
-export function newAuthorizer(modes: readonly AuthorizationMode[], options: { rbac?: Authorizer } = {}): Authorizer {
-  return unionAuthorizer(modeAuthorizers(modes, options.rbac) as Authorizer[]);
+export function newAuthorizer(modes: readonly AuthorizationMode[], options: { rbac?: Authorizer; webhook?: Authorizer } = {}): Authorizer {
+  return unionAuthorizer(modeAuthorizers(modes, options.rbac, options.webhook) as Authorizer[]);
 }
 
-/** newAuthorizer's decisions, answered synchronously: every mode answers from memory (RBAC from its watched index). */
-export function newSyncAuthorizer(modes: readonly AuthorizationMode[], options: { rbac?: SyncAuthorizer } = {}): SyncAuthorizer {
-  const authorizers = modeAuthorizers(modes, options.rbac);
+/**
+ * newAuthorizer's decisions, answered synchronously: every mode answers from memory (RBAC from its
+ * watched index; the webhook from its cache, or else with an error, see WebhookAuthorizer.authorizeNow).
+ */
+export function newSyncAuthorizer(modes: readonly AuthorizationMode[], options: { rbac?: SyncAuthorizer; webhook?: SyncAuthorizer } = {}): SyncAuthorizer {
+  const authorizers = modeAuthorizers(modes, options.rbac, options.webhook);
   return {
     authorize(attributes) {
       const results: AccessDecision[] = [];

@@ -5,6 +5,7 @@ import { connect } from 'node:tls';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import { connect as netConnect, type AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
+import { MetricsStability } from '@plat/serving';
 import { startApiServer, type ApiTestServer } from './api-test-support.js';
 import { captureLogger, testCert } from './test-support.js';
 import { MAX_HEADER_BYTES, handleConnectionErrors } from './connection-errors.js';
@@ -64,7 +65,7 @@ describe('connection errors: the log', () => {
   before(async () => {
     const { cert, key } = await testCert();
     server = createHttpsServer({ cert, key }, (_req, res) => res.end());
-    handleConnectionErrors(server, logger, registry, () => now);
+    handleConnectionErrors(server, logger, new MetricsStability(registry), () => now);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   });
   after(() => server?.close());

@@ -6,7 +6,8 @@
 import type { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import { Counter, type Registry } from 'prom-client';
+import { Counter } from 'prom-client';
+import type { MetricsStability } from '@plat/serving';
 
 /** Go's http.DefaultMaxHeaderBytes, which kube-apiserver serves with: long label selectors fit. */
 export const MAX_HEADER_BYTES = 1024 * 1024;
@@ -45,12 +46,14 @@ class ThrottledLog {
 }
 
 /** @param server the secure port's server (node:http2's, or node:https's) */
-export function handleConnectionErrors(server: Pick<EventEmitter, 'on'>, logger: Logger, registry: Registry, now: () => number = Date.now): void {
+export function handleConnectionErrors(server: Pick<EventEmitter, 'on'>, logger: Logger, stability: MetricsStability, now: () => number = Date.now): void {
   const errors = new Counter({
     name: 'plat_http_connection_errors_total',
-    help: 'Connections that ended before a request was served: malformed requests (stage "request"), failed TLS handshakes (stage "tls") and HTTP/2 sessions failed by their peer (stage "http2"), by error code.',
+    ...stability.declare(
+      'Connections that ended before a request was served: malformed requests (stage "request"), failed TLS handshakes (stage "tls") and HTTP/2 sessions failed by their peer (stage "http2"), by error code.',
+      { stabilityLevel: 'ALPHA' },
+    ),
     labelNames: ['stage', 'code'],
-    registers: [registry],
   });
   const log = new ThrottledLog(logger, now);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {

@@ -2,6 +2,7 @@
 import type Koa from 'koa';
 import type { RequestInfo } from './request-info.js';
 import type { UserInfo } from './user.js';
+import type { RequestAudit } from './filters/audit.js';
 
 export interface RequestState {
   /** Set first, for every request. */
@@ -12,6 +13,8 @@ export interface RequestState {
   impersonator?: UserInfo;
   /** Annotations of the request's audit event; set by the audit filter when auditing is on. */
   auditAnnotations?: Record<string, string>;
+  /** The request's audit (filters/audit.ts) when auditing is on: handlers note bodies and stages to it. */
+  audit?: RequestAudit;
   /** The Protobuf media type the client negotiated for this resource, so errors answer in it too. */
   protobufErrors?: string;
 }

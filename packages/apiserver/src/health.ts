@@ -1,6 +1,6 @@
 // The apiserver's health checks and the koa handlers of /healthz, /livez, /readyz in kube-apiserver's
 // format (the checks' evaluation and the format are @plat/serving's, shared with other components).
-import { runHealthCheck, runHealthChecks, type HealthCheck, type HealthReport } from '@plat/serving';
+import { runHealthCheck, runHealthChecks, type HealthCheck, type HealthCheckMetrics, type HealthReport } from '@plat/serving';
 import type { Storage } from '@plat/storage';
 import type { Logger } from 'pino';
 import type { Handler, RequestContext } from './context.js';
@@ -46,10 +46,11 @@ function writeReport(ctx: RequestContext, report: HealthReport): void {
   ctx.set('X-Content-Type-Options', 'nosniff');
 }
 
-/** The handler of `/<endpoint>` running every check, honouring ?verbose and ?exclude=<check>. */
-export function healthHandler(endpoint: string, checks: readonly HealthCheck[], logger: Logger): Handler {
+/** The handler of `/<endpoint>` running every check, honouring ?verbose and ?exclude=<check>; each result is a metric. */
+export function healthHandler(endpoint: string, checks: readonly HealthCheck[], logger: Logger, metrics: HealthCheckMetrics): Handler {
   return async (ctx) => {
     const report = await runHealthChecks(endpoint, checks, new URLSearchParams(ctx.querystring));
+    metrics.observe(endpoint, report);
     for (const { check, reason } of report.failures) logger.warn({ endpoint, check, reason }, `${endpoint} check failed`);
     writeReport(ctx, report);
   };

@@ -19,9 +19,14 @@ export { loadTokenFile, parseTokenFile, TokenFileError, type TokenFile } from '.
 export type { UserInfo } from './user.js';
 // The serving certificate lives in @plat/serving, shared with the controller-manager; offered here too.
 export { loadServingCert, ensureSelfSignedCert, servingNames, type ServingCertificate, type SelfSignedCertificate } from '@plat/serving';
+export { checkShowHiddenMetricsForVersion, parseTlsCipherSuites, parseTlsMinVersion, type TlsPolicy } from '@plat/serving';
 export type { RequestInfo } from './request-info.js';
 export { versionInfo, type VersionInfo } from './version.js';
 export { TOO_MANY_REQUESTS_MESSAGE, type LimitOptions, type UserRateOptions } from './limits.js';
-export { AuditFileLog, type AuditEvent, type AuditSink } from './audit.js';
+export { AuditFileLog, type AuditEvent, type AuditFileOptions, type AuditLogFormat, type AuditSink } from './audit.js';
+export { parseAuditPolicy, type AuditPolicy } from './audit-policy.js';
+export { OidcAuthenticator, type OidcOptions } from './auth/oidc.js';
 export { parseRuntimeConfig, type RuntimeConfigEntry } from './runtime-config.js';
+export { loadWebhookKubeconfig, type WebhookConnection } from './auth/webhook-kubeconfig.js';
+export type { WebhookVersion } from './auth/webhook-token.js';
 export { EncryptionConfigError, parseEncryptionConfiguration, encryptionTransformers, TransformationMetrics } from './encryption/index.js';

@@ -75,21 +75,43 @@ test('metrics: etcd_request_duration_seconds counts what reaches the store, not 
   }
 });
 
-test('metrics: promtool check metrics passes on /metrics', { skip: !promtool && 'promtool is not installed (Debian package prometheus)' }, async () => {
-  // With the watch cache, as replicas run by default: its metrics are linted too.
-  const { server, send, get } = await startApiServer({ storage: new CachedStorage(createStorage({ backend: 'memory' })) });
+test('metrics: HELP carries each metric\'s stability class as upstream prints it', async () => {
+  const { server, get } = await startApiServer({ storage: new CachedStorage(createStorage({ backend: 'memory' })) });
   try {
-    await send('POST', '/api/v1/namespaces', { metadata: { name: 'linted' } });
-    await send('GET', '/api/v1/namespaces?watch=1&timeoutSeconds=1');
+    await get('/api/v1/namespaces');
     const metrics = (await get('/metrics')).body;
-    assert.match(metrics, /^apiserver_watch_cache_events_received_total\{resource="namespaces"\} \d+$/m);
-    const result = spawnSync('promtool', ['check', 'metrics'], { input: metrics, encoding: 'utf8' });
-    // promtool exits 1 on lint problems and 3 on unparseable input; lint problems are listed one a line.
-    assert.equal(result.status, 0, `${result.stdout}${result.stderr}`);
+    const help = (name: string): string | undefined => new RegExp(`^# HELP ${name} (.*)$`, 'm').exec(metrics)?.[1];
+    assert.equal(help('apiserver_request_total'), '[STABLE] Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.');
+    assert.equal(help('apiserver_registered_watchers'), '[ALPHA] Number of currently registered watchers for a given resources');
+    assert.match(help('apiserver_flowcontrol_rejected_requests_total') ?? '', /^\[BETA\] /);
+    assert.match(help('apiserver_watch_cache_events_received_total') ?? '', /^\[ALPHA\] /);
+    assert.match(help('registered_metrics_total') ?? '', /^\[BETA\] /);
+    // Every metric of ours carries a class; the process's and node's default metrics, like Go's process collector upstream, do not.
+    const unclassed = [...metrics.matchAll(/^# HELP (\S+) (.*)$/gm)].filter(([, name, text]) => !/^(process|nodejs)_/.test(name!) && !/^\[(ALPHA|BETA|STABLE)\] /.test(text!));
+    assert.deepEqual(unclassed.map(([, name]) => name), []);
   } finally {
     await server.shutdown();
   }
 });
+
+for (const showHidden of [undefined, '1.27']) {
+  const title = `metrics: promtool check metrics passes on /metrics${showHidden ? ' with --show-hidden-metrics-for-version' : ''}`;
+  test(title, { skip: !promtool && 'promtool is not installed (Debian package prometheus)' }, async () => {
+    // With the watch cache, as replicas run by default: its metrics are linted too.
+    const { server, send, get } = await startApiServer({ storage: new CachedStorage(createStorage({ backend: 'memory' })), ...(showHidden && { showHiddenMetricsForVersion: showHidden }) });
+    try {
+      await send('POST', '/api/v1/namespaces', { metadata: { name: 'linted' } });
+      await send('GET', '/api/v1/namespaces?watch=1&timeoutSeconds=1');
+      const metrics = (await get('/metrics')).body;
+      assert.match(metrics, /^apiserver_watch_cache_events_received_total\{resource="namespaces"\} \d+$/m);
+      const result = spawnSync('promtool', ['check', 'metrics'], { input: metrics, encoding: 'utf8' });
+      // promtool exits 1 on lint problems and 3 on unparseable input; lint problems are listed one a line.
+      assert.equal(result.status, 0, `${result.stdout}${result.stderr}`);
+    } finally {
+      await server.shutdown();
+    }
+  });
+}
 
 test('metrics: the watch cache reports events received and dispatched, initializations, lists and capacity', async () => {
   const { server, send, get } = await startApiServer({ storage: new CachedStorage(createStorage({ backend: 'memory' }), { maxHistoryEvents: 5000 }) });
@@ -119,4 +141,35 @@ test('metrics: the watch cache reports events received and dispatched, initializ
 test('metrics: a group resource names its group, the core group none', () => {
   assert.equal(resourceOfPrefix('/core/pods/'), 'pods');
   assert.equal(resourceOfPrefix('/rbac.authorization.plat.io/roles/'), 'roles.rbac.authorization.plat.io');
+});
+
+test('metrics: /metrics/slis carries the health checks the probes ran, by endpoint; promtool check metrics passes on it', async () => {
+  const { server, get } = await startApiServer({ storage: new CachedStorage(createStorage({ backend: 'memory' })) });
+  try {
+    assert.equal((await get('/readyz')).status, 200);
+    assert.equal((await get('/livez?exclude=ping')).status, 200);
+    const slis = (await get('/metrics/slis')).body;
+    assert.equal(sample(slis, 'kubernetes_healthcheck', 'name="etcd",type="readyz"'), 1);
+    assert.equal(sample(slis, 'kubernetes_healthcheck', 'name="shutdown",type="readyz"'), 1);
+    assert.equal(sample(slis, 'kubernetes_healthchecks_total', 'name="ping",type="readyz",status="success"'), 1);
+    assert.equal(sample(slis, 'kubernetes_healthcheck', 'name="ping",type="livez"'), undefined, 'excluded: not run');
+    assert.ok(!(await get('/metrics')).body.includes('kubernetes_healthcheck{'), 'not on /metrics, as upstream');
+    if (promtool) {
+      const result = spawnSync('promtool', ['check', 'metrics'], { input: slis, encoding: 'utf8' });
+      assert.equal(result.status, 0, `${result.stdout}${result.stderr}`);
+    }
+  } finally {
+    await server.shutdown();
+  }
+});
+
+test('metrics: the watch cache\'s lag behind this replica\'s writes, per resource', async () => {
+  const { server, send, get } = await startApiServer({ storage: new CachedStorage(createStorage({ backend: 'memory' })) });
+  try {
+    assert.equal((await send('GET', '/api/v1/namespaces')).status, 200);
+    assert.equal((await send('POST', '/api/v1/namespaces', { metadata: { name: 'lagging' } })).status, 201);
+    await scrapeUntil(get, 'the cache has the write', (metrics) => sample(metrics, 'plat_watch_cache_lag_seconds', 'resource="namespaces"') === 0);
+  } finally {
+    await server.shutdown();
+  }
 });

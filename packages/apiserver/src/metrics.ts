@@ -1,6 +1,8 @@
 // Prometheus metrics of one server: its own registry (two servers in one process do not clash),
-// process metrics, and the request metrics under upstream's names and labels.
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+// process metrics, and the request metrics under upstream's names, labels and stability classes
+// (1.28's; our own plat_* metrics are ALPHA), declared through @plat/serving's MetricsStability.
+import { Counter, Gauge, Registry } from 'prom-client';
+import { HealthCheckMetrics, MetricsStability, collectProcessMetrics, type DeclaredMetric, type MetricsStabilityOptions, type StabilityLevel } from '@plat/serving';
 import { CheapCounter, CheapHistogram } from './cheap-metrics.js';
 import type { Handler } from './context.js';
 
@@ -12,6 +14,8 @@ const durationBuckets = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1
 
 export class ServerMetrics {
   readonly registry = new Registry();
+  /** Every metric of this server is declared through it: its class in HELP, hidden once long deprecated. */
+  readonly stability: MetricsStability;
   // Every request is counted and timed, every storage call timed: see cheap-metrics.ts.
   private readonly requests: CheapCounter<RequestLabel | 'code'>;
   private readonly duration: CheapHistogram<RequestLabel>;
@@ -38,95 +42,91 @@ export class ServerMetrics {
   readonly storageObjects: Gauge<'resource'>;
   /** Storage calls' latency, by operation and the object type (<resource>.<group>). */
   readonly storageDuration: CheapHistogram<'operation' | 'type'>;
+  /** The health checks' results (kubernetes_healthcheck, kubernetes_healthchecks_total), served at /metrics/slis. */
+  readonly health: HealthCheckMetrics;
   /** 1 for each deprecated API requested since the server started. */
   readonly requestedDeprecatedApis: Gauge<'group' | 'version' | 'resource' | 'subresource' | 'removed_release'>;
 
-  constructor() {
-    collectDefaultMetrics({ register: this.registry });
-    // Gauges named like counters fail `promtool check metrics`; their *_total-less twins
-    // (nodejs_active_handles, ...) carry the same numbers.
-    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) this.registry.removeSingleMetric(name);
-    this.requests = new CheapCounter(
-      'apiserver_request_total',
+  constructor(options: MetricsStabilityOptions = {}) {
+    this.stability = new MetricsStability(this.registry, options);
+    this.health = new HealthCheckMetrics(this.stability);
+    const declare = (help: string, stabilityLevel: StabilityLevel): DeclaredMetric => this.stability.declare(help, { stabilityLevel });
+    collectProcessMetrics(this.registry);
+    const requestTotal = declare(
       'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
-      [...requestLabels, 'code'],
-      [this.registry],
+      'STABLE',
     );
-    this.duration = new CheapHistogram(
-      'apiserver_request_duration_seconds',
+    this.requests = new CheapCounter('apiserver_request_total', requestTotal.help, [...requestLabels, 'code'], requestTotal.registers);
+    const requestDuration = declare(
       'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
-      requestLabels,
-      durationBuckets,
-      [this.registry],
+      'STABLE',
     );
+    this.duration = new CheapHistogram('apiserver_request_duration_seconds', requestDuration.help, requestLabels, durationBuckets, requestDuration.registers);
     this.registeredWatchers = new Gauge({
       name: 'apiserver_registered_watchers',
-      help: 'Number of currently registered watchers for a given resources',
+      ...declare('Number of currently registered watchers for a given resources', 'ALPHA'),
       labelNames: ['group', 'version', 'kind'],
-      registers: [this.registry],
     });
-    const registers = [this.registry];
     const inflightNow = this.inflightNow;
     this.inflight = new Gauge({
       name: 'apiserver_current_inflight_requests',
-      help: 'Number of requests currently in flight on this apiserver per request kind (readOnly, mutating); watches are not counted.',
+      ...declare('Number of requests currently in flight on this apiserver per request kind (readOnly, mutating); watches are not counted.', 'STABLE'),
       labelNames: ['request_kind'],
-      registers,
       // Read at scrape time: setting a labelled gauge twice per request hashed its labels each time.
       collect() {
         for (const kind of ['readOnly', 'mutating'] as const) this.set({ request_kind: kind }, inflightNow[kind]);
       },
     });
-    this.longRunning = new Gauge({ name: 'apiserver_longrunning_requests', help: 'Gauge of all active long-running apiserver requests.', registers });
+    this.longRunning = new Gauge({
+      name: 'apiserver_longrunning_requests',
+      ...declare('Gauge of all active long-running apiserver requests.', 'STABLE'),
+    });
     this.rejected = new Counter({
       name: 'apiserver_flowcontrol_rejected_requests_total',
-      help: 'Number of requests rejected by the in-flight limits or the per-user rate limits.',
+      ...declare('Number of requests rejected by the in-flight limits or the per-user rate limits.', 'BETA'),
       labelNames: ['priority_level', 'flow_schema', 'reason'],
-      registers,
     });
     this.rateLimitRedisAvailable = new Gauge({
       name: 'plat_ratelimit_redis_available',
-      help: '1 while per-user rate limits are shared by all replicas through Redis, 0 while this replica falls back to its local limits.',
-      registers,
+      ...declare('1 while per-user rate limits are shared by all replicas through Redis, 0 while this replica falls back to its local limits.', 'ALPHA'),
     });
     this.rateLimitFallbacks = new Counter({
       name: 'plat_ratelimit_local_fallback_total',
-      help: 'Per-user rate-limit decisions made by this replica alone because Redis was unreachable.',
-      registers,
+      ...declare('Per-user rate-limit decisions made by this replica alone because Redis was unreachable.', 'ALPHA'),
     });
     this.terminatedWatchers = new Counter({
       name: 'apiserver_terminated_watchers_total',
-      help: 'Counter of watchers closed due to unresponsiveness broken by resource type.',
+      ...declare('Counter of watchers closed due to unresponsiveness broken by resource type.', 'ALPHA'),
       labelNames: ['resource'],
-      registers,
     });
     // Counted once per run per watcher, observed once per event per watcher: see cheap-metrics.ts.
-    this.watchEvents = new CheapCounter('apiserver_watch_events_total', 'Number of events sent in watch clients', ['group', 'version', 'kind'], registers);
+    const watchEvents = declare('Number of events sent in watch clients', 'ALPHA');
+    this.watchEvents = new CheapCounter('apiserver_watch_events_total', watchEvents.help, ['group', 'version', 'kind'], watchEvents.registers);
+    const watchEventSizes = declare('Watch event size distribution in bytes', 'ALPHA');
     this.watchEventSizes = new CheapHistogram(
       'apiserver_watch_events_sizes',
-      'Watch event size distribution in bytes',
+      watchEventSizes.help,
       ['group', 'version', 'kind'],
       [1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072],
-      registers,
+      watchEventSizes.registers,
     );
     this.storageObjects = new Gauge({
       name: 'apiserver_storage_objects',
-      help: 'Number of stored objects at the time of last check split by kind.',
+      ...declare('Number of stored objects at the time of last check split by kind.', 'STABLE'),
       labelNames: ['resource'],
-      registers,
     });
+    const storageDuration = declare('Etcd request latency in seconds for each operation and object type.', 'ALPHA');
     this.storageDuration = new CheapHistogram(
       'etcd_request_duration_seconds',
-      'Etcd request latency in seconds for each operation and object type.',
+      storageDuration.help,
       ['operation', 'type'],
       [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60],
-      registers,
+      storageDuration.registers,
     );
     this.requestedDeprecatedApis = new Gauge({
       name: 'apiserver_requested_deprecated_apis',
-      help: 'Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.',
+      ...declare('Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.', 'STABLE'),
       labelNames: ['group', 'version', 'resource', 'subresource', 'removed_release'],
-      registers,
     });
   }
 
@@ -135,10 +135,11 @@ export class ServerMetrics {
     this.duration.labels(labels).observe(seconds);
   }
 
-  handler(): Handler {
+  /** /metrics, or with `registry` another of its endpoints (/metrics/slis). */
+  handler(registry: Registry = this.registry): Handler {
     return async (ctx) => {
-      ctx.body = await this.registry.metrics();
-      ctx.set('Content-Type', this.registry.contentType);
+      ctx.body = await registry.metrics();
+      ctx.set('Content-Type', registry.contentType);
     };
   }
 }

@@ -14,6 +14,11 @@ import { catalogKinds } from './admission/policy/kind-resolver.js';
 import { rbacBootstrap } from './auth/bootstrap-policy.js';
 import { RbacAuthorizer } from './auth/rbac-authorizer.js';
 import { ServiceAccountTokens, type ServiceAccountTokenOptions } from './auth/service-account-tokens.js';
+import { CachedTokenAuthenticator } from './auth/token-cache.js';
+import { WebhookAuthorizer } from './auth/webhook-authorizer.js';
+import { WebhookClient, type WebhookBackoff } from './auth/webhook-client.js';
+import type { WebhookConnection } from './auth/webhook-kubeconfig.js';
+import { WebhookTokenAuthenticator, type WebhookVersion } from './auth/webhook-token.js';
 import { virtualServices } from './auth/virtual-services.js';
 import { Bootstrapper, type BootstrapObject } from './resources/bootstrap.js';
 import { ResourceCatalog, type ServedResource } from './resources/catalog.js';
@@ -34,7 +39,8 @@ import { CacheReadyCheck } from './cache-ready.js';
 import { ListMemoryBudget } from './list-budget.js';
 import { ShutdownCheck, healthHandler, pingCheck, singleCheckHandler, storageCheck, type HealthCheck } from './health.js';
 import { newUserRateLimiter, type LimitOptions } from './limits.js';
-import { AuditFileLog, type AuditSink } from './audit.js';
+import { AuditFileLog, type AuditFileOptions, type AuditSink } from './audit.js';
+import { defaultAuditPolicy, type AuditPolicy } from './audit-policy.js';
 import { auditFilter } from './filters/audit.js';
 import { ServerMetrics } from './metrics.js';
 import type { TransformationMetrics } from './encryption/transformation-metrics.js';
@@ -45,7 +51,7 @@ import { PathMux } from './mux.js';
 import { RequestTracker } from './request-tracker.js';
 import { MAX_HEADER_BYTES, handleConnectionErrors } from './connection-errors.js';
 import { DEFAULT_HTTP2_MAX_STREAMS, createSecurePort } from './http-server.js';
-import { secureServingOptions, type ServingCertificate } from '@plat/serving';
+import { secureServingOptions, type ServingCertificate, type TlsPolicy } from '@plat/serving';
 import { versionHandler, versionInfo, type VersionInfo } from './version.js';
 
 export interface ServerOptions {
@@ -70,8 +76,15 @@ export interface ServerOptions {
    */
   http2MaxStreamsPerConnection?: number;
   authentication?: AuthenticationOptions;
-  /** Tried in order, after system:masters; default ['AlwaysAllow']. RBAC needs `api`. */
+  /** Tried in order, after system:masters; default ['AlwaysAllow']. RBAC needs `api`, Webhook `authorizationWebhook`. */
   authorizationModes?: AuthorizationMode[];
+  /**
+   * --authentication-token-webhook-config-file (its connection), -version and -cache-ttl: bearer
+   * tokens no other authenticator takes are reviewed by the webhook, its answers cached.
+   */
+  tokenWebhook?: { connection: WebhookConnection; version: WebhookVersion; cacheTtlMs: number; backoff?: WebhookBackoff };
+  /** --authorization-webhook-config-file (its connection), -version and the two cache TTLs: the Webhook mode. */
+  authorizationWebhook?: { connection: WebhookConnection; version: WebhookVersion; authorizedTtlMs: number; unauthorizedTtlMs: number; backoff?: WebhookBackoff };
   /** Service-account tokens: verified with these keys, and issued (TokenRequest) with a signing key. Needs `api`. */
   serviceAccountTokens?: ServiceAccountTokenOptions;
   /** Build stamps for /version. */
@@ -88,8 +101,18 @@ export interface ServerOptions {
   limits?: LimitOptions;
   /** --audit-log-path: the file audit events are appended to; absent: no audit log. */
   auditLogPath?: string;
+  /** --audit-log-format and the rotation flags (--audit-log-maxsize, -maxbackup, -maxage). */
+  auditLog?: AuditFileOptions;
   /** Instead of auditLogPath: where audit events go (tests). */
   auditSink?: AuditSink;
+  /** --audit-policy-file, decoded; absent: every request at Metadata when it completes. */
+  auditPolicy?: AuditPolicy;
+  /** --tls-min-version and --tls-cipher-suites; default TLS 1.2 and node's suites. */
+  tlsPolicy?: TlsPolicy;
+  /** --request-timeout: the deadline of every request but watches (504 past it); default 60 s, 0 none. */
+  requestTimeoutMs?: number;
+  /** --show-hidden-metrics-for-version (checked by the caller): long-deprecated metrics shown again. */
+  showHiddenMetricsForVersion?: string;
 }
 
 export interface ApiOptions {
@@ -106,6 +129,8 @@ export interface ApiOptions {
   immortalNamespaces?: readonly string[];
   /** How often a watch that asked for bookmarks gets one; default 60 s. */
   bookmarkIntervalMs?: number;
+  /** --min-request-timeout, seconds: watches without timeoutSeconds last between it and twice it; default 1800. */
+  minRequestTimeoutS?: number;
   /** How far behind, in bytes, a watcher may fall before it is closed; default 4 MiB (resources/verbs/watch-backlog.ts). */
   watchBacklogBytes?: number;
   /** APIResponseCompression (default true): gzip large get and list responses. */
@@ -156,8 +181,8 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 export function createServer(options: ServerOptions): Server {
   const { logger } = options;
-  const metrics = new ServerMetrics();
-  options.storageTransformationMetrics?.register(metrics.registry);
+  const metrics = new ServerMetrics(options.showHiddenMetricsForVersion ? { showHiddenMetricsForVersion: options.showHiddenMetricsForVersion } : {});
+  options.storageTransformationMetrics?.register(metrics.stability);
   // Every call that reaches the store is timed (etcd_request_duration_seconds); with a watch cache
   // made here, that is what the cache passes on, not what it answers itself.
   const timed = timedStorage(options.storage, metrics);
@@ -168,7 +193,7 @@ export function createServer(options: ServerOptions): Server {
       })
     : timed;
   const cached = (storage === timed ? options.storage : storage) as Storage & { stats?: WatchCacheStatsSource };
-  if (typeof cached.stats === 'function') registerWatchCacheMetrics(metrics.registry, () => cached.stats!());
+  if (typeof cached.stats === 'function') registerWatchCacheMetrics(metrics.stability, () => cached.stats!());
   // The watch cache, whether made here or given: started for every served resource at start-up.
   const watchCache = cached instanceof CachedStorage ? cached : undefined;
   const mux = new PathMux();
@@ -177,20 +202,37 @@ export function createServer(options: ServerOptions): Server {
 
   const etcd = storageCheck(storage, options.storageHealthTimeoutMs ?? 2000);
   const modes = options.authorizationModes ?? ['AlwaysAllow'];
+  const domain = options.api?.domain ?? 'plat.io';
+  const authorizationWebhook = options.authorizationWebhook;
+  const webhookAuthorizer =
+    authorizationWebhook &&
+    new WebhookAuthorizer({
+      client: new WebhookClient(authorizationWebhook.connection, { ...(authorizationWebhook.backoff && { backoff: authorizationWebhook.backoff }) }),
+      domain,
+      version: authorizationWebhook.version,
+      authorizedTtlMs: authorizationWebhook.authorizedTtlMs,
+      unauthorizedTtlMs: authorizationWebhook.unauthorizedTtlMs,
+    });
   const served = options.api
     ? serveApi(options.api, mux, logger, metrics, (res, end) => tracker.registerLongRunning(res, end), storage, watchCache, {
         modes,
+        ...(webhookAuthorizer && { webhook: webhookAuthorizer }),
         ...(options.serviceAccountTokens && { serviceAccountTokens: options.serviceAccountTokens }),
         authentication: () => authentication,
       })
     : undefined;
   if (options.serviceAccountTokens && !served) throw new Error('service-account tokens need the resource API');
+  const apiAudiences = served?.tokens?.apiAudiences ?? options.authentication?.apiAudiences ?? [];
+  // Upstream's order: the token file, service accounts, OIDC, then the webhook, which is asked
+  // about every token the others do not take.
   const authentication: AuthenticationOptions = {
     ...options.authentication,
-    ...(served?.tokens && {
-      tokenAuthenticators: [...(options.authentication?.tokenAuthenticators ?? []), served.tokens],
-      apiAudiences: served.tokens.apiAudiences,
-    }),
+    tokenAuthenticators: [
+      ...(served?.tokens ? [served.tokens] : []),
+      ...(options.authentication?.tokenAuthenticators ?? []),
+      ...(options.tokenWebhook ? [tokenWebhookAuthenticator(options.tokenWebhook, domain, apiAudiences, metrics)] : []),
+    ],
+    apiAudiences,
   };
   // /livez leaves storage out: restarting a replica does not bring etcd back.
   const endpoints: Record<string, HealthCheck[]> = {
@@ -199,26 +241,28 @@ export function createServer(options: ServerOptions): Server {
     readyz: [pingCheck, etcd, shutdownCheck, ...(served?.checks ?? [])],
   };
   for (const [endpoint, checks] of Object.entries(endpoints)) {
-    mux.handle(`/${endpoint}`, healthHandler(endpoint, checks, logger));
+    mux.handle(`/${endpoint}`, healthHandler(endpoint, checks, logger, metrics.health));
     for (const check of checks) mux.handle(`/${endpoint}/${check.name}`, singleCheckHandler(check, logger));
   }
   mux.handle('/version', versionHandler(versionInfo(options.build)));
   mux.handle('/metrics', metrics.handler());
+  mux.handle('/metrics/slis', metrics.handler(metrics.health.registry));
 
-  const audit: AuditSink | undefined = options.auditSink ?? (options.auditLogPath ? new AuditFileLog(options.auditLogPath, logger) : undefined);
+  const audit: AuditSink | undefined = options.auditSink ?? (options.auditLogPath ? new AuditFileLog(options.auditLogPath, logger, options.auditLog) : undefined);
   const userRateLimiter = options.limits?.userRate && newUserRateLimiter(options.limits.userRate, logger, metrics);
   const app = createApp({
     ...(options.limits && { limits: options.limits }),
     ...(userRateLimiter && { userRateLimiter }),
-    ...(audit && { outerFilters: [auditFilter(audit, options.api?.domain ?? 'plat.io')] }),
+    ...(audit && { outerFilters: [auditFilter(audit, domain, options.auditPolicy ?? defaultAuditPolicy)] }),
     ...(served && {
       isKnownResource: (info: RequestInfo) =>
         !!served.catalog.find(info.apiPrefix === 'api' ? '' : info.apiGroup, info.apiVersion, info.resource),
     }),
     logger,
     metrics,
+    requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
     authentication,
-    authorizer: served?.authorizer ?? newAuthorizer(modes),
+    authorizer: served?.authorizer ?? newAuthorizer(modes, { ...(webhookAuthorizer && { webhook: webhookAuthorizer }) }),
     mux,
     ...(options.api && { domain: options.api.domain }),
   });
@@ -229,7 +273,7 @@ export function createServer(options: ServerOptions): Server {
   const securePort = createSecurePort(
     {
       tls: {
-        ...secureServingOptions(options.tls),
+        ...secureServingOptions(options.tls, options.tlsPolicy),
         ...(clientCA && { ca: clientCA, requestCert: true, rejectUnauthorized: false }),
       },
       maxHeaderBytes: MAX_HEADER_BYTES,
@@ -240,7 +284,7 @@ export function createServer(options: ServerOptions): Server {
       void callback(req as IncomingMessage, res as ServerResponse);
     },
   );
-  handleConnectionErrors(securePort.server, logger, metrics.registry);
+  handleConnectionErrors(securePort.server, logger, metrics.stability);
 
   let shutdownPromise: Promise<void> | undefined;
   async function runShutdown(): Promise<void> {
@@ -290,8 +334,22 @@ export function createServer(options: ServerOptions): Server {
   };
 }
 
+/** kube-apiserver's token webhook: the webhook's reviews behind a cache of --authentication-token-webhook-cache-ttl. */
+function tokenWebhookAuthenticator(
+  webhook: NonNullable<ServerOptions['tokenWebhook']>,
+  domain: string,
+  apiAudiences: readonly string[],
+  metrics: ServerMetrics,
+): CachedTokenAuthenticator {
+  const client = new WebhookClient(webhook.connection, { ...(webhook.backoff && { backoff: webhook.backoff }) });
+  const reviews = new WebhookTokenAuthenticator({ client, domain, version: webhook.version, implicitAudiences: apiAudiences });
+  return new CachedTokenAuthenticator(reviews, { successTtlMs: webhook.cacheTtlMs, failureTtlMs: webhook.cacheTtlMs, stability: metrics.stability });
+}
+
 interface ApiSecurity {
   modes: readonly AuthorizationMode[];
+  /** The Webhook mode's authorizer. */
+  webhook?: WebhookAuthorizer;
   serviceAccountTokens?: ServiceAccountTokenOptions;
   /** The server's authentication settings, for TokenReview (read when a review comes). */
   authentication: () => AuthenticationOptions;
@@ -370,7 +428,7 @@ function serveApi(
   }
   const policy = security.modes.includes('RBAC') ? rbacBootstrap(api.domain) : undefined;
   const rbac = policy && new RbacAuthorizer(catalog, api.domain, logger, policy.seed);
-  const authorizer = newAuthorizer(security.modes, { ...(rbac && { rbac }) });
+  const authorizer = newAuthorizer(security.modes, { ...(rbac && { rbac }), ...(security.webhook && { webhook: security.webhook }) });
   if (rbac) escalation = rbacEscalation(api.domain, authorizer, rbac.index);
   const policyGroup = `admissionregistration.${api.domain}`;
   const policyVersion = ['v1beta1', 'v1alpha1'].find((version) => catalog.find(policyGroup, version, 'validatingadmissionpolicies') && catalog.find(policyGroup, version, 'validatingadmissionpolicybindings'));
@@ -389,7 +447,7 @@ function serveApi(
       catalog,
       domain: api.domain,
       source: policySource,
-      authorizer: newSyncAuthorizer(security.modes, { ...(rbac && { rbac }) }),
+      authorizer: newSyncAuthorizer(security.modes, { ...(rbac && { rbac }), ...(security.webhook && { webhook: security.webhook.cachedOnly }) }),
     });
     const writer = new PolicyStatusWriter(policyStore, catalogKinds(catalog), logger);
     policySource.onPolicy.push((policy) => writer.observe(policy));
@@ -421,12 +479,13 @@ function serveApi(
         domain: api.domain,
         registerLongRunning,
         bookmarkIntervalMs: api.bookmarkIntervalMs ?? 60_000,
+        minRequestTimeoutS: api.minRequestTimeoutS ?? 1800,
         watchBacklogBytes: api.watchBacklogBytes ?? DEFAULT_WATCH_BACKLOG_BYTES,
         responseCompression: api.responseCompression ?? true,
         metrics,
         listBudget: api.listMemoryBudget ?? new ListMemoryBudget(),
         objectCount: (prefix) => watchCache?.objectCount(prefix) ?? objectCounter.countOf(prefix),
-        listsFromCache: watchCache !== undefined,
+        listsFromCache: { any: watchCache !== undefined, consistent: watchCache?.servesConsistentLists ?? false },
       },
       subresources,
     ),

@@ -5,6 +5,7 @@ import type { RequestContext } from './context.js';
 
 export function writeStatus(ctx: RequestContext, error: StatusError): void {
   const { status } = error;
+  ctx.state.audit?.noteResponseObject(status);
   ctx.status = status.code;
   const protobuf = ctx.state.protobufErrors;
   ctx.body = protobuf ? Buffer.from(encodeObject(status)) : JSON.stringify(status);

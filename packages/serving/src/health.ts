@@ -17,6 +17,8 @@ export interface HealthReport {
   body: string;
   /** The checks that failed, with their reasons, for the server's log. */
   failures: { check: string; reason: string }[];
+  /** Every check run (excluded ones are not), and whether it passed: for the health metrics. */
+  results: { check: string; healthy: boolean }[];
 }
 
 const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -25,6 +27,7 @@ const reasonOf = (error: unknown): string => (error instanceof Error ? error.mes
 export async function runHealthChecks(endpoint: string, checks: readonly HealthCheck[], query: URLSearchParams): Promise<HealthReport> {
   const excluded = new Set(query.getAll('exclude'));
   const failures: HealthReport['failures'] = [];
+  const results = checks.filter((check) => !excluded.has(check.name)).map((check) => ({ check: check.name, healthy: true }));
   const lines = await Promise.all(
     checks.map(async (check): Promise<string> => {
       if (excluded.has(check.name)) return `[+]${check.name} excluded: ok\n`;
@@ -42,18 +45,19 @@ export async function runHealthChecks(endpoint: string, checks: readonly HealthC
   if (unmatched.length) {
     output += `warn: some health checks cannot be excluded: no matches for ${unmatched.map(goQuote).join(',')}\n`;
   }
-  if (failures.length) return { status: 500, body: `${output}${endpoint} check failed\n`, failures };
-  if (query.has('verbose')) return { status: 200, body: `${output}${endpoint} check passed\n`, failures };
-  return { status: 200, body: 'ok', failures };
+  for (const result of results) result.healthy = !failures.some((failure) => failure.check === result.check);
+  if (failures.length) return { status: 500, body: `${output}${endpoint} check failed\n`, failures, results };
+  if (query.has('verbose')) return { status: 200, body: `${output}${endpoint} check passed\n`, failures, results };
+  return { status: 200, body: 'ok', failures, results };
 }
 
 /** `/<endpoint>/<check>`: just that check, its reason in the body when it fails. */
 export async function runHealthCheck(check: HealthCheck): Promise<HealthReport> {
   try {
     await check.check();
-    return { status: 200, body: 'ok', failures: [] };
+    return { status: 200, body: 'ok', failures: [], results: [{ check: check.name, healthy: true }] };
   } catch (error) {
     const reason = reasonOf(error);
-    return { status: 500, body: `internal server error: ${reason}\n`, failures: [{ check: check.name, reason }] };
+    return { status: 500, body: `internal server error: ${reason}\n`, failures: [{ check: check.name, reason }], results: [{ check: check.name, healthy: false }] };
   }
 }

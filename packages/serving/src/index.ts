@@ -13,4 +13,15 @@ export {
   type CertificateNames,
 } from './serving-cert.js';
 export { pingCheck, runHealthChecks, runHealthCheck, type HealthCheck, type HealthReport } from './health.js';
-export { secureServingOptions, serverCiphers, type ServingTlsOptions } from './tls-options.js';
+export { HealthCheckMetrics } from './health-metrics.js';
+export { parseTlsCipherSuites, parseTlsMinVersion, secureServingOptions, serverCiphers, type SecureServingOptions, type ServingTlsOptions, type TlsPolicy } from './tls-options.js';
+export {
+  MetricsStability,
+  checkShowHiddenMetricsForVersion,
+  collectProcessMetrics,
+  metricsVersion,
+  type DeclaredMetric,
+  type MetricStability,
+  type MetricsStabilityOptions,
+  type StabilityLevel,
+} from './metrics-stability.js';

@@ -1,6 +1,8 @@
 // The agent's metrics (prom-client): the kubelet's node-name gauge, counts of its heartbeats, and the
-// process's default metrics.
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+// process's default metrics; each declared with its stability class (1-conventions 9.2) through
+// @plat/serving, as every component's.
+import { Counter, Gauge, Registry } from 'prom-client';
+import { MetricsStability, collectProcessMetrics } from '@plat/serving';
 
 export class AgentMetrics {
   readonly registry = new Registry();
@@ -8,11 +10,12 @@ export class AgentMetrics {
   private readonly statusPosts: Counter;
 
   constructor(nodeName: string) {
-    collectDefaultMetrics({ register: this.registry });
-    const registers = [this.registry];
-    new Gauge({ name: 'kubelet_node_name', help: "The node's name. The count is always 1.", labelNames: ['node'], registers }).set({ node: nodeName }, 1);
-    this.leaseRenewals = new Counter({ name: 'plat_agent_node_lease_renewals_total', help: 'Renewals of the node Lease the API accepted.', registers });
-    this.statusPosts = new Counter({ name: 'plat_agent_node_status_posts_total', help: 'Node status posts the API accepted.', registers });
+    collectProcessMetrics(this.registry);
+    const stability = new MetricsStability(this.registry);
+    const alpha = (help: string) => stability.declare(help, { stabilityLevel: 'ALPHA' });
+    new Gauge({ name: 'kubelet_node_name', ...alpha("The node's name. The count is always 1."), labelNames: ['node'] }).set({ node: nodeName }, 1);
+    this.leaseRenewals = new Counter({ name: 'plat_agent_node_lease_renewals_total', ...alpha('Renewals of the node Lease the API accepted.') });
+    this.statusPosts = new Counter({ name: 'plat_agent_node_status_posts_total', ...alpha('Node status posts the API accepted.') });
   }
 
   leaseRenewed(): void {

@@ -20,7 +20,7 @@ interface RuleCase {
 }
 
 /** The built-in gates with some set otherwise, locked or not (as in an older release). */
-const gatesWith = (values: Record<string, boolean>): FeatureGateSet => new FeatureGateSet(undefined, values);
+const gatesWith = (values: Record<string, boolean>): FeatureGateSet => FeatureGateSet.of(undefined, values);
 
 const rules: RuleCase[] = [
   // Servers.

@@ -34,12 +34,12 @@ export interface ValidateOptions {
 
 /** Validates a defaulted configuration; an empty list means it is valid. */
 export function validateNodeAgentConfiguration(config: NodeAgentConfiguration, options: ValidateOptions = {}): FieldError[] {
-  const { gates, errors } = (options.featureGates ?? new FeatureGateSet()).withOverrides(config.featureGates);
+  const { gates, errors } = (options.featureGates ?? FeatureGateSet.of()).withOverrides(config.featureGates);
   const context: ValidationContext = { config, gates };
   return [...errors, ...validators.flatMap((validate) => validate(context))];
 }
 
 /** What the configuration's featureGates warn about (GA and deprecated gates it sets), for the agent to print. */
 export function nodeAgentConfigurationWarnings(config: NodeAgentConfiguration, options: ValidateOptions = {}): string[] {
-  return (options.featureGates ?? new FeatureGateSet()).withOverrides(config.featureGates).warnings;
+  return (options.featureGates ?? FeatureGateSet.of()).withOverrides(config.featureGates).warnings;
 }

@@ -90,6 +90,13 @@ test('attributes: an empty version matches all; non-resource requests carry path
   assert.equal(attributesFrom(user, { nonResourceAttributes: { path: '/x', verb: 'post' } }).path, '/x');
   assert.deepEqual(statusFrom({ decision: 'Allow', reason: '' }), { allowed: true });
   assert.deepEqual(statusFrom({ decision: 'Deny', reason: 'no' }), { allowed: false, denied: true, reason: 'no' });
+  // An authorizer that could not decide (a webhook down) is reported as the evaluation error, after RBAC's.
+  assert.deepEqual(statusFrom({ decision: 'NoOpinion', reason: '', error: 'webhook down' }), { allowed: false, evaluationError: 'webhook down' });
+  assert.deepEqual(statusFrom({ decision: 'NoOpinion', reason: 'RBAC: x', evaluationError: 'x', error: 'webhook down' }), {
+    allowed: false,
+    reason: 'RBAC: x',
+    evaluationError: 'x\nwebhook down',
+  });
 });
 
 test('SubjectAccessReview: asks about the spec\u2019s user, and reports the decision', async () => {

@@ -144,12 +144,16 @@ export function attributesFrom(user: UserInfo, spec: SubjectAccessReviewSpec): A
   };
 }
 
-/** The status upstream fills: allowed and denied from the decision, the reason, any evaluation error. */
+/**
+ * The status upstream fills: allowed and denied from the decision, the reason, and as the
+ * evaluation error what went wrong while deciding (an authorizer's error, a webhook down, among it).
+ */
 export function statusFrom(decision: AccessDecision): SubjectAccessReviewStatus {
   const status: SubjectAccessReviewStatus = { allowed: decision.decision === 'Allow' };
   if (decision.decision === 'Deny') status.denied = true;
   if (decision.reason) status.reason = decision.reason;
-  if (decision.evaluationError) status.evaluationError = decision.evaluationError;
+  const evaluationError = [decision.evaluationError, decision.error].filter(Boolean).join('\n');
+  if (evaluationError) status.evaluationError = evaluationError;
   return status;
 }
 

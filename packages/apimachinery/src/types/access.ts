@@ -26,6 +26,11 @@ export interface AccessDecision {
   reason: string;
   /** A problem met while deciding (an unresolvable roleRef): reported by reviews, never a failure. */
   evaluationError?: string;
+  /**
+   * The authorizer could not decide (a webhook that failed; upstream's non-nil error): unless the
+   * decision is Allow the request fails (500), and reviews report it as their evaluationError.
+   */
+  error?: string;
 }
 
 /** One resource permission as a rules review reports it. */

@@ -51,4 +51,11 @@ test('tokens: issued for an account, verified for it, refused for another audien
   const verifyOnly = new ServiceAccountTokens({ issuers: options.issuers, keys: options.keys }, catalog, 'k8s.io');
   assert.equal(verifyOnly.canIssue, false);
   await assert.rejects(verifyOnly.issue({ namespace: 'ns', name: 'robot', audiences: [], expirationSeconds: 600 }), (error: { code?: number }) => error.code === 404);
+  // --api-audiences replaces the issuers as the default audiences; --service-account-max-token-expiration bounds the validity.
+  const bounded = new ServiceAccountTokens({ ...options, apiAudiences: ['api'], maxExpirationSeconds: 3600 }, catalog, 'k8s.io');
+  const long = await bounded.issue({ namespace: 'ns', name: 'robot', audiences: [], expirationSeconds: 86_400 });
+  assert.deepEqual(long.audiences, ['api']);
+  assert.equal(Date.parse(long.expirationTimestamp) - Date.parse(long.issuedAt), 3_600_000);
+  const short = await bounded.issue({ namespace: 'ns', name: 'robot', audiences: [], expirationSeconds: 600 });
+  assert.equal(Date.parse(short.expirationTimestamp) - Date.parse(short.issuedAt), 600_000);
 });

@@ -19,6 +19,8 @@ export interface ServiceAccountTokenOptions {
   signingKey?: KeyObject;
   /** The API server's own audiences (upstream's --api-audiences); default: the issuers. */
   apiAudiences?: readonly string[];
+  /** --service-account-max-token-expiration in seconds: longer requests get tokens of this validity; absent: no bound. */
+  maxExpirationSeconds?: number;
 }
 
 /** Upstream accepts tokens up to this long after their expiry, and objects deleted this recently. */
@@ -160,7 +162,9 @@ export class ServiceAccountTokens implements TokenAuthenticator {
     }
     const now = new Date();
     const issuedAt = Math.floor(now.getTime() / 1000);
-    const expiry = issuedAt + request.expirationSeconds;
+    // Upstream issues a token asked for longer than the maximum with the maximum's validity.
+    const max = this.options.maxExpirationSeconds;
+    const expiry = issuedAt + (max && request.expirationSeconds > max ? max : request.expirationSeconds);
     const token = await new SignJWT({ [this.claim]: claims })
       .setProtectedHeader({ alg: algorithmOf(signingKey), kid: keyId(signingKey) })
       .setIssuer(this.options.issuers[0]!)

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
+import { MetricsStability } from '@plat/serving';
 import { parseEncryptionConfiguration } from './encryption-config.js';
 import { encryptionTransformers } from './transformers.js';
 import { TransformationMetrics } from './transformation-metrics.js';
@@ -78,7 +79,7 @@ describe('encryption transformers from a configuration', () => {
   it('reads what a later provider wrote, as stale; counts every transformation', async () => {
     const metrics = new TransformationMetrics();
     const registry = new Registry();
-    metrics.register(registry);
+    metrics.register(new MetricsStability(registry));
     const secrets = encryptionTransformers(config, metrics).forKey('/core/secrets/default/s1')!;
     const secretboxOnly = encryptionTransformers(parseEncryptionConfiguration(file(['secrets'], `      - secretbox:\n          keys: [{name: old, secret: "${KEY32}"}]\n`)));
     const old = secretboxOnly.forKey('/core/secrets/default/s1')!.toStorage(plain, context);
@@ -95,6 +96,7 @@ describe('encryption transformers from a configuration', () => {
     ]) {
       assert.ok(text.includes(line), `${line}\n${text}`);
     }
+    assert.match(text, /^# HELP apiserver_storage_transformation_operations_total \[ALPHA\] Total number of transformations\.$/m);
     assert.match(text, /apiserver_storage_transformation_duration_seconds_bucket\{le="0.000005",transformation_type="to_storage",transformer_prefix="k8s:enc:aesgcm:v1:"\}/);
   });
 });

@@ -1,8 +1,14 @@
-// The audit filter (upstream's WithAudit): one audit.<domain>/v1 Event per request, at level
-// Metadata and stage ResponseComplete, handed to the audit sink (audit.ts) when the response closes.
+// The audit filters (upstream's WithAudit): the audit policy decides, per request, the level and
+// the stages recorded; each recorded stage is one audit.<domain>/v1 Event handed to the sink
+// (audit.ts). RequestReceived once the user is known, ResponseStarted when a watch's headers go
+// out, ResponseComplete when the response closes, Panic instead when a handler failed with an
+// unexpected error (a 500). At Request and RequestResponse the request body, and at
+// RequestResponse the response object, join the event (resource requests only, as upstream).
 import { randomUUID } from 'node:crypto';
-import type { Middleware, RequestState } from '../context.js';
-import type { AuditEvent, AuditSink, AuditUser } from '../audit.js';
+import { parse as parseYaml } from 'yaml';
+import type { Middleware, RequestContext, RequestState } from '../context.js';
+import type { AuditEvent, AuditResponseStatus, AuditSink, AuditUser } from '../audit.js';
+import { evaluateAuditPolicy, levelAtLeast, type AuditPolicy, type AuditStage, type RequestAuditConfig } from '../audit-policy.js';
 import type { UserInfo } from '../user.js';
 
 /** Upstream's MicroTime: RFC 3339 with microseconds. */
@@ -38,12 +44,147 @@ function statusOf(body: unknown, code: number): { status?: string; reason?: stri
   }
 }
 
+/** An object without metadata.managedFields (a list's items too), for omitManagedFields. */
+function withoutManagedFields(object: unknown): unknown {
+  if (typeof object !== 'object' || object === null || Array.isArray(object)) return object;
+  const record = object as { metadata?: Record<string, unknown>; items?: unknown[] };
+  let result: Record<string, unknown> = record;
+  if (record.metadata && 'managedFields' in record.metadata) {
+    const { managedFields: _dropped, ...metadata } = record.metadata;
+    result = { ...result, metadata };
+  }
+  if (Array.isArray(record.items)) result = { ...result, items: record.items.map(withoutManagedFields) };
+  return result;
+}
+
+/** The request body as the event carries it: JSON or YAML decoded; other media types (Protobuf) are left out. */
+function decodeRequestBody(bytes: Buffer, mediaType: string): unknown {
+  const text = bytes.toString('utf8');
+  try {
+    if (mediaType === 'application/yaml' || mediaType === 'application/apply-patch+yaml') return parseYaml(text);
+    if (!mediaType || mediaType.endsWith('json')) return JSON.parse(text);
+  } catch {
+    // A body the handler refused as malformed: no object to record.
+  }
+  return undefined;
+}
+
+/** One request's audit: what the policy decided, and what the handlers noted for the events. */
+export class RequestAudit {
+  config?: RequestAuditConfig;
+  readonly annotations: Record<string, string> = {};
+  private requestBody?: { bytes: Buffer; mediaType: string };
+  private responseObject?: unknown;
+  private panicMessage?: string;
+  private started = false;
+
+  constructor(
+    private readonly ctx: RequestContext,
+    private readonly base: Omit<AuditEvent, 'level' | 'stage' | 'stageTimestamp' | 'user' | 'responseStatus'>,
+    private readonly sink: AuditSink,
+    private readonly policy: AuditPolicy,
+  ) {}
+
+  /** The policy's decision, made once, for the authenticated user (or none, when authentication failed). */
+  decide(): RequestAuditConfig {
+    if (this.config) return this.config;
+    const state = this.ctx.state as Partial<RequestState>;
+    const info = state.requestInfo;
+    const user = state.impersonator ?? state.user;
+    this.config = evaluateAuditPolicy(this.policy, {
+      ...(user && { user: { name: user.name, groups: user.groups } }),
+      verb: info?.verb || this.ctx.method.toLowerCase(),
+      isResourceRequest: !!info?.isResourceRequest,
+      path: this.ctx.path,
+      namespace: info?.namespace ?? '',
+      apiGroup: info?.apiGroup ?? '',
+      resource: info?.resource ?? '',
+      subresource: info?.subresource ?? '',
+      name: info?.name ?? '',
+    });
+    return this.config;
+  }
+
+  private wants(level: 'Request' | 'RequestResponse'): boolean {
+    return !!this.config && levelAtLeast(this.config.level, level) && !!(this.ctx.state as Partial<RequestState>).requestInfo?.isResourceRequest;
+  }
+
+  /** The request's body, kept when the level records it. */
+  noteRequestBody(bytes: Buffer, mediaType: string): void {
+    if (this.wants('Request')) this.requestBody = { bytes, mediaType };
+  }
+
+  /** The object written as the response, kept when the level records it. */
+  noteResponseObject(object: unknown): void {
+    if (this.wants('RequestResponse')) this.responseObject = object;
+  }
+
+  /** A handler failed with an unexpected error: the Panic stage replaces ResponseComplete. */
+  notePanic(error: unknown): void {
+    this.panicMessage = `APIServer panic'd: ${error instanceof Error ? error.message : String(error)}`;
+  }
+
+  /** A long-running response's headers went out (a watch): the ResponseStarted stage. */
+  responseStarted(): void {
+    if (this.started) return;
+    this.started = true;
+    this.emit('ResponseStarted', { metadata: {}, code: this.ctx.res.statusCode });
+  }
+
+  requestReceived(): void {
+    this.emit('RequestReceived');
+  }
+
+  /** When the response has closed: ResponseComplete, or Panic. */
+  completed(): void {
+    const ctx = this.ctx;
+    if (this.panicMessage !== undefined) {
+      this.emit('Panic', { metadata: {}, code: 500, status: 'Failure', message: this.panicMessage });
+      return;
+    }
+    const code = ctx.res.headersSent ? ctx.res.statusCode : ctx.status;
+    this.emit('ResponseComplete', { metadata: {}, code, ...statusOf(ctx.body, code) });
+  }
+
+  private emit(stage: AuditStage, responseStatus?: AuditResponseStatus): void {
+    const config = this.decide();
+    if (config.level === 'None' || config.omitStages.has(stage)) return;
+    const state = this.ctx.state as Partial<RequestState>;
+    const authenticated = state.impersonator ?? state.user;
+    const withBodies = stage === 'ResponseComplete' || stage === 'Panic';
+    const strip = (object: unknown): unknown => (config.omitManagedFields ? withoutManagedFields(object) : object);
+    const requestObject = withBodies && this.requestBody ? decodeRequestBody(this.requestBody.bytes, this.requestBody.mediaType) : undefined;
+    const { requestReceivedTimestamp, ...base } = this.base;
+    const event: AuditEvent = {
+      kind: base.kind,
+      apiVersion: base.apiVersion,
+      level: config.level,
+      auditID: base.auditID,
+      stage,
+      requestURI: base.requestURI,
+      verb: state.requestInfo?.verb || base.verb,
+      user: authenticated ? auditUser(authenticated) : {},
+      ...(state.impersonator && state.user && { impersonatedUser: auditUser(state.user) }),
+      sourceIPs: base.sourceIPs,
+      ...(base.userAgent && { userAgent: base.userAgent }),
+      ...(base.objectRef && { objectRef: base.objectRef }),
+      ...(responseStatus && { responseStatus }),
+      ...(requestObject !== undefined && { requestObject: strip(requestObject) }),
+      ...(withBodies && this.responseObject !== undefined && { responseObject: strip(this.responseObject) }),
+      requestReceivedTimestamp,
+      stageTimestamp: microTime(new Date()),
+      ...(Object.keys(this.annotations).length > 0 && { annotations: { ...this.annotations } }),
+    };
+    this.sink.write(event);
+  }
+}
+
 /**
- * Records each request when its response closes: a watch when it ends, a request cut short by the
- * client as well. Runs outermost (after request info), so it sees the final status of everything.
+ * Runs outermost (after request info): it sees the final status of everything and records the
+ * response when it closes (a watch when it ends, a request cut short by the client as well).
  * Filters and handlers add annotations to ctx.state.auditAnnotations.
  */
-export function auditFilter(sink: AuditSink, domain: string): Middleware {
+export function auditFilter(sink: AuditSink, domain: string, policy: AuditPolicy): Middleware {
   const apiVersion = `audit.${domain}/v1`;
   return async (ctx, next) => {
     const received = new Date();
@@ -51,26 +192,16 @@ export function auditFilter(sink: AuditSink, domain: string): Middleware {
     // Upstream honours a client's Audit-ID (for tracing through proxies) and returns it.
     const auditID = header && header.length <= 128 ? header : randomUUID();
     ctx.set('Audit-ID', auditID);
-    ctx.state.auditAnnotations = {};
-    const forwarded = ctx.get('X-Forwarded-For');
-    const realIp = ctx.get('X-Real-Ip');
-    const remote = ctx.req.socket.remoteAddress;
-    ctx.res.once('close', () => {
-      const state = ctx.state as Partial<RequestState>;
-      const info = state.requestInfo;
-      const authenticated = state.impersonator ?? state.user;
-      const code = ctx.res.headersSent ? ctx.res.statusCode : ctx.status;
-      const event: AuditEvent = {
+    const info = ctx.state.requestInfo;
+    const audit = new RequestAudit(
+      ctx,
+      {
         kind: 'Event',
         apiVersion,
-        level: 'Metadata',
         auditID,
-        stage: 'ResponseComplete',
         requestURI: ctx.originalUrl,
         verb: info?.verb || ctx.method.toLowerCase(),
-        user: authenticated ? auditUser(authenticated) : {},
-        ...(state.impersonator && state.user && { impersonatedUser: auditUser(state.user) }),
-        sourceIPs: sourceIPs(forwarded, realIp, remote),
+        sourceIPs: sourceIPs(ctx.get('X-Forwarded-For'), ctx.get('X-Real-Ip'), ctx.req.socket.remoteAddress),
         ...(ctx.get('User-Agent') && { userAgent: ctx.get('User-Agent') }),
         ...(info?.isResourceRequest && {
           objectRef: {
@@ -82,13 +213,24 @@ export function auditFilter(sink: AuditSink, domain: string): Middleware {
             ...(info.subresource && { subresource: info.subresource }),
           },
         }),
-        responseStatus: { metadata: {}, code, ...statusOf(ctx.body, code) },
         requestReceivedTimestamp: microTime(received),
-        stageTimestamp: microTime(new Date()),
-        ...(state.auditAnnotations && Object.keys(state.auditAnnotations).length > 0 && { annotations: state.auditAnnotations }),
-      };
-      sink.write(event);
-    });
+      },
+      sink,
+      policy,
+    );
+    ctx.state.audit = audit;
+    ctx.state.auditAnnotations = audit.annotations;
+    ctx.res.once('close', () => audit.completed());
     await next();
   };
 }
+
+/** Right after authentication (before impersonation, as upstream): the policy decides, and RequestReceived is recorded. */
+export const auditRequestReceivedFilter: Middleware = async (ctx, next) => {
+  const audit = ctx.state.audit;
+  if (audit) {
+    audit.decide();
+    audit.requestReceived();
+  }
+  await next();
+};

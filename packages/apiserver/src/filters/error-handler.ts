@@ -11,7 +11,10 @@ export function errorHandler(logger: Logger): Middleware {
       await next();
     } catch (error) {
       const statusError = isStatusError(error) ? error : newInternalError(error);
-      if (!isStatusError(error)) logger.error({ err: error, method: ctx.method, uri: ctx.url }, 'internal error');
+      if (!isStatusError(error)) {
+        logger.error({ err: error, method: ctx.method, uri: ctx.url }, 'internal error');
+        ctx.state.audit?.notePanic(error);
+      }
       if (ctx.headerSent || !ctx.writable) {
         // Too late for a Status: the client sees the connection end early instead of a clean end.
         ctx.res.destroy();

@@ -11,7 +11,7 @@ async function readWith(limit: number, send: (port: number) => void, discardMax?
   let outcome!: Promise<Buffer | Error>;
   const received = new Promise<void>((resolve) => {
     const server = createServer((req: IncomingMessage, res) => {
-      const ctx = { req, get: (name: string) => String(req.headers[name.toLowerCase()] ?? '') } as unknown as RequestContext;
+      const ctx = { req, state: {}, get: (name: string) => String(req.headers[name.toLowerCase()] ?? '') } as unknown as RequestContext;
       outcome = readBody(ctx, limit, discardMax).then(
         (body) => body,
         (error: Error) => error,
@@ -62,7 +62,7 @@ describe('readBody', () => {
 
   it('a client sending a body over the limit gets the 413 and no reset, on a connection it closes or keeps', async () => {
     const server = createServer((req, res) => {
-      const ctx = { req, get: (name: string) => String(req.headers[name.toLowerCase()] ?? '') } as unknown as RequestContext;
+      const ctx = { req, state: {}, get: (name: string) => String(req.headers[name.toLowerCase()] ?? '') } as unknown as RequestContext;
       readBody(ctx, 1024 * 1024).then(
         () => res.end('ok'),
         (error: unknown) => {

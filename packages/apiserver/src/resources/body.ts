@@ -46,8 +46,10 @@ export function readBody(ctx: RequestContext, limit = MAX_BODY_BYTES, discardMax
     let size = 0;
     const finish = (error?: Error): void => {
       req.off('data', onData).off('end', onEnd).off('error', finish).off('close', onClose);
-      if (error) reject(error);
-      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      if (error) return reject(error);
+      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      ctx.state.audit?.noteRequestBody(body, mediaType(ctx));
+      resolve(body);
     };
     const onData = (chunk: Buffer): void => {
       size += chunk.length;

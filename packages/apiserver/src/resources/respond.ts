@@ -80,6 +80,7 @@ async function writeListInChunks(ctx: RequestContext, code: number, object: unkn
 }
 
 export async function writeObject(ctx: RequestContext, code: number, object: unknown, options: WriteOptions = {}): Promise<void> {
+  ctx.state.audit?.noteResponseObject(object);
   if (await writeListInChunks(ctx, code, object, options)) return;
   const { body, contentType } = encodeBody(ctx, object, options.representation, options.sharedItems);
   if (options.onListJsonSize && isList(object) && contentType === 'application/json') options.onListJsonSize(Buffer.byteLength(body), object.items.length);

@@ -70,6 +70,32 @@ describe('watch cache (memory backend)', () => {
     }
   });
 
+  it('with consistentListFromCache off (1.28: the gate is alpha), a consistent list reads the store; older states still come from the cache', async () => {
+    const inner = new MemoryStorage();
+    const store = new CachedStorage(inner, { consistentListFromCache: false });
+    // The store's unpaged lists: the callers' (the cache fills itself through paged ones).
+    let innerLists = 0;
+    const list = inner.list.bind(inner);
+    inner.list = ((prefix: string, options?: Parameters<typeof list>[1]) => {
+      if (!options?.limit) innerLists++;
+      return list(prefix, options);
+    }) as typeof inner.list;
+    try {
+      const written = await store.create('/apps/things/a/b', item('a', 'b'));
+      assert.equal((await store.list('/apps/things/')).items.length, 1);
+      assert.equal(innerLists, 1, 'the consistent list went to the store');
+      assert.equal(store.listsFromCache, 0);
+      // The resource's cache started all the same, as upstream's exists from the start: a watch from
+      // the list's revision is the cache's.
+      await waitUntil(async () => (await store.stats()).some((stats) => stats.prefix === '/apps/things/' && stats.ready));
+      // The cache fills through its own (paged) list of the store; what it answers after that is not counted as a store read.
+      await store.list('/apps/things/', { notOlderThan: Number(written.metadata?.resourceVersion) });
+      assert.equal(store.listsFromCache, 1, 'a list at resourceVersion=0 or NotOlderThan is still the cache\'s');
+    } finally {
+      await store.close();
+    }
+  });
+
   it('a slow watcher is ended without delaying a fast one', async () => {
     // Each event handed on as it comes, so that the buffer's limit falls on an exact event.
     const store = new CachedStorage(new MemoryStorage(), { watcherBufferSize: 50, dispatchIntervalMs: 0 });
@@ -483,6 +509,43 @@ describe('watch cache: reads accepting an older state see this process\'s own wr
       assert.equal((await store.get<Item>('/apps/things/ns/a', { notOlderThan: 0, readOnly: true })).n, 2);
       assert.deepEqual((await store.list<Item>('/apps/things/', { notOlderThan: 0 })).items.map((i) => i.n), [2]);
     } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('watch cache: its lag behind this process\'s writes', () => {
+  it('is 0 while the cache has every write, grows while its watch holds them back, and is 0 again once they arrive', async () => {
+    const inner = new MemoryStorage();
+    let release!: () => void;
+    let held: Promise<void> = Promise.resolve();
+    const innerWatch = inner.watch.bind(inner);
+    inner.watch = (async (key: string, options?: object) => {
+      const watch = await innerWatch(key, options);
+      async function* holding(): AsyncGenerator<WatchEvent> {
+        for await (const event of watch) {
+          await held;
+          yield event;
+        }
+      }
+      return { [Symbol.asyncIterator]: holding, stop: () => watch.stop() };
+    }) as typeof inner.watch;
+    const store = new CachedStorage(inner);
+    const lag = async (): Promise<number | undefined> => (await store.stats()).find((stats) => stats.prefix === '/apps/things/')?.lagSeconds;
+    try {
+      await store.list('/apps/things/', { notOlderThan: 0 });
+      await store.create('/apps/things/ns/a', item('ns', 'a'));
+      await waitUntil(async () => (await lag()) === 0);
+      held = new Promise((resolve) => (release = resolve));
+      await store.create('/apps/things/ns/b', item('ns', 'b'));
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      await store.create('/apps/things/ns/c', item('ns', 'c'));
+      const behind = (await lag())!;
+      assert.ok(behind >= 0.14 && behind < 5, `lag ${behind}: from the oldest write not received`);
+      release();
+      await waitUntil(async () => (await lag()) === 0);
+    } finally {
+      release?.();
       await store.close();
     }
   });

@@ -30,6 +30,12 @@ export interface CachedStorageOptions {
   watcherBufferSize?: number;
   /** How long a current list waits for the cache to reach the store's revision. Default 3 s. */
   consistentReadTimeoutMs?: number;
+  /**
+   * Serve consistent (current, unpaged) lists from the cache once it has reached the store's
+   * revision (the ConsistentListFromCache gate, alpha and off in Kubernetes 1.28: then such lists
+   * are read from the store). Default true.
+   */
+  consistentListFromCache?: boolean;
   /** Page size of the list that fills a cache. Default 10,000. */
   listPageSize?: number;
   /**
@@ -90,7 +96,15 @@ export interface WatchCacheStats {
   lists: number;
   /** The most events the window keeps. */
   capacity: number;
+  /**
+   * How long, in seconds, the cache has trailed the oldest write of this process below its prefix
+   * that it has not received yet; 0 when it has them all. A cache whose watch stalls shows it here.
+   */
+  lagSeconds: number;
 }
+
+/** How many of a prefix's writes the lag keeps track of; past it, the newest ones share a time. */
+const MAX_TRACKED_WRITES = 1024;
 
 /** The cache prefix of a key: `/<group>/<resource>/`, or undefined for a shorter key. */
 export function cachePrefix(key: string): string | undefined {
@@ -111,6 +125,7 @@ export class CachedStorage implements Storage {
   private readonly fillWaitMs: number;
   private readonly settings: ConstructorParameters<typeof ResourceCache>[2];
   private readonly consistentReadTimeoutMs: number;
+  private readonly consistentListFromCache: boolean;
   private closed = false;
   /** Current lists served from the cache, and those that fell back to the inner store. */
   listsFromCache = 0;
@@ -133,6 +148,7 @@ export class CachedStorage implements Storage {
       onError: options.onError ?? (() => {}),
     };
     this.consistentReadTimeoutMs = options.consistentReadTimeoutMs ?? 3000;
+    this.consistentListFromCache = options.consistentListFromCache ?? true;
     this.watchWaitMs = options.watchWaitMs ?? 3000;
     this.fillWaitMs = options.fillWaitMs ?? 10_000;
   }
@@ -156,6 +172,11 @@ export class CachedStorage implements Storage {
       if (cache || this.closed || !this.kept.has(prefix)) return;
       setTimeout(() => this.startKept(prefix, Math.min(delayMs * 2, 5000)), delayMs).unref();
     });
+  }
+
+  /** Whether current unpaged lists are answered by the cache (ConsistentListFromCache), not read from the store. */
+  get servesConsistentLists(): boolean {
+    return this.consistentListFromCache;
   }
 
   /**
@@ -212,11 +233,39 @@ export class CachedStorage implements Storage {
    */
   private readonly lastWrites = new Map<string, number>();
 
+  /**
+   * This process's writes below each prefix with a cache, oldest first, each with when it was
+   * acknowledged, until the cache is seen to have them (stats()): how far behind the cache is.
+   */
+  private readonly unseenWrites = new Map<string, { revision: number; at: number }[]>();
+
   private noteWrite<T extends StoredObject>(key: string, written: T): T {
     const prefix = cachePrefix(key);
     const revision = Number(written.metadata?.resourceVersion);
     if (prefix !== undefined && revision > (this.lastWrites.get(prefix) ?? 0)) this.lastWrites.set(prefix, revision);
+    if (prefix !== undefined && revision > 0 && this.caches.has(prefix)) {
+      let writes = this.unseenWrites.get(prefix);
+      if (!writes) this.unseenWrites.set(prefix, (writes = []));
+      // Bounded: the newest write then takes the place of the last one kept, whose (earlier) time
+      // keeps the lag from being understated.
+      if (writes.length >= MAX_TRACKED_WRITES) writes[writes.length - 1]!.revision = revision;
+      else writes.push({ revision, at: Date.now() });
+    }
     return written;
+  }
+
+  /** Seconds since the oldest write below `cache`'s prefix that the cache has not received; forgets the ones it has. */
+  private lagOf(cache: ResourceCache, now: number): number {
+    const writes = this.unseenWrites.get(cache.prefix);
+    if (!writes) return 0;
+    let seen = 0;
+    while (seen < writes.length && writes[seen]!.revision <= cache.revision) seen++;
+    writes.splice(0, seen);
+    if (!writes.length) {
+      this.unseenWrites.delete(cache.prefix);
+      return 0;
+    }
+    return (now - writes[0]!.at) / 1000;
   }
 
   /**
@@ -262,7 +311,13 @@ export class CachedStorage implements Storage {
     // of any state (resourceVersion "0") is served whole from the cache, its limit ignored, as
     // upstream's watch cache does: a page of it could not be continued from the cache.
     const anyState = options.notOlderThan === 0;
-    if (options.continue || ((options.limit ?? 0) > 0 && !anyState) || (options.revision ?? 0) > 0) {
+    const consistent = options.notOlderThan === undefined;
+    if (options.continue || ((options.limit ?? 0) > 0 && !anyState) || (options.revision ?? 0) > 0) return this.inner.list(prefix, options);
+    if (consistent && !this.consistentListFromCache) {
+      // A list the cache would answer with the gate on starts the cache all the same (upstream's
+      // exists from the start): a client that lists and then watches from the list's revision is
+      // then served by the cache, not by a store watch of its own.
+      void this.cacheFor(prefix);
       return this.inner.list(prefix, options);
     }
     // A consistent read: the cache must have seen everything the store had when asked. A read
@@ -321,6 +376,7 @@ export class CachedStorage implements Storage {
   /** One entry per resource cache. */
   async stats(): Promise<WatchCacheStats[]> {
     // The caches as they are, those still listing too (not waited for: a scrape must not hang on them).
+    const now = Date.now();
     return [...this.started.values()]
       .map((cache) => ({
         prefix: cache.prefix,
@@ -336,6 +392,7 @@ export class CachedStorage implements Storage {
         eventsDispatched: cache.eventsDispatched,
         lists: cache.listsServed,
         capacity: this.settings.maxHistoryEvents,
+        lagSeconds: this.lagOf(cache, now),
       }));
   }
 
@@ -346,6 +403,7 @@ export class CachedStorage implements Storage {
     this.caches.delete(prefix);
     this.started.delete(prefix);
     this.lastWrites.delete(prefix);
+    this.unseenWrites.delete(prefix);
     void cache.then((started) => started?.stop());
   }
 

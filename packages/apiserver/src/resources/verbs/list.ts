@@ -47,8 +47,10 @@ function reserveListMemory(scope: VerbScope, query: ListQueryWithSelectors): () 
     return () => {}; // the store refuses the query itself (400)
   }
   const limit = Math.max(0, query.limit ?? 0);
-  // The watch cache answers lists of any state whole (the limit ignored) and current unpaged ones.
-  const fromCache = services.listsFromCache && (semantic === 'any' || (limit === 0 && (semantic === 'latest' || semantic === 'notOlderThan')));
+  // The watch cache answers lists of any state whole (the limit ignored), unpaged ones not older
+  // than a revision, and current unpaged ones where ConsistentListFromCache is on.
+  const cache = services.listsFromCache;
+  const fromCache = cache.any && (semantic === 'any' || (limit === 0 && (semantic === 'notOlderThan' || (semantic === 'latest' && cache.consistent))));
   const items = limit > 0 && !fromCache ? Math.min(limit, stored) : stored;
   const chunked = (representation.type === 'json' && !isPretty(scope.ctx)) || representation.type === 'protobuf';
   const cost = listCost({

@@ -13,6 +13,8 @@ export interface ServerServices {
   /** Registers a long-running response so that graceful shutdown ends it; returns the unregister. */
   registerLongRunning(res: ServerResponse, end: () => void): () => void;
   bookmarkIntervalMs: number;
+  /** --min-request-timeout in seconds: a watch without timeoutSeconds ends between it and twice it. */
+  minRequestTimeoutS: number;
   /** How far behind, in bytes, a watcher may fall before it is closed (verbs/watch-backlog.ts). */
   watchBacklogBytes: number;
   /** APIResponseCompression: gzip large get and list responses for clients that accept it. */
@@ -22,8 +24,8 @@ export interface ServerServices {
   listBudget: ListMemoryBudget;
   /** How many objects are stored below a prefix, as far as known without reading the store. */
   objectCount(prefix: string): number | undefined;
-  /** Whether current lists and lists at resourceVersion=0 come from the watch cache. */
-  listsFromCache: boolean;
+  /** Which lists come from the watch cache: of any state (resourceVersion=0), and current unpaged ones (ConsistentListFromCache). */
+  listsFromCache: { any: boolean; consistent: boolean };
 }
 
 export interface VerbScope {

@@ -11,16 +11,15 @@ import type { Http2ServerResponse } from 'node:http2';
 import type { Writable } from 'node:stream';
 import { isHttp2, type AnyResponse } from '../../http-server.js';
 
-/** Upstream's default for watches without timeoutSeconds: 30 to 60 minutes, spread at random. */
-const MIN_REQUEST_TIMEOUT_S = 1800;
-
 export async function watchObjects(scope: VerbScope): Promise<void> {
   const { ctx, info, served, query, services } = scope;
   const base = listQuery(query);
   // The deprecated /watch/.../{name} form and a watch of one object name it in the path.
   const fieldSelector = info.name ? [`metadata.name=${info.name}`, base.fieldSelector].filter(Boolean).join(',') : base.fieldSelector;
   const allowWatchBookmarks = query.boolean('allowWatchBookmarks') ?? false;
-  const timeoutSeconds = query.integer('timeoutSeconds') ?? MIN_REQUEST_TIMEOUT_S * (1 + Math.random());
+  // Without timeoutSeconds, upstream's spread between --min-request-timeout and twice it, so that
+  // watches started together do not all end, and come back, together.
+  const timeoutSeconds = query.integer('timeoutSeconds') ?? services.minRequestTimeoutS * (1 + Math.random());
   const watch = await startWatch(
     served.store,
     info.namespace,
@@ -34,6 +33,7 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
   ctx.status = 200;
   res.writeHead(200, { 'Content-Type': encode.contentType, 'Cache-Control': 'no-cache, private' });
   res.flushHeaders();
+  ctx.state.audit?.responseStarted();
   const stop = (): void => watch.stop();
   // Shutdown ends the stream after what is queued and, where asked for, a last bookmark.
   const unregister = services.registerLongRunning(res, () => watch.finish());
