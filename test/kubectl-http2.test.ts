@@ -31,6 +31,17 @@ describe('kubectl over HTTP/2', () => {
     });
     return stdout;
   };
+  /**
+   * Waits until the request log has lines that `done` accepts: each line is written when its
+   * response closes, and reaches this process through the replica's output a little later.
+   */
+  const logged = async (done: (lines: RequestLine[]) => boolean): Promise<void> => {
+    const deadline = Date.now() + 10_000;
+    while (!done(kubectlRequests())) {
+      if (Date.now() > deadline) assert.fail(`the request log lacks lines: ${JSON.stringify(kubectlRequests())}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
   /** The request log's lines of kubectl's requests, by verb, with their protocol. */
   const kubectlRequests = (): RequestLine[] =>
     server
@@ -62,9 +73,9 @@ describe('kubectl over HTTP/2', () => {
     // A watch that lasts a second (--request-timeout ends it, as the server's timeoutSeconds would).
     await kubectl({}, '-n', 'h2', 'get', 'configmaps', '--watch', '--request-timeout=1s').catch(() => '');
     await kubectl({}, '-n', 'h2', 'delete', 'configmap', 'c');
+    const expected = ['create', 'patch', 'list', 'watch', 'delete'];
+    await logged((lines) => expected.every((verb) => lines.some((line) => line.verb === verb)));
     const requests = kubectlRequests();
-    const verbs = new Set(requests.map((line) => line.verb));
-    for (const verb of ['create', 'patch', 'list', 'watch', 'delete']) assert.ok(verbs.has(verb), `${verb} in ${[...verbs].join(' ')}`);
     const protocols = new Set(requests.map((line) => line.protocol));
     assert.deepEqual([...protocols], ['HTTP/2.0']);
   });
@@ -73,10 +84,10 @@ describe('kubectl over HTTP/2', () => {
     const before = kubectlRequests().length;
     await kubectl({ DISABLE_HTTP2: 'true' }, 'create', 'namespace', 'h1');
     assert.match(await kubectl({ DISABLE_HTTP2: 'true' }, 'get', 'namespace', 'h1', '-o', 'name'), /namespace\/h1/);
-    // This case's requests: the first case's watch may be logged only now (when its stream closed).
-    const requests = kubectlRequests()
-      .slice(before)
-      .filter((line) => !line.uri?.includes('/namespaces/h2/'));
+    // This case's requests (the first case's watch may be logged only now, when its stream closed).
+    const ofThisCase = (lines: RequestLine[]): RequestLine[] => lines.slice(before).filter((line) => !line.uri?.includes('/namespaces/h2/'));
+    await logged((lines) => ofThisCase(lines).some((line) => line.verb === 'get' && line.uri?.startsWith('/api/v1/namespaces/h1')));
+    const requests = ofThisCase(kubectlRequests());
     assert.ok(requests.length >= 2);
     assert.deepEqual([...new Set(requests.map((line) => line.protocol))], ['HTTP/1.1'], JSON.stringify(requests));
   });
