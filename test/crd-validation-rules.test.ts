@@ -5,16 +5,13 @@
 // passes the per-call limit at runtime, and a transition rule.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { startEtcd, type EtcdProcess } from '@plat/storage/testing';
 import { adminTokenFile, eventually, startApiserver, type ApiserverProcess } from './support/apiserver-process.js';
-import { writeKubeconfig } from './support/kubeconfig.js';
+import { writeKubeconfig, kubectlIn } from './support/kubeconfig.js';
 
-const run = promisify(execFile);
 const GROUP = 'rules.example.com';
 
 /** A namespaced CRD `<plural>.rules.example.com` with one version, v1, of this schema. */
@@ -43,7 +40,7 @@ describe('x-kubernetes-validations: kubectl against an apiserver on etcd (k8s.io
   let workDir: string;
 
   const kubectl = async (...args: string[]): Promise<string> =>
-    (await run('kubectl', [`--kubeconfig=${kubeconfig.path}`, ...args], { env: { ...process.env, HOME: workDir, KUBECACHEDIR: join(workDir, 'cache') } })).stdout;
+    (await kubectlIn(kubeconfig.path, workDir, args)).stdout;
   const file = async (name: string, content: unknown): Promise<string> => {
     const path = join(workDir, name);
     await writeFile(path, JSON.stringify(content));

@@ -5,17 +5,14 @@
 // explains it from them.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { builtinDefinitions, objectMetaSchema } from '@plat/api';
 import { createLogger, createServer, ensureSelfSignedCert, type Server } from '@plat/apiserver';
 import { createStorage } from '@plat/storage';
-import { writeKubeconfig } from './support/kubeconfig.js';
+import { writeKubeconfig, kubectlIn } from './support/kubeconfig.js';
 
-const run = promisify(execFile);
 type Definition = (typeof builtinDefinitions)[number];
 
 /** The CronTab of Kubernetes' CRD walkthrough, with a field of each kind a CRD schema may have. */
@@ -98,9 +95,7 @@ describe('kubectl explain of a custom resource, --api-domain=k8s.io', () => {
   let workDir: string;
   let kubeconfig: Awaited<ReturnType<typeof writeKubeconfig>>;
   const kubectl = async (...args: string[]): Promise<string> => {
-    const { stdout } = await run('kubectl', [`--kubeconfig=${kubeconfig.path}`, ...args], {
-      env: { ...process.env, HOME: workDir, KUBECACHEDIR: join(workDir, 'cache') },
-    });
+    const { stdout } = await kubectlIn(kubeconfig.path, workDir, args);
     return stdout;
   };
 

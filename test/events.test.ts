@@ -6,18 +6,15 @@
 // write (an etcd lease on etcd, the embedded backend's expiry on SQLite).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { startEtcd, type EtcdProcess } from '@plat/storage/testing';
 import { eventually, startApiserver, type ApiserverProcess } from './support/apiserver-process.js';
 import { authFiles, type AuthFiles } from './support/auth.js';
 import { startControllerManager, type ControllerManagerProcess } from './support/controller-manager-process.js';
-import { writeKubeconfig } from './support/kubeconfig.js';
+import { writeKubeconfig, kubectlIn } from './support/kubeconfig.js';
 
-const run = promisify(execFile);
 const TTL_SECONDS = 8;
 const ROLE = 'system:controller:namespace-controller';
 const MANAGER_TOKEN = 'e2e-events-controller-manager';
@@ -32,9 +29,7 @@ for (const backend of ['etcd3', 'sqlite'] as const) {
     let adminKubeconfig: string;
     const cleanups: (() => Promise<void>)[] = [];
     const kubectl = async (...args: string[]): Promise<string> => {
-      const { stdout } = await run('kubectl', [`--kubeconfig=${adminKubeconfig}`, ...args], {
-        env: { ...process.env, HOME: workDir, KUBECACHEDIR: join(workDir, 'cache') },
-      });
+      const { stdout } = await kubectlIn(adminKubeconfig, workDir, args);
       return stdout;
     };
 

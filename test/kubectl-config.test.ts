@@ -3,16 +3,12 @@
 // docker-registry, and what get prints of them.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { makeEtcdCertificates } from '@plat/storage/testing';
 import { adminTokenFile, startApiserver, type ApiserverProcess } from './support/apiserver-process.js';
-import { writeKubeconfig } from './support/kubeconfig.js';
-
-const run = promisify(execFile);
+import { writeKubeconfig, kubectlIn } from './support/kubeconfig.js';
 
 interface Secret {
   type: string;
@@ -25,9 +21,7 @@ describe('kubectl create configmap and secret against --api-domain=k8s.io', () =
   let kubeconfig: Awaited<ReturnType<typeof writeKubeconfig>>;
   let dir: string;
   const kubectl = async (...args: string[]): Promise<string> => {
-    const { stdout } = await run('kubectl', [`--kubeconfig=${kubeconfig.path}`, ...args], {
-      env: { ...process.env, HOME: dir, KUBECACHEDIR: join(dir, 'cache') },
-    });
+    const { stdout } = await kubectlIn(kubeconfig.path, dir, args);
     return stdout;
   };
   const kubectlFails = async (...args: string[]): Promise<string> => {
@@ -91,7 +85,7 @@ describe('kubectl create configmap and secret against --api-domain=k8s.io', () =
     const [cert, otherKey] = await Promise.all([readFile(join(certs.dir, 'client.crt')), readFile(join(certs.dir, 'server.key'))]);
     const manifest = join(dir, 'odd-tls.json');
     await writeFile(manifest, JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'odd-tls' }, type: 'kubernetes.io/tls', data: { 'tls.crt': cert.toString('base64'), 'tls.key': otherKey.toString('base64') } }));
-    const mismatched = await run('kubectl', [`--kubeconfig=${kubeconfig.path}`, 'create', '-f', manifest], { env: { ...process.env, HOME: dir, KUBECACHEDIR: join(dir, 'cache') } });
+    const mismatched = await kubectlIn(kubeconfig.path, dir, ['create', '-f', manifest]);
     assert.match(mismatched.stdout, /secret\/odd-tls created/);
     assert.match(mismatched.stderr, /Warning: tls: private key does not match public key/);
     const patched = await kubectlFails('patch', 'secret', 'web-tls', '--type=merge', '-p', '{"type":"Opaque"}');

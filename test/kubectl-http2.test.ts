@@ -2,15 +2,11 @@
 // watches are streams of HTTP/2 connections; with HTTP/2 turned off in it (DISABLE_HTTP2), HTTP/1.1 serves alike.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { adminTokenFile, startApiserver, type ApiserverProcess } from './support/apiserver-process.js';
-import { writeKubeconfig } from './support/kubeconfig.js';
-
-const run = promisify(execFile);
+import { writeKubeconfig, kubectlIn } from './support/kubeconfig.js';
 
 interface RequestLine {
   msg: string;
@@ -26,9 +22,7 @@ describe('kubectl over HTTP/2', () => {
   let kubeconfig: Awaited<ReturnType<typeof writeKubeconfig>>;
   let workDir: string;
   const kubectl = async (env: Record<string, string>, ...args: string[]): Promise<string> => {
-    const { stdout } = await run('kubectl', [`--kubeconfig=${kubeconfig.path}`, ...args], {
-      env: { ...process.env, HOME: workDir, KUBECACHEDIR: join(workDir, 'cache'), ...env },
-    });
+    const { stdout } = await kubectlIn(kubeconfig.path, workDir, args, env);
     return stdout;
   };
   /**

@@ -8,19 +8,15 @@
 // record upstream's Node events along the way.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { startEtcd, type EtcdProcess } from '@plat/storage/testing';
 import { startAgent, type AgentProcess } from './support/agent-process.js';
 import { eventually, startApiserver, type ApiserverProcess } from './support/apiserver-process.js';
 import { authFiles, type AuthFiles } from './support/auth.js';
 import { startControllerManager, type ControllerManagerProcess } from './support/controller-manager-process.js';
-import { writeKubeconfig } from './support/kubeconfig.js';
-
-const run = promisify(execFile);
+import { writeKubeconfig, kubectlIn } from './support/kubeconfig.js';
 
 const LEASES = '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases';
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
@@ -97,9 +93,7 @@ describe('plat-agent: two agents against two replicas on etcd', () => {
   };
   const node = (name: string, replica = 0): Promise<Node> => must<Node>('GET', `/api/v1/nodes/${name}`, undefined, replica);
   const kubectl = async (...args: string[]): Promise<string> => {
-    const { stdout } = await run('kubectl', [`--kubeconfig=${adminKubeconfig}`, ...args], {
-      env: { ...process.env, HOME: kubectlHome, KUBECACHEDIR: join(kubectlHome, 'cache') },
-    });
+    const { stdout } = await kubectlIn(adminKubeconfig, kubectlHome, args);
     return stdout;
   };
   /** kubectl get nodes: STATUS by NAME. */

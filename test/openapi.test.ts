@@ -4,15 +4,11 @@
 // has the server refuse unknown fields.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { adminTokenFile, startApiserver, type ApiserverProcess } from './support/apiserver-process.js';
-import { writeKubeconfig } from './support/kubeconfig.js';
-
-const run = promisify(execFile);
+import { writeKubeconfig, kubectlIn } from './support/kubeconfig.js';
 
 interface Index {
   paths: Record<string, { serverRelativeURL: string }>;
@@ -24,9 +20,7 @@ describe('OpenAPI documents with kubectl, --api-domain=k8s.io', () => {
   let kubeconfig: Awaited<ReturnType<typeof writeKubeconfig>>;
   let workDir: string;
   const kubectl = async (...args: string[]): Promise<string> => {
-    const { stdout } = await run('kubectl', [`--kubeconfig=${kubeconfig.path}`, ...args], {
-      env: { ...process.env, HOME: workDir, KUBECACHEDIR: join(workDir, 'cache') },
-    });
+    const { stdout } = await kubectlIn(kubeconfig.path, workDir, args);
     return stdout;
   };
   /** kubectl that is expected to fail: its stderr. */

@@ -51,3 +51,11 @@ export async function runKubectl(kubeconfig: string, home: string, args: readonl
     return { out: `${failed.stdout ?? ''}${failed.stderr ?? ''}`, code: failed.code };
   }
 }
+
+/**
+ * kubectl with this kubeconfig, its home and caches in `home`: its stdout and stderr. A failure
+ * rejects with execFile's error, which carries both.
+ */
+export function kubectlIn(kubeconfig: string, home: string, args: readonly string[], env: Record<string, string> = {}): Promise<{ stdout: string; stderr: string }> {
+  return run('kubectl', [`--kubeconfig=${kubeconfig}`, ...args], { env: { ...process.env, HOME: home, KUBECACHEDIR: join(home, 'cache'), ...env } });
+}
