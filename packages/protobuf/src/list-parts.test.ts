@@ -17,6 +17,8 @@ const joined = (json: ReturnType<typeof fixtures.listOf>): Buffer => {
   const items = list.items.map((item) => parts.item(item));
   const length = parts.metadata.length + items.reduce((sum, item) => sum + item.length, 0);
   assert.deepEqual(list.items.map((item) => parts.itemLength(item)), items.map((item) => item.length));
+  // The scratch bytes are each item's own, however the one before was sized.
+  for (let i = 0; i < list.items.length; i++) assert.ok(Buffer.from(parts.encodeItem(list.items[i]!)).equals(items[i]!));
   assert.ok(Buffer.from(parts.items(list.items)).equals(Buffer.concat(items)));
   return Buffer.concat([parts.head(length), parts.metadata, ...items, parts.tail]);
 };
@@ -34,4 +36,12 @@ for (const kind of ['ServiceAccount', 'Role', 'Event', 'Lease']) {
 test('a message past 127 bytes takes a longer length varint in the head', () => {
   const parts = listParts(fixtures.listOf(fixtures.objectsByKind.ServiceAccount!, 0) as unknown as List);
   assert.equal(parts.head(300).length, parts.head(100).length + 1);
+});
+
+test('an item that fails to encode leaves the scratch buffer fit for the next', () => {
+  const list = fixtures.listOf(fixtures.objectsByKind.ServiceAccount!, 2) as unknown as List;
+  const parts = listParts(list);
+  const expected = Buffer.from(parts.item(list.items[1]!));
+  assert.throws(() => parts.encodeItem({ metadata: { name: 'x', labels: 'not a map' } }));
+  assert.ok(Buffer.from(parts.encodeItem(list.items[1]!)).equals(expected));
 });

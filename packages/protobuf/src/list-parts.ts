@@ -19,7 +19,12 @@ export interface ListParts {
   item(item: object): Uint8Array;
   /** Items in a row, as `item` writes each, in one buffer. */
   items(items: readonly object[]): Uint8Array;
-  /** The length of `item(item)`, without making its bytes (nothing but the encoder's own bookkeeping). */
+  /**
+   * `item(item)`'s bytes in the parts' own scratch buffer: valid only until the next `encodeItem` or
+   * `itemLength`, to be copied where they go. No buffer is made per item.
+   */
+  encodeItem(item: object): Uint8Array;
+  /** The length of `item(item)`, encoded into the scratch buffer (no buffer made per item). */
   itemLength(item: object): number;
   readonly tail: Uint8Array;
 }
@@ -53,6 +58,21 @@ export function listParts(list: { apiVersion?: unknown; kind?: unknown; metadata
     }
     writer.ldelim();
   };
+  // protobufjs's writer grows its buffer by doubling from 128 bytes and copies it out at the end:
+  // a writer per item would leave four small buffers behind each item, which share the pool's
+  // slabs with the buffers kept (and hold them). One writer, reset each time, grows once.
+  let scratch = protobuf.Writer.create();
+  const encodeScratch = (item: object): Uint8Array => {
+    // reset() goes back to the start only when no length is left open (after a failure one may be).
+    scratch.reset();
+    try {
+      writeItem(item, scratch);
+    } catch (err) {
+      scratch = protobuf.Writer.create();
+      throw err;
+    }
+    return scratch.finish(true);
+  };
   return {
     head(messageLength) {
       const writer = protobuf.Writer.create();
@@ -72,12 +92,8 @@ export function listParts(list: { apiVersion?: unknown; kind?: unknown; metadata
       for (const item of items) writeItem(item, writer);
       return writer.finish();
     },
-    itemLength(item) {
-      const writer = protobuf.Writer.create();
-      writeItem(item, writer);
-      // The writer has counted the bytes; finish() would allocate and fill them.
-      return writer.len;
-    },
+    encodeItem: encodeScratch,
+    itemLength: (item) => encodeScratch(item).length,
     tail: TAIL,
   };
 }

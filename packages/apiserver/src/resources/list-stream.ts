@@ -23,7 +23,14 @@ export interface ListObject {
 const jsonEncodings = new ItemEncodings(16 * 1024 * 1024);
 const protobufEncodings = new ItemEncodings(16 * 1024 * 1024);
 
-const encodeJson = (item: object): Uint8Array => Buffer.from(JSON.stringify(item));
+/** The item's JSON: kept from an earlier list, or made now (and kept, within the budget). */
+function jsonItem(item: object): Uint8Array {
+  const kept = jsonEncodings.get(item);
+  if (kept) return kept;
+  const text = JSON.stringify(item);
+  const length = Buffer.byteLength(text);
+  return jsonEncodings.keepText(item, text, length) ?? Buffer.from(text);
+}
 
 /** The list's JSON as JSON.stringify writes it (items last, as the registry builds lists). */
 function jsonParts(list: ListObject): { head: Buffer; item: (index: number) => Uint8Array; separator: Buffer; tail: Buffer } {
@@ -31,7 +38,7 @@ function jsonParts(list: ListObject): { head: Buffer; item: (index: number) => U
   const head = JSON.stringify(rest);
   return {
     head: Buffer.from(`${head.length > 2 ? `${head.slice(0, -1)},` : '{'}"items":[`),
-    item: (index) => jsonEncodings.of(items[index]!, encodeJson),
+    item: (index) => jsonItem(items[index]!),
     separator: Buffer.from(','),
     tail: Buffer.from(']}'),
   };
@@ -136,12 +143,8 @@ export function jsonListStream(list: ListObject, onEnd?: (bytes: number) => void
       }
       const text = JSON.stringify(item);
       const length = Buffer.byteLength(text);
-      if (jsonEncodings.hasRoom(length)) {
-        // Within the budget, the item's bytes are kept for the next list.
-        const encoded = Buffer.from(text);
-        jsonEncodings.keep(item, encoded);
-        size += add(encoded, length);
-      } else size += add(text, length);
+      // Within the budget, the item's bytes are kept for the next list.
+      size += add(jsonEncodings.keepText(item, text, length) ?? text, length);
     }
     if (index === count) {
       size += add(CLOSE, CLOSE.length);
@@ -169,10 +172,10 @@ const SIZING_SLICE_MS = 5;
 
 /**
  * The Protobuf of a list, in chunks: its length comes first, so each item is sized first (encoded
- * without its bytes being made, in slices of a few milliseconds, not in one stretch that would
- * hold up every other request), then written, a chunk's items into one buffer. Items kept encoded
- * (within the shared budget) are copied as they are. Its length in bytes comes with it, for
- * Content-Length.
+ * into a scratch buffer, in slices of a few milliseconds, not in one stretch that would hold up
+ * every other request), then written: a chunk is one buffer of the size its items were found to
+ * have, each item encoded into the scratch buffer again and copied there, or copied as kept
+ * (within the shared budget). Its length in bytes comes with it, for Content-Length.
  */
 export async function protobufListStream(list: ListObject): Promise<{ stream: Readable; length: number }> {
   const parts = listParts(list);
@@ -184,11 +187,9 @@ export async function protobufListStream(list: ListObject): Promise<{ stream: Re
     const item = items[i]!;
     let size = protobufEncodings.get(item)?.length;
     if (size === undefined) {
-      if (protobufEncodings.hasRoom(1024)) {
-        const encoded = parts.item(item);
-        protobufEncodings.keep(item, encoded);
-        size = encoded.length;
-      } else size = parts.itemLength(item);
+      const encoded = parts.encodeItem(item);
+      protobufEncodings.keep(item, encoded);
+      size = encoded.length;
     }
     sizes[i] = size;
     messageLength += size;
@@ -201,40 +202,32 @@ export async function protobufListStream(list: ListObject): Promise<{ stream: Re
   let index = -1;
   const stream = new ChunkStream(() => {
     if (index > items.length) return undefined;
-    const pieces: Uint8Array[] = [];
     let size = 0;
-    if (index === -1) {
-      pieces.push(head, parts.metadata);
-      size += head.length + parts.metadata.length;
-      index = 0;
-    }
-    // Runs of items not kept are encoded together, into one buffer.
-    let runStart = index;
-    let runSize = 0;
-    const endRun = (): void => {
-      if (index === runStart) return;
-      const run = parts.items(items.slice(runStart, index));
-      // Sized before, and shared items never change: a difference would make the length a lie.
-      if (run.length !== runSize) throw new Error('list items changed while the list was written');
-      pieces.push(run);
+    const first = index === -1 ? index + 1 : index;
+    let end = first;
+    for (; end < items.length && size < LIST_CHUNK_BYTES; end++) size += sizes[end]!;
+    if (index === -1) size += head.length + parts.metadata.length;
+    if (end === items.length) size += parts.tail.length;
+    const chunk = Buffer.allocUnsafe(size);
+    let offset = 0;
+    const put = (bytes: Uint8Array): void => {
+      chunk.set(bytes, offset);
+      offset += bytes.length;
     };
-    for (; index < items.length && size < LIST_CHUNK_BYTES; index++) {
-      const kept = protobufEncodings.get(items[index]!);
-      if (kept) {
-        endRun();
-        pieces.push(kept);
-        runStart = index + 1;
-        runSize = 0;
-      } else runSize += sizes[index]!;
-      size += sizes[index]!;
+    if (index === -1) {
+      put(head);
+      put(parts.metadata);
     }
-    endRun();
-    if (index === items.length) {
-      pieces.push(parts.tail);
-      size += parts.tail.length;
-      index++;
+    for (let i = first; i < end; i++) {
+      const item = items[i]!;
+      const bytes = protobufEncodings.get(item) ?? parts.encodeItem(item);
+      // Sized before, and shared items never change: a difference would make the length a lie.
+      if (bytes.length !== sizes[i]) throw new Error('list items changed while the list was written');
+      put(bytes);
     }
-    return pieces.length === 1 ? pieces[0] : Buffer.concat(pieces, size);
+    if (end === items.length) put(parts.tail);
+    index = end === items.length ? items.length + 1 : end;
+    return chunk;
   });
   return { stream, length: head.length + messageLength + parts.tail.length };
 }
