@@ -41,7 +41,7 @@ test('the budget admits what fits in the heap\u2019s share beside what is reserv
   assert.equal(budget.averageItemBytes('/core/pods/'), 900);
 });
 
-test('ten large Table lists at once: those that fit the budget are served, the excess refused with 429 and Retry-After', async (t) => {
+test('ten large Table lists at once, asked indented (built whole): those that fit the budget are served, the excess refused with 429 and Retry-After', async (t) => {
   // A heap of 100 MiB with 10 used, lists taking it to 85: 75 MiB for lists. Each list's
   // reservation is held until the test lets go, so that all ten are in flight together however
   // fast the loopback takes their bodies.
@@ -61,7 +61,7 @@ test('ten large Table lists at once: those that fit the budget are served, the e
     const metadata = { name: `c${i}`, namespace: 'ns', uid: `uid-${i}`, creationTimestamp: '2024-01-01T00:00:00Z' };
     await storage.create(`/core/configmaps/ns/c${i}`, { apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { value: 'v'.repeat(1000) } });
   }
-  // 2,000 objects at 2 kB assumed, as a Table: about 16 MiB each, so four fit in 75 MiB.
+  // 2,000 objects at 2 kB assumed, as a Table built whole: about 16 MiB each, so four fit in 75 MiB.
   const each = listCost({ items: 2000, bytesPerItem: DEFAULT_BYTES_PER_ITEM, streamed: false, fromStore: false });
   const fits = Math.floor((75 * MiB) / each);
   const { ca } = await testCert();
@@ -69,7 +69,7 @@ test('ten large Table lists at once: those that fit the budget are served, the e
   const responses = await Promise.all(
     Array.from({ length: 10 }, () =>
       new Promise<{ status: number; retryAfter: string | undefined; read: () => Promise<string> }>((resolve, reject) => {
-        httpsRequest({ host: '127.0.0.1', port, path: '/api/v1/namespaces/ns/configmaps?resourceVersion=0', ca, agent: false, headers: { accept } }, (res) => {
+        httpsRequest({ host: '127.0.0.1', port, path: '/api/v1/namespaces/ns/configmaps?resourceVersion=0&pretty=true', ca, agent: false, headers: { accept } }, (res) => {
           res.pause();
           resolve({
             status: res.statusCode ?? 0,
@@ -97,11 +97,14 @@ test('ten large Table lists at once: those that fit the budget are served, the e
     assert.equal(response.retryAfter, '1');
     assert.match(await response.read(), /"reason":"TooManyRequests"/);
   }
-  for (const response of ok) assert.match(await response.read(), /"kind":"Table"/);
+  for (const response of ok) assert.match(await response.read(), /"kind": "Table"/);
   // Every admitted response closed, its reservation handed back.
   assert.equal(budget.held.length, fits);
   for (const release of budget.held.splice(0)) release();
   assert.equal(budget.reserved, 0);
   const again = await send('GET', '/api/v1/namespaces/ns/configmaps?resourceVersion=0', undefined, { accept });
   assert.equal(again.status, 200);
+  // Not indented, a Table is written row by row: ten at once hold a few chunks each, and all fit.
+  const streamed = await Promise.all(Array.from({ length: 10 }, () => send('GET', '/api/v1/namespaces/ns/configmaps?resourceVersion=0', undefined, { accept })));
+  assert.deepEqual(streamed.map((response) => response.status), Array(10).fill(200));
 });

@@ -119,6 +119,11 @@ export class RequestAudit {
     if (this.wants('RequestResponse')) this.responseObject = object;
   }
 
+  /** A response written as it is made: the object it amounts to is made only when the level records it. */
+  noteResponseObjectMade(make: () => unknown): void {
+    if (this.wants('RequestResponse')) this.responseObject = make();
+  }
+
   /** A handler failed with an unexpected error: the Panic stage replaces ResponseComplete. */
   notePanic(error: unknown): void {
     this.panicMessage = `APIServer panic'd: ${error instanceof Error ? error.message : String(error)}`;

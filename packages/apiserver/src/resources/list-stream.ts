@@ -35,9 +35,8 @@ function jsonItem(item: object): Uint8Array {
 /** The list's JSON as JSON.stringify writes it (items last, as the registry builds lists). */
 function jsonParts(list: ListObject): { head: Buffer; item: (index: number) => Uint8Array; separator: Buffer; tail: Buffer } {
   const { items, ...rest } = list;
-  const head = JSON.stringify(rest);
   return {
-    head: Buffer.from(`${head.length > 2 ? `${head.slice(0, -1)},` : '{'}"items":[`),
+    head: jsonUpToArray(rest, 'items'),
     item: (index) => jsonItem(items[index]!),
     separator: Buffer.from(','),
     tail: Buffer.from(']}'),
@@ -105,16 +104,29 @@ class ChunkStream extends Readable {
 }
 
 /**
- * The JSON of a list of shared items, in chunks. Each chunk is one buffer, its items' text written
- * into it: the items not kept encoded (past the budget) leave only short-lived strings behind, not
- * a buffer each, which would stay in the process's memory until a collection (a 100,000-object
- * list made ~60 MB of them).
+ * The text of `object` up to the opening `[` of its array field `field`, which must be its last
+ * field (as JSON.stringify would write the object with the array in place).
  */
-export function jsonListStream(list: ListObject, onEnd?: (bytes: number) => void): Readable {
-  const { items, ...rest } = list;
-  const count = items.length;
+export function jsonUpToArray(object: Record<string, unknown>, field: string): Buffer {
+  const head = JSON.stringify(object);
+  return Buffer.from(`${head.length > 2 ? `${head.slice(0, -1)},` : '{'}${JSON.stringify(field)}:[`);
+}
+
+/**
+ * JSON whose last field is a long array, in chunks: `open` (from jsonUpToArray), the `count`
+ * elements from `element` (an element's kept bytes, or its text with its length in UTF-8 bytes),
+ * then `]}`. Each chunk is one buffer, its elements' text written into it: an element not kept
+ * leaves only a short-lived string behind, not a buffer each, which would stay in the process's
+ * memory until a collection (a 100,000-object list made ~60 MB of them).
+ */
+export function jsonArrayStream(
+  open: Uint8Array,
+  count: number,
+  element: (index: number) => Uint8Array | { text: string; length: number },
+  onEnd?: (bytes: number) => void,
+): Readable {
   let index = -1;
-  /** The chunk's pieces in order: bytes as they are, or an item's text to write (a string). */
+  /** The chunk's pieces in order: bytes as they are, or an element's text to write (a string). */
   const pieces: (Uint8Array | string)[] = [];
   const lengths: number[] = [];
   const add = (piece: Uint8Array | string, length: number): number => {
@@ -128,23 +140,13 @@ export function jsonListStream(list: ListObject, onEnd?: (bytes: number) => void
     lengths.length = 0;
     let size = 0;
     if (index === -1) {
-      const head = JSON.stringify(rest);
-      const open = Buffer.from(`${head.length > 2 ? `${head.slice(0, -1)},` : '{'}"items":[`);
       size += add(open, open.length);
       index = 0;
     }
     for (; index < count && size < LIST_CHUNK_BYTES; index++) {
-      const item = items[index]!;
       if (index > 0) size += add(COMMA, 1);
-      const kept = jsonEncodings.get(item);
-      if (kept) {
-        size += add(kept, kept.length);
-        continue;
-      }
-      const text = JSON.stringify(item);
-      const length = Buffer.byteLength(text);
-      // Within the budget, the item's bytes are kept for the next list.
-      size += add(jsonEncodings.keepText(item, text, length) ?? text, length);
+      const made = element(index);
+      size += made instanceof Uint8Array ? add(made, made.length) : add(made.text, made.length);
     }
     if (index === count) {
       size += add(CLOSE, CLOSE.length);
@@ -160,8 +162,28 @@ export function jsonListStream(list: ListObject, onEnd?: (bytes: number) => void
         offset += piece.length;
       }
     }
+    pieces.length = 0;
     return chunk;
   }, onEnd);
+}
+
+/** The JSON of a list of shared items, in chunks (jsonArrayStream), their encodings kept within the budget. */
+export function jsonListStream(list: ListObject, onEnd?: (bytes: number) => void): Readable {
+  const { items, ...rest } = list;
+  return jsonArrayStream(
+    jsonUpToArray(rest, 'items'),
+    items.length,
+    (index) => {
+      const item = items[index]!;
+      const kept = jsonEncodings.get(item);
+      if (kept) return kept;
+      const text = JSON.stringify(item);
+      const length = Buffer.byteLength(text);
+      // Within the budget, the item's bytes are kept for the next list.
+      return jsonEncodings.keepText(item, text, length) ?? { text, length };
+    },
+    onEnd,
+  );
 }
 
 const COMMA = Buffer.from(',');

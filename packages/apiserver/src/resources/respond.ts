@@ -57,12 +57,23 @@ async function writeListInChunks(ctx: RequestContext, code: number, object: unkn
   const representation = options.representation ?? { type: 'json' };
   if (!options.sharedItems || !isList(object) || object.items.length < STREAMED_LIST_MIN_ITEMS) return false;
   if (!(representation.type === 'json' && !isPretty(ctx)) && representation.type !== 'protobuf') return false;
-  let stream: Readable;
-  let length: number | undefined;
-  if (representation.type === 'protobuf') ({ stream, length } = await protobufListStream(object as ListObject));
-  else stream = jsonListStream(object as ListObject, (bytes) => options.onListJsonSize?.(bytes, object.items.length));
+  if (representation.type === 'protobuf') {
+    const { stream, length } = await protobufListStream(object as ListObject);
+    writeChunks(ctx, code, stream, { ...options, contentType: options.contentType ?? representation.mediaType, length });
+  } else {
+    const stream = jsonListStream(object as ListObject, (bytes) => options.onListJsonSize?.(bytes, object.items.length));
+    writeChunks(ctx, code, stream, { ...options, contentType: options.contentType ?? 'application/json' });
+  }
+  return true;
+}
+
+/**
+ * A body made as the client reads it (list-stream.ts), gzipped as it goes where asked and the
+ * client accepts it. `length`, where known, is the uncompressed body's.
+ */
+export function writeChunks(ctx: RequestContext, code: number, stream: Readable, options: { contentType: string; compress?: boolean; length?: number }): void {
   ctx.status = code;
-  ctx.set('Content-Type', options.contentType ?? (representation.type === 'protobuf' ? representation.mediaType : 'application/json'));
+  ctx.set('Content-Type', options.contentType);
   // Once the head is out a failure can only cut the response short.
   stream.once('error', () => ctx.res.destroy());
   if (options.compress && acceptsGzip(ctx)) {
@@ -74,9 +85,8 @@ async function writeListInChunks(ctx: RequestContext, code: number, object: unkn
     ctx.set('Vary', 'Accept-Encoding');
   } else {
     ctx.body = stream;
-    if (length !== undefined) ctx.length = length;
+    if (options.length !== undefined) ctx.length = options.length;
   }
-  return true;
 }
 
 export async function writeObject(ctx: RequestContext, code: number, object: unknown, options: WriteOptions = {}): Promise<void> {

@@ -66,16 +66,24 @@ export interface TableOptions {
   listMetadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
 }
 
-export function toTable(resource: ResolvedResource, objects: readonly KubeObject[], options: TableOptions): object {
+/** A Table's fields but its rows, and the row of each object: for writing a long one row by row. */
+export interface TableParts {
+  head: { kind: 'Table'; apiVersion: string; metadata: object; columnDefinitions: ColumnDefinition[] };
+  row(object: KubeObject): object;
+}
+
+export function tableParts(resource: ResolvedResource, options: TableOptions): TableParts {
   const columns = columnsOf(resource);
   // The Table's group is meta.<domain>.
   const context: StrategyContext = { domain: options.metaGroup.replace(/^meta\./, '') };
   return {
-    kind: 'Table',
-    apiVersion: `${options.metaGroup}/${options.version}`,
-    metadata: options.listMetadata ?? {},
-    columnDefinitions: options.withoutColumns ? [] : columns.map(({ value: _value, ...definition }) => definition),
-    rows: objects.map((object) => {
+    head: {
+      kind: 'Table',
+      apiVersion: `${options.metaGroup}/${options.version}`,
+      metadata: options.listMetadata ?? {},
+      columnDefinitions: options.withoutColumns ? [] : columns.map(({ value: _value, ...definition }) => definition),
+    },
+    row(object) {
       const withType = { apiVersion: resource.apiVersion, kind: resource.kind, ...object };
       return {
         cells: columns.map((column) => column.value(withType, context)),
@@ -84,6 +92,11 @@ export function toTable(resource: ResolvedResource, objects: readonly KubeObject
           object: partialObjectMetadata(withType, options.metaGroup, options.version),
         }),
       };
-    }),
+    },
   };
+}
+
+export function toTable(resource: ResolvedResource, objects: readonly KubeObject[], options: TableOptions): object {
+  const { head, row } = tableParts(resource, options);
+  return { ...head, rows: objects.map(row) };
 }

@@ -52,7 +52,8 @@ function reserveListMemory(scope: VerbScope, query: ListQueryWithSelectors): () 
   const cache = services.listsFromCache;
   const fromCache = cache.any && (semantic === 'any' || (limit === 0 && (semantic === 'notOlderThan' || (semantic === 'latest' && cache.consistent))));
   const items = limit > 0 && !fromCache ? Math.min(limit, stored) : stored;
-  const chunked = (representation.type === 'json' && !isPretty(scope.ctx)) || representation.type === 'protobuf';
+  // JSON lists, Tables and metadata-only lists are written in chunks unless asked indented.
+  const chunked = representation.type === 'protobuf' || (representation.type !== 'yaml' && !isPretty(scope.ctx));
   const cost = listCost({
     items,
     bytesPerItem: services.listBudget.averageItemBytes(served.resolved.prefix('')),
