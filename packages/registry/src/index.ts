@@ -26,5 +26,6 @@ export { ensureIdentity, objectFromInput, type DecodedInput } from './object-inp
 export { startWatch, type ApiWatch, type ApiWatchEvent, type ApiWatchEventType, type WatchQuery, type WatchSettings } from './watch.js';
 export { toStatusError, tooLargeResourceVersion, OPTIMISTIC_LOCK_MESSAGE } from './errors.js';
 export { formatTimestamp } from './object-meta.js';
+export { listItem, listObjects, sharedList, type ListObjects } from './list-item.js';
 export { listSemantic, parseResourceVersion } from './resource-version.js';
 export { checkFields, pruneUnknownFields, KUBERNETES_SCHEMA_KEYWORDS, type FieldCheck } from './schema-check.js';

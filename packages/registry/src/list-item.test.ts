@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from './definition.js';
-import { listItem } from './list-item.js';
+import { listItem, listObjects, sharedList } from './list-item.js';
 
 describe('listItem', () => {
   const object = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, resourceVersion: '7' }, data: { a: 'b' } });
@@ -16,5 +16,35 @@ describe('listItem', () => {
     const source = object('one');
     assert.equal(listItem(source), listItem(source));
     assert.notEqual(listItem(source), listItem(object('one')));
+  });
+});
+
+describe('sharedList', () => {
+  const object = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, resourceVersion: '7' } });
+  const head = { apiVersion: 'v1', kind: 'ConfigMapList', metadata: { resourceVersion: '9' } };
+
+  it('makes its items when they are first read, each the listItem of its object, and says what it is made of', () => {
+    const objects = [object('a'), object('b')];
+    const list = sharedList(head, objects);
+    assert.deepEqual(listObjects(list), { objects, itemsCarryType: false });
+    assert.deepEqual(list.items, objects.map(listItem));
+    assert.equal(list.items, list.items, 'made once');
+    assert.equal(list.items[0], listItem(objects[0]!));
+    assert.equal(JSON.stringify(list), JSON.stringify({ ...head, items: objects.map(listItem) }), 'written as a list, items last');
+    assert.deepEqual(Object.keys({ ...list }), ['apiVersion', 'kind', 'metadata', 'items']);
+  });
+
+  it("an unstructured list's items are its objects", () => {
+    const objects = [object('a')];
+    const list = sharedList(head, objects, true);
+    assert.equal(list.items[0], objects[0]);
+    assert.equal(listObjects(list)?.itemsCarryType, true);
+  });
+
+  it('takes items given to it, and a plain list is none', () => {
+    const list = sharedList(head, [object('a')]);
+    list.items = [];
+    assert.deepEqual(list.items, []);
+    assert.equal(listObjects({ ...head, items: [] }), undefined);
   });
 });

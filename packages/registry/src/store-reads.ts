@@ -6,7 +6,7 @@ import type { AdmissionChecks, ListQueryWithSelectors, ObjectList } from './requ
 import type { ResolvedResource } from './resolved.js';
 import { toStatusError, tooLargeResourceVersion } from './errors.js';
 import { buildPredicate } from './predicate.js';
-import { listItem } from './list-item.js';
+import { sharedList } from './list-item.js';
 import { storedFormOf, type StoredForm } from './stored-form.js';
 import { getSemantic, listSemantic, validateListQuery } from './resource-version.js';
 
@@ -143,7 +143,7 @@ export class ResourceReader<T extends KubeObject = KubeObject> {
     } catch (error) {
       this.fail(error, '', semantic.kind === 'continue');
     }
-    return {
+    const head = {
       apiVersion: this.resource.apiVersion,
       kind: this.resource.listKind,
       metadata: {
@@ -151,8 +151,9 @@ export class ResourceReader<T extends KubeObject = KubeObject> {
         ...(result.continue && { continue: result.continue }),
         ...(result.remainingItemCount !== undefined && { remainingItemCount: result.remainingItemCount }),
       },
-      items: this.form ? result.items.map((item) => this.form!.item(item)) : result.items.map(listItem),
     };
+    const form = this.form;
+    return form ? sharedList(head, result.items.map((item) => form.served(item)), form.itemsCarryType) : sharedList(head, result.items);
   }
 
   /** A selector's filter over stored objects: it judges each as this version serves it (its field names). */

@@ -7,7 +7,6 @@
 import { deepCopy } from '@plat/merge';
 import type { KubeObject, StoredKind } from './definition.js';
 import type { ResolvedResource } from './resolved.js';
-import { listItem } from './list-item.js';
 
 export interface StoredForm<T extends KubeObject> {
   /**
@@ -21,8 +20,8 @@ export interface StoredForm<T extends KubeObject> {
   toStorage(object: T): T;
   /** A stored object just written by this version (decoded, defaulted and checked already), as served. */
   written(stored: T): T;
-  /** A list's item of a stored object (made once per stored object; not to be changed). */
-  item(stored: T): T;
+  /** Whether a list's items keep their apiVersion and kind (unstructured lists' do, as upstream's). */
+  readonly itemsCarryType: boolean;
 }
 
 /** The stored form of an unstructured kind or of a kind stored as another; undefined for the others. */
@@ -69,9 +68,7 @@ export function storedFormOf<T extends KubeObject>(resolved: ResolvedResource<T>
       return stored;
     },
     // An unstructured kind's items say their apiVersion and kind, as upstream's unstructured lists.
-    item(stored) {
-      return this.served(stored);
-    },
+    itemsCarryType: true,
   };
 }
 
@@ -99,8 +96,6 @@ function convertedForm<T extends KubeObject>(resolved: ResolvedResource<T>, stor
       return stored as T;
     },
     written: convert,
-    item(stored) {
-      return listItem(this.served(stored));
-    },
+    itemsCarryType: false,
   };
 }

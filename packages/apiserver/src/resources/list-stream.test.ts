@@ -8,7 +8,8 @@ import { decodeObject, encodeObject, registerProtobufKinds } from '@plat/protobu
 import { CachedStorage, createStorage } from '@plat/storage';
 import { startApiServer } from '../api-test-support.js';
 import { testCert } from '../test-support.js';
-import { LIST_CHUNK_BYTES, jsonListStream, protobufListStream } from './list-stream.js';
+import { sharedList } from '@plat/registry';
+import { LIST_CHUNK_BYTES, jsonListBuffer, jsonListStream, protobufListStream, type ListObject } from './list-stream.js';
 
 registerProtobufKinds(builtinDefinitions);
 
@@ -117,4 +118,26 @@ test('a large list goes to the socket in several writes as the client reads it: 
   assert.equal(received, listBytes);
   assert.ok(writes.length > 50, `${writes.length} writes`);
   assert.ok(Math.max(...writes) < 2 * LIST_CHUNK_BYTES, `the largest write: ${Math.max(...writes)} bytes`);
+});
+
+test("a shared list is written from its objects, their apiVersion and kind left out, without making its items", async () => {
+  const objects = Array.from({ length: 1200 }, (_, i) => ({
+    // The store writes apiVersion and kind first; an object that does not is written from its item.
+    ...(i % 100 === 7 ? { kind: 'ConfigMap', apiVersion: 'v1' } : { apiVersion: 'v1', kind: 'ConfigMap' }),
+    metadata: { name: `c${i}`, namespace: 'ns', resourceVersion: String(i + 1) },
+    data: { value: `é${i}` },
+  }));
+  const expected = { apiVersion: 'v1', kind: 'ConfigMapList', metadata: { resourceVersion: '77' }, items: objects.map(({ apiVersion: _a, kind: _k, ...item }) => item) };
+  for (const count of [3, 1200]) {
+    const list = sharedList({ apiVersion: 'v1', kind: 'ConfigMapList', metadata: { resourceVersion: '77' } }, objects.slice(0, count) as never[]) as unknown as ListObject;
+    Object.defineProperty(list, 'items', { enumerable: true, get: () => assert.fail('the items were made') });
+    const want = { ...expected, items: expected.items.slice(0, count) };
+    assert.equal(Buffer.concat(await chunks(jsonListStream(list))).toString(), JSON.stringify(want));
+    assert.equal(jsonListBuffer(list).toString(), JSON.stringify(want));
+    const { stream } = await protobufListStream(list);
+    assert.ok(Buffer.concat(await chunks(stream)).equals(Buffer.from(encodeObject(want))));
+  }
+  // Unstructured lists' items keep their apiVersion and kind.
+  const unstructured = sharedList({ apiVersion: 'v1', kind: 'ConfigMapList', metadata: { resourceVersion: '77' } }, objects as never[], true) as unknown as ListObject;
+  assert.equal(Buffer.concat(await chunks(jsonListStream(unstructured))).toString(), JSON.stringify({ ...expected, items: objects }));
 });

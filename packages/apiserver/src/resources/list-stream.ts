@@ -5,6 +5,7 @@
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { listParts } from '@plat/protobuf';
+import { listItem, listObjects, type KubeObject } from '@plat/registry';
 import { ItemEncodings } from './item-encodings.js';
 
 /** About this many bytes per chunk handed to the response. */
@@ -20,48 +21,91 @@ export interface ListObject {
 
 // 16 MiB each: a 10,000-object list's items (bench/api) fit; a 100,000-object resource is not held
 // twice over, and its first list raises a replica's memory by little more than the budget.
+// An object's JSON as an item is kept apart from its JSON as it is (an unstructured list's item),
+// which the same object never needs both of (a resource is served typed or unstructured), but
+// which must never be taken for the other.
 const jsonEncodings = new ItemEncodings(16 * 1024 * 1024);
+const unstructuredJsonEncodings = new ItemEncodings(16 * 1024 * 1024);
 const protobufEncodings = new ItemEncodings(16 * 1024 * 1024);
 
-/** The item's JSON: kept from an earlier list, or made now (and kept, within the budget). */
-function jsonItem(item: object): Uint8Array {
-  const kept = jsonEncodings.get(item);
-  if (kept) return kept;
-  const text = JSON.stringify(item);
-  const length = Buffer.byteLength(text);
-  return jsonEncodings.keepText(item, text, length) ?? Buffer.from(text);
+/**
+ * What a list is written from: the registry's shared objects where it is a shared list (its items
+ * are then never made: see the registry's list-item.ts), else its items.
+ */
+interface ListSource {
+  /** The list's fields but its items, in order. */
+  head: Record<string, unknown>;
+  /** The objects (or items) the items are written from. */
+  objects: readonly object[];
+  /** Whether an item is its object without apiVersion and kind (false: the object as it is). */
+  strip: boolean;
 }
 
-/** The list's JSON as JSON.stringify writes it (items last, as the registry builds lists). */
-function jsonParts(list: ListObject): { head: Buffer; item: (index: number) => Uint8Array; separator: Buffer; tail: Buffer } {
-  const { items, ...rest } = list;
-  return {
-    head: jsonUpToArray(rest, 'items'),
-    item: (index) => jsonItem(items[index]!),
-    separator: Buffer.from(','),
-    tail: Buffer.from(']}'),
-  };
+function sourceOf(list: ListObject): ListSource {
+  const head: Record<string, unknown> = {};
+  // Not a spread or destructuring: they would read `items`, which makes a shared list's items.
+  for (const key of Object.keys(list)) if (key !== 'items') head[key] = list[key];
+  const shared = listObjects(list);
+  if (shared) return { head, objects: shared.objects, strip: !shared.itemsCarryType };
+  return { head, objects: list.items, strip: false };
+}
+
+/** How many items a list has (without making a shared list's items). */
+export function listLength(list: ListObject): number {
+  return listObjects(list)?.objects.length ?? list.items.length;
+}
+
+/** `{"apiVersion":...,"kind":...,` of the last object asked about: what an item's text must start with to be cut. */
+let typePrefix = { apiVersion: '', kind: '', text: '' };
+
+/**
+ * An object's JSON without its apiVersion and kind: its text with them cut from the front, where
+ * they come first (as the store writes them), else its list item's text.
+ */
+function itemText(object: object): string {
+  const text = JSON.stringify(object);
+  const { apiVersion, kind } = object as { apiVersion?: unknown; kind?: unknown };
+  if (apiVersion === undefined && kind === undefined) return text;
+  if (typeof apiVersion === 'string' && typeof kind === 'string') {
+    if (typePrefix.apiVersion !== apiVersion || typePrefix.kind !== kind) {
+      typePrefix = { apiVersion, kind, text: `{"apiVersion":${JSON.stringify(apiVersion)},"kind":${JSON.stringify(kind)},` };
+    }
+    if (text.startsWith(typePrefix.text)) return `{${text.slice(typePrefix.text.length)}`;
+  }
+  return JSON.stringify(listItem(object as KubeObject));
+}
+
+/** The item's JSON: kept from an earlier list, or made now (and kept, within the budget). */
+function jsonItem(object: object, strip: boolean): Uint8Array | { text: string; length: number } {
+  const encodings = strip ? jsonEncodings : unstructuredJsonEncodings;
+  const kept = encodings.get(object);
+  if (kept) return kept;
+  const text = strip ? itemText(object) : JSON.stringify(object);
+  const length = Buffer.byteLength(text);
+  return encodings.keepText(object, text, length) ?? { text, length };
 }
 
 /** A list of shared items as one buffer of JSON (a list too small to be worth chunks). */
 export function jsonListBuffer(list: ListObject): Buffer {
-  const parts = jsonParts(list);
-  const count = list.items.length;
+  const { head, objects, strip } = sourceOf(list);
+  const open = jsonUpToArray(head, 'items');
+  const count = objects.length;
   const encoded = new Array<Uint8Array>(count);
-  let size = parts.head.length + Math.max(0, count - 1) + parts.tail.length;
+  let size = open.length + Math.max(0, count - 1) + CLOSE.length;
   for (let i = 0; i < count; i++) {
-    encoded[i] = parts.item(i);
+    const item = jsonItem(objects[i]!, strip);
+    encoded[i] = item instanceof Uint8Array ? item : Buffer.from(item.text);
     size += encoded[i]!.length;
   }
   const body = Buffer.allocUnsafe(size);
-  body.set(parts.head, 0);
-  let offset = parts.head.length;
+  body.set(open, 0);
+  let offset = open.length;
   for (let i = 0; i < count; i++) {
     if (i > 0) body[offset++] = 0x2c; // ,
     body.set(encoded[i]!, offset);
     offset += encoded[i]!.length;
   }
-  body.set(parts.tail, offset);
+  body.set(CLOSE, offset);
   return body;
 }
 
@@ -169,21 +213,8 @@ export function jsonArrayStream(
 
 /** The JSON of a list of shared items, in chunks (jsonArrayStream), their encodings kept within the budget. */
 export function jsonListStream(list: ListObject, onEnd?: (bytes: number) => void): Readable {
-  const { items, ...rest } = list;
-  return jsonArrayStream(
-    jsonUpToArray(rest, 'items'),
-    items.length,
-    (index) => {
-      const item = items[index]!;
-      const kept = jsonEncodings.get(item);
-      if (kept) return kept;
-      const text = JSON.stringify(item);
-      const length = Buffer.byteLength(text);
-      // Within the budget, the item's bytes are kept for the next list.
-      return jsonEncodings.keepText(item, text, length) ?? { text, length };
-    },
-    onEnd,
-  );
+  const { head, objects, strip } = sourceOf(list);
+  return jsonArrayStream(jsonUpToArray(head, 'items'), objects.length, (index) => jsonItem(objects[index]!, strip), onEnd);
 }
 
 const COMMA = Buffer.from(',');
@@ -200,8 +231,9 @@ const SIZING_SLICE_MS = 5;
  * (within the shared budget). Its length in bytes comes with it, for Content-Length.
  */
 export async function protobufListStream(list: ListObject): Promise<{ stream: Readable; length: number }> {
-  const parts = listParts(list);
-  const { items } = list;
+  // An item's message has no apiVersion and kind: a shared list's objects are written as they are.
+  const { head: fields, objects: items } = sourceOf(list);
+  const parts = listParts({ ...fields, items: [] });
   const sizes = new Uint32Array(items.length);
   let messageLength = parts.metadata.length;
   let sliceStart = performance.now();

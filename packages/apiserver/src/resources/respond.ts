@@ -8,7 +8,8 @@ import { stringify } from 'yaml';
 import { encodeObject } from '@plat/protobuf';
 import type { RequestContext } from '../context.js';
 import type { Representation } from './negotiation.js';
-import { STREAMED_LIST_MIN_ITEMS, jsonListBuffer, jsonListStream, protobufListStream, type ListObject } from './list-stream.js';
+import { listObjects } from '@plat/registry';
+import { STREAMED_LIST_MIN_ITEMS, jsonListBuffer, jsonListStream, listLength, protobufListStream, type ListObject } from './list-stream.js';
 
 const gzipAsync = promisify(gzip);
 /** Upstream compresses only responses at least this large. */
@@ -30,8 +31,9 @@ export interface WriteOptions {
   onListJsonSize?: (bytes: number, items: number) => void;
 }
 
-const isList = (object: unknown): object is { items: readonly object[] } =>
-  typeof object === 'object' && object !== null && Array.isArray((object as { items?: unknown }).items);
+// A shared list (the registry's list-item.ts) is told by its objects: reading its `items` would make them.
+const isList = (object: unknown): object is ListObject =>
+  typeof object === 'object' && object !== null && (listObjects(object) !== undefined || Array.isArray((object as { items?: unknown }).items));
 
 export const isPretty = (ctx: RequestContext): boolean => ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(ctx.query.pretty as string);
 
@@ -55,13 +57,13 @@ const acceptsGzip = (ctx: RequestContext): boolean => /\bgzip\b/.test(ctx.get('a
  */
 async function writeListInChunks(ctx: RequestContext, code: number, object: unknown, options: WriteOptions): Promise<boolean> {
   const representation = options.representation ?? { type: 'json' };
-  if (!options.sharedItems || !isList(object) || object.items.length < STREAMED_LIST_MIN_ITEMS) return false;
+  if (!options.sharedItems || !isList(object) || listLength(object) < STREAMED_LIST_MIN_ITEMS) return false;
   if (!(representation.type === 'json' && !isPretty(ctx)) && representation.type !== 'protobuf') return false;
   if (representation.type === 'protobuf') {
     const { stream, length } = await protobufListStream(object as ListObject);
     writeChunks(ctx, code, stream, { ...options, contentType: options.contentType ?? representation.mediaType, length });
   } else {
-    const stream = jsonListStream(object as ListObject, (bytes) => options.onListJsonSize?.(bytes, object.items.length));
+    const stream = jsonListStream(object, (bytes) => options.onListJsonSize?.(bytes, listLength(object)));
     writeChunks(ctx, code, stream, { ...options, contentType: options.contentType ?? 'application/json' });
   }
   return true;
@@ -93,7 +95,7 @@ export async function writeObject(ctx: RequestContext, code: number, object: unk
   ctx.state.audit?.noteResponseObject(object);
   if (await writeListInChunks(ctx, code, object, options)) return;
   const { body, contentType } = encodeBody(ctx, object, options.representation, options.sharedItems);
-  if (options.onListJsonSize && isList(object) && contentType === 'application/json') options.onListJsonSize(Buffer.byteLength(body), object.items.length);
+  if (options.onListJsonSize && isList(object) && contentType === 'application/json') options.onListJsonSize(Buffer.byteLength(body), listLength(object));
   ctx.status = code;
   // Before the body: koa guesses a type for a body without one, through a MIME lookup.
   ctx.set('Content-Type', options.contentType ?? contentType);

@@ -85,6 +85,9 @@ export function tableParts(resource: ResolvedResource, options: TableOptions): T
     },
     row(object) {
       const withType = { apiVersion: resource.apiVersion, kind: resource.kind, ...object };
+      // A list's object may carry its stored apiVersion (a shared list's objects do): the row says the served one.
+      withType.apiVersion = resource.apiVersion;
+      withType.kind = resource.kind;
       return {
         cells: columns.map((column) => column.value(withType, context)),
         ...(options.includeObject === 'Object' && { object: withType }),

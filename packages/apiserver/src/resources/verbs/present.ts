@@ -1,6 +1,6 @@
 // Responses in the representation the client negotiated: the object or list itself, a Table, or
 // metadata only (PartialObjectMetadata / PartialObjectMetadataList).
-import type { KubeObject, ObjectList } from '@plat/registry';
+import { listObjects, type KubeObject, type ObjectList } from '@plat/registry';
 import { STREAMED_LIST_MIN_ITEMS, jsonArrayStream, jsonUpToArray } from '../list-stream.js';
 import { isPretty, writeChunks, writeObject } from '../respond.js';
 import { parseIncludeObject, partialObjectMetadata, tableParts, toTable } from '../table.js';
@@ -41,19 +41,20 @@ export async function presentList(scope: VerbScope, list: ObjectList<KubeObject>
       listMetadata: list.metadata,
     };
     const contentType = transformContentType(scope, 'Table', representation.version);
-    if (list.items.length >= STREAMED_LIST_MIN_ITEMS && !isPretty(scope.ctx)) {
+    // A shared list's objects, not its items (which it would make: rows need neither).
+    const items = listObjects(list)?.objects ?? list.items;
+    if (items.length >= STREAMED_LIST_MIN_ITEMS && !isPretty(scope.ctx)) {
       // Row by row as the client reads (kubectl's every `get` asks for a Table): never the whole
       // Table built, nor its text, which for 100,000 objects held about 500 MB at once.
-      scope.ctx.state.audit?.noteResponseObjectMade(() => toTable(scope.served.resolved, list.items, options));
+      scope.ctx.state.audit?.noteResponseObjectMade(() => toTable(scope.served.resolved, items, options));
       const { head, row } = tableParts(scope.served.resolved, options);
-      const { items } = list;
       const rows = jsonArrayStream(jsonUpToArray(head, 'rows'), items.length, (index) => {
         const text = JSON.stringify(row(items[index]!));
         return { text, length: Buffer.byteLength(text) };
       });
       return writeChunks(scope.ctx, 200, rows, { contentType, compress: scope.compress });
     }
-    const table = toTable(scope.served.resolved, list.items, options);
+    const table = toTable(scope.served.resolved, items, options);
     return writeObject(scope.ctx, 200, table, { compress: scope.compress, contentType });
   }
   if (representation.type === 'partial') {
@@ -61,7 +62,7 @@ export async function presentList(scope: VerbScope, list: ObjectList<KubeObject>
     const head = { kind: 'PartialObjectMetadataList', apiVersion: `${metaGroup}/${representation.version}`, metadata: list.metadata };
     const partial = (item: KubeObject): object => partialObjectMetadata(item, metaGroup, representation.version);
     const contentType = transformContentType(scope, 'PartialObjectMetadataList', representation.version);
-    const { items } = list;
+    const items = listObjects(list)?.objects ?? list.items;
     if (items.length >= STREAMED_LIST_MIN_ITEMS && !isPretty(scope.ctx)) {
       // Metadata informers (the garbage collector's, the namespace controller's) list this way.
       scope.ctx.state.audit?.noteResponseObjectMade(() => ({ ...head, items: items.map(partial) }));
