@@ -2,6 +2,7 @@
 import type { ServerResponse } from 'node:http';
 import type { RequestContext } from '../../context.js';
 import type { RequestInfo } from '../../request-info.js';
+import type { ResolvedResource } from '@plat/registry';
 import type { ServedResource } from '../catalog.js';
 import type { ServerMetrics } from '../../metrics.js';
 import type { ListMemoryBudget } from '../../list-budget.js';
@@ -24,8 +25,11 @@ export interface ServerServices {
   listBudget: ListMemoryBudget;
   /** How many objects are stored below a prefix, as far as known without reading the store. */
   objectCount(prefix: string): number | undefined;
-  /** Which lists come from the watch cache: of any state (resourceVersion=0), and current unpaged ones (ConsistentListFromCache). */
-  listsFromCache: { any: boolean; consistent: boolean };
+  /**
+   * Which lists of a resource come from the watch cache: of any state (resourceVersion=0), and
+   * current unpaged ones (ConsistentListFromCache). None of a resource served without one.
+   */
+  listsFromCache(resolved: ResolvedResource): { any: boolean; consistent: boolean };
 }
 
 export interface VerbScope {
