@@ -6,9 +6,9 @@
 //   (loaded minus empty) beside the JSON size, RSS; replica "a" runs with --max-semi-space-size=64
 //   as bin/plat-apiserver does, "b" with node's default young generation: the trade-off;
 // - a paged list (limit 500): each page's p50/p99;
-// - an unpaged list from the cache (resourceVersion=0), JSON and Protobuf, on both replicas: its
-//   time and the RSS it added (sampled every 10 ms while it ran);
-// - ten unpaged lists at once, JSON (chunked) and as Tables (built whole): statuses (429s where the
+// - an unpaged list from the cache (resourceVersion=0), JSON and Protobuf on both replicas, Table and
+//   PartialObjectMetadataList on "a": its time and the RSS it added (sampled every 10 ms while it ran);
+// - ten unpaged lists at once, JSON and as Tables (both written in chunks): statuses (429s where the
 //   memory budget refused), the RSS peak;
 // - a restart of replica "a" with 1,000 watchers on it (informers of @plat/client, over HTTP/2, with
 //   bookmarks; they reconnect to the same replica): time to ready, how many listed again, how long
@@ -202,6 +202,11 @@ async function main(): Promise<void> {
     const jsonB = await unpaged(b, httpB, json);
     const protobufFirstB = await unpaged(b, httpB, protobuf);
     const protobufB = await unpaged(b, httpB, protobuf);
+    // As kubectl get asks (a Table of each object's metadata), and as metadata informers list.
+    const table = 'application/json;as=Table;v=v1;g=meta.plat.io';
+    const partial = 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.plat.io';
+    const tableA = { first: await unpaged(a, httpA, table), again: await unpaged(a, httpA, table) };
+    const partialA = { first: await unpaged(a, httpA, partial), again: await unpaged(a, httpA, partial) };
     const jsonBytes = jsonA.bytes;
     const whole = JSON.parse((await httpA.ok('GET', '/api/v1/namespaces/scale/serviceaccounts?resourceVersion=0')).toString()) as { items: unknown[] };
     if (whole.items.length !== OBJECTS) throw new Error(`the list has ${whole.items.length} objects, not ${OBJECTS}`);
@@ -219,7 +224,7 @@ async function main(): Promise<void> {
     } while (next);
     pageTimes.sort((x, y) => x - y);
 
-    // Ten unpaged lists at once: JSON (written in chunks), then Tables (built whole, which the memory budget weighs).
+    // Ten unpaged lists at once: JSON, then Tables (both written in chunks).
     const atOnce = async (accept: string) => {
       const run = await sampled(a.pid, () =>
         Promise.all(Array.from({ length: CONCURRENT_LISTS }, () => httpA!.call('GET', '/api/v1/namespaces/scale/serviceaccounts?resourceVersion=0', { headers: { accept }, keepBody: false }))),
@@ -297,6 +302,8 @@ async function main(): Promise<void> {
         query: 'resourceVersion=0 (the watch cache), written in chunks',
         json: { a: { first: firstJsonA, again: jsonA }, b: { first: firstJsonB, again: jsonB } },
         protobuf: { a: { first: protobufFirstA, again: protobufA }, b: { first: protobufFirstB, again: protobufB } },
+        table: { a: tableA },
+        partialObjectMetadataList: { a: partialA },
       },
       concurrentUnpagedLists: { json: tenJson, table: tenTables },
       restart: {

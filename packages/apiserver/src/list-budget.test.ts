@@ -41,6 +41,25 @@ test('the budget admits what fits in the heap\u2019s share beside what is reserv
   assert.equal(budget.averageItemBytes('/core/pods/'), 900);
 });
 
+test('before any list was written, a resource weighs what a sample of its objects weighs', () => {
+  const budget = new ListMemoryBudget(0.85, () => ({ limit: 1000 * MiB, used: 0 }));
+  const objects = [{ data: 'x'.repeat(989) }, { data: 'x'.repeat(2989) }];
+  const cases: [sample: (() => readonly object[] | undefined) | undefined, bytes: number][] = [
+    [undefined, DEFAULT_BYTES_PER_ITEM],
+    [() => undefined, DEFAULT_BYTES_PER_ITEM],
+    [() => [], DEFAULT_BYTES_PER_ITEM],
+    [() => objects, 2000],
+  ];
+  for (const [sample, bytes] of cases) assert.equal(new ListMemoryBudget().averageItemBytes('/core/configmaps/', sample), bytes);
+  let sampled = 0;
+  const counting = () => (sampled++, objects);
+  assert.equal(budget.averageItemBytes('/core/configmaps/', counting), 2000);
+  assert.equal(budget.averageItemBytes('/core/configmaps/', counting), 2000);
+  assert.equal(sampled, 1, 'weighed once, then known');
+  budget.learn('/core/configmaps/', 5000, 10);
+  assert.equal(budget.averageItemBytes('/core/configmaps/', counting), 500, 'a list written says better than the sample');
+});
+
 test('ten large Table lists at once, asked indented (built whole): those that fit the budget are served, the excess refused with 429 and Retry-After', async (t) => {
   // A heap of 100 MiB with 10 used, lists taking it to 85: 75 MiB for lists. Each list's
   // reservation is held until the test lets go, so that all ten are in flight together however
@@ -61,9 +80,6 @@ test('ten large Table lists at once, asked indented (built whole): those that fi
     const metadata = { name: `c${i}`, namespace: 'ns', uid: `uid-${i}`, creationTimestamp: '2024-01-01T00:00:00Z' };
     await storage.create(`/core/configmaps/ns/c${i}`, { apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { value: 'v'.repeat(1000) } });
   }
-  // 2,000 objects at 2 kB assumed, as a Table built whole: about 16 MiB each, so four fit in 75 MiB.
-  const each = listCost({ items: 2000, bytesPerItem: DEFAULT_BYTES_PER_ITEM, streamed: false, fromStore: false });
-  const fits = Math.floor((75 * MiB) / each);
   const { ca } = await testCert();
   const accept = 'application/json;as=Table;v=v1;g=meta.plat.io';
   const responses = await Promise.all(
@@ -89,6 +105,13 @@ test('ten large Table lists at once, asked indented (built whole): those that fi
       }),
     ),
   );
+  // 2,000 objects weighing what a sample of them weighs (about 1.1 kB), as a Table built whole:
+  // about 8.7 MiB each, so eight fit in 75 MiB.
+  const bytesPerItem = budget.averageItemBytes('/core/configmaps/');
+  assert.ok(bytesPerItem > 1000 && bytesPerItem < 1300, `${bytesPerItem} bytes per item`);
+  const each = listCost({ items: 2000, bytesPerItem, streamed: false, fromStore: false });
+  const fits = Math.floor((75 * MiB) / each);
+  assert.ok(fits > 0 && fits < 10);
   const ok = responses.filter((r) => r.status === 200);
   const refused = responses.filter((r) => r.status === 429);
   assert.equal(ok.length, fits, responses.map((r) => r.status).join(' '));

@@ -85,9 +85,18 @@ export class ListMemoryBudget {
     };
   }
 
-  /** The average JSON size of a resource's objects, as the lists written of it said. */
-  averageItemBytes(resource: string): number {
-    return this.bytesPerItem.get(resource) ?? DEFAULT_BYTES_PER_ITEM;
+  /**
+   * The average JSON size of a resource's objects, as the lists written of it said; before any
+   * was, as a sample of its objects weighs (`sample`, from the watch cache), or else a guess.
+   */
+  averageItemBytes(resource: string, sample?: () => readonly object[] | undefined): number {
+    const learned = this.bytesPerItem.get(resource);
+    if (learned !== undefined) return learned;
+    const objects = sample?.();
+    if (!objects?.length) return DEFAULT_BYTES_PER_ITEM;
+    const bytes = objects.reduce((sum, object) => sum + Buffer.byteLength(JSON.stringify(object)), 0);
+    this.learn(resource, bytes, objects.length);
+    return this.bytesPerItem.get(resource)!;
   }
 
   /** A list of `items` objects of `resource` came to `bytes` of JSON. */

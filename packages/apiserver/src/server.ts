@@ -184,6 +184,9 @@ const STREAM_END_GRACE_MS = 5000;
 /** kube-apiserver's --event-ttl default: an hour. */
 const DEFAULT_EVENT_TTL_SECONDS = 3600;
 
+/** Objects weighed for a resource's first list estimate (list-budget.ts): a few, spread through it. */
+const OBJECTS_SAMPLED_FOR_SIZE = 16;
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function createServer(options: ServerOptions): Server {
@@ -498,6 +501,7 @@ function serveApi(
         metrics,
         listBudget: api.listMemoryBudget ?? new ListMemoryBudget(),
         objectCount: (prefix) => watchCache?.cache.objectCount(prefix) ?? objectCounter.countOf(prefix),
+        sampleObjects: (prefix) => watchCache?.cache.sampleObjects(prefix, OBJECTS_SAMPLED_FOR_SIZE),
         listsFromCache: (resolved) => {
           const cached = cachedResource(resolved);
           return { any: cached, consistent: cached && (watchCache?.cache.servesConsistentLists ?? false) };

@@ -190,6 +190,17 @@ export class CachedStorage implements Storage {
   }
 
   /**
+   * Up to `count` objects below `prefix`, spread through them, or undefined when its cache is not
+   * ready: what the objects weigh, for a list's memory estimate before any list of them was written.
+   * Shared: not to be mutated.
+   */
+  sampleObjects(prefix: string, count: number): readonly StoredObject[] | undefined {
+    const cachePrefixOf = cachePrefix(prefix);
+    const cache = cachePrefixOf === undefined ? undefined : this.started.get(cachePrefixOf);
+    return cache?.ready ? cache.sample(prefix, count) : undefined;
+  }
+
+  /**
    * Of these prefixes, those whose cache has not been ready yet (not started, or still listing):
    * a replica is ready to serve once none is left, as upstream's informer-sync check.
    */

@@ -42,3 +42,16 @@ test('lists and counts stay in key order as keys come and go between them', () =
     }
   }
 });
+
+test('a sample is spread through the objects below the prefix, at most as many as asked', () => {
+  const window = new EventWindow({ historyWindowMs: 60_000, maxHistoryEvents: 100 });
+  const objects = new Map<string, StoredObject>();
+  for (let i = 0; i < 100; i++) objects.set(`/a/${String(i).padStart(3, '0')}`, object(`a${i}`, i + 1));
+  objects.set('/b/x', object('bx', 200));
+  window.reset(objects, 300);
+  const names = (prefix: string, count: number) => window.sample(prefix, count).map((o) => o.metadata!.name);
+  assert.deepEqual(names('/a/', 4), ['a0', 'a25', 'a50', 'a75']);
+  assert.deepEqual(names('/b/', 4), ['bx']);
+  assert.deepEqual(names('/c/', 4), []);
+  assert.equal(names('/', 16).length, 16);
+});

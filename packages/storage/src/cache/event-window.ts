@@ -181,6 +181,18 @@ export class EventWindow {
     return this.sorted;
   }
 
+  /** Up to `count` current objects below `prefix`, spread evenly through them (what they weigh, for a list's estimate). */
+  sample(prefix: string, count: number): StoredObject[] {
+    const sorted = this.sortedKeys();
+    const first = firstIndex(sorted, (key) => key >= prefix);
+    const end = firstIndex(sorted, (key) => key >= prefixEndOf(prefix), first);
+    const total = end - first;
+    const taken = Math.min(count, total);
+    const objects: StoredObject[] = [];
+    for (let i = 0; i < taken; i++) objects.push(this.objects.get(sorted[first + Math.floor((i * total) / taken)]!)!);
+    return objects;
+  }
+
   /** The current objects below `prefix`, in key order. */
   list(prefix: string, filter?: (object: StoredObject) => boolean): { items: StoredObject[]; keys: string[]; revision: number } {
     const sorted = this.sortedKeys();

@@ -295,6 +295,11 @@ export class ResourceCache {
     return this.window.count(prefix);
   }
 
+  /** Up to `count` current objects below `prefix`, spread through them (shared: not to be mutated). */
+  sample(prefix: string, count: number): StoredObject[] {
+    return this.window.sample(prefix, count);
+  }
+
   /** The current object at `key` (shared: not to be mutated). */
   get(key: string): StoredObject | undefined {
     return this.window.get(key);

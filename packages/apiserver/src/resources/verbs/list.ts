@@ -56,7 +56,7 @@ function reserveListMemory(scope: VerbScope, query: ListQueryWithSelectors): () 
   const chunked = representation.type === 'protobuf' || (representation.type !== 'yaml' && !isPretty(scope.ctx));
   const cost = listCost({
     items,
-    bytesPerItem: services.listBudget.averageItemBytes(served.resolved.prefix('')),
+    bytesPerItem: services.listBudget.averageItemBytes(served.resolved.prefix(''), () => services.sampleObjects(served.resolved.prefix(''))),
     streamed: chunked && items >= STREAMED_LIST_MIN_ITEMS,
     fromStore: !fromCache,
   });

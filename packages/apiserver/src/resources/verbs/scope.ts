@@ -25,6 +25,8 @@ export interface ServerServices {
   listBudget: ListMemoryBudget;
   /** How many objects are stored below a prefix, as far as known without reading the store. */
   objectCount(prefix: string): number | undefined;
+  /** A few of the objects below `prefix`, spread through them (from the watch cache), if it has them at hand. */
+  sampleObjects(prefix: string): readonly object[] | undefined;
   /**
    * Which lists of a resource come from the watch cache: of any state (resourceVersion=0), and
    * current unpaged ones (ConsistentListFromCache). None of a resource served without one.
