@@ -119,6 +119,12 @@ const flagErrors: { name: string; args: string[]; mentions: string; code: number
     mentions: 'cannot set feature gate ServerSideApply to false, feature is locked to true',
     code: 2,
   },
+  {
+    name: 'a --watch-cache-sizes entry without its size',
+    args: ['--storage-backend=memory', '--secure-port=0', '--watch-cache-sizes=configmaps'],
+    mentions: 'invalid value of watch cache size: configmaps',
+    code: 2,
+  },
   { name: 'an unreadable client CA file', args: ['--storage-backend=memory', '--secure-port=0', '--bind-address=127.0.0.1', '--client-ca-file=/nonexistent/ca.crt'], mentions: '--client-ca-file', code: 1 },
 ];
 
@@ -177,6 +183,24 @@ test('process: a GA feature gate set to its value is accepted with upstream\'s w
     await servingPort(run);
     const warning = run.stdout.map((line) => JSON.parse(line) as { level: number; msg: string }).find((line) => line.msg.startsWith('Setting GA'));
     assert.deepEqual(warning && [warning.level, warning.msg], [40, 'Setting GA feature gate ServerSideApply=true. It will be removed in a future release.']);
+  } finally {
+    run.child.kill('SIGKILL');
+  }
+});
+
+test('process: --default-watch-cache-size is taken with pflag\'s deprecation warning, a non-zero --watch-cache-sizes with upstream\'s', async () => {
+  const certDir = await tempDir();
+  const run = start(['--storage-backend=memory', '--bind-address=127.0.0.1', '--secure-port=0', `--cert-dir=${certDir}`, '--default-watch-cache-size=0', '--watch-cache-sizes=secrets#100,configmaps#0']);
+  try {
+    await servingPort(run);
+    const warnings = run.stdout.map((line) => JSON.parse(line) as { level: number; msg: string }).filter((line) => line.level === 40 && /watch-cache-size/.test(line.msg));
+    assert.deepEqual(
+      warnings.map((line) => line.msg),
+      [
+        'Flag --default-watch-cache-size has been deprecated, watch caches are sized automatically and this flag will be removed in a future version',
+        'Dropping watch-cache-size for secrets - watchCache size is now dynamic',
+      ],
+    );
   } finally {
     run.child.kill('SIGKILL');
   }

@@ -117,7 +117,7 @@ async function loadEncryption(path: string, metrics: TransformationMetrics): Pro
 }
 
 async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
-  for (const warning of config.featureGateWarnings) logger.warn(warning);
+  for (const warning of [...config.flagWarnings, ...config.featureGateWarnings]) logger.warn(warning);
   let tokens: Map<string, UserInfo> | undefined;
   if (config.tokenAuthFile) {
     const file = await loadTokenFile(config.tokenAuthFile);
@@ -174,6 +174,7 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
     storage,
     ...(transformers && { storageTransformationMetrics: transformationMetrics }),
     watchCache: config.watchCache && { consistentListFromCache: config.featureGates.enabled('ConsistentListFromCache') },
+    watchCacheSizes: config.watchCacheSizes,
     logger,
     tls,
     bindAddress: config.bindAddress,

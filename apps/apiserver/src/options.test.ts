@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FlagError } from '@plat/apimachinery';
-import { defaultCertDir, parseCommandLine, type ApiserverConfig } from './options.js';
+import { DEFAULT_WATCH_CACHE_SIZES } from '@plat/apiserver';
+import { usage } from '@plat/apimachinery';
+import { apiserverFlags, defaultCertDir, parseCommandLine, type ApiserverConfig } from './options.js';
 
 const memory = ['--storage-backend=memory'];
 
@@ -22,6 +24,12 @@ test('options: defaults', () => {
     storage: { backend: 'etcd3', etcdServers: ['http://127.0.0.1:2379'], prefix: '/registry', compactionIntervalMs: 300_000 },
     storageHealthTimeoutMs: 2000,
     watchCache: true,
+    // kube-apiserver's own entries: Events without a watch cache.
+    watchCacheSizes: [
+      { resource: 'events', group: '', size: 0 },
+      { resource: 'events', group: 'events.k8s.io', size: 0 },
+    ],
+    flagWarnings: [],
     eventTTLMs: 3_600_000,
     bindAddress: '0.0.0.0',
     port: 6443,
@@ -77,7 +85,30 @@ const ok: { name: string; argv: string[]; want: Partial<ApiserverConfig> }[] = [
   },
   { name: 'port 0 and a bind address', argv: [...memory, '--secure-port=0', '--bind-address=127.0.0.1'], want: { port: 0, bindAddress: '127.0.0.1' } },
   { name: 'IPv6 bind address', argv: [...memory, '--bind-address=::1'], want: { bindAddress: '::1' } },
-  { name: 'watch cache off', argv: [...memory, '--watch-cache=false'], want: { watchCache: false } },
+  { name: 'watch cache off', argv: [...memory, '--watch-cache=false'], want: { watchCache: false, watchCacheSizes: [] } },
+  {
+    name: '--watch-cache-sizes after kube-apiserver\'s entries, in order, repeated flags appending',
+    argv: [...memory, '--watch-cache-sizes=configmaps#0,deployments.apps#100', '--watch-cache-sizes', 'events#5'],
+    want: {
+      watchCacheSizes: [
+        ...DEFAULT_WATCH_CACHE_SIZES,
+        { resource: 'configmaps', group: '', size: 0 },
+        { resource: 'deployments', group: 'apps', size: 100 },
+        { resource: 'events', group: '', size: 5 },
+      ],
+    },
+  },
+  // Upstream reads the sizes only with the watch cache on: without it, not even their syntax.
+  { name: '--watch-cache-sizes is not consulted with --watch-cache=false', argv: [...memory, '--watch-cache=false', '--watch-cache-sizes=nonsense'], want: { watchCacheSizes: [] } },
+  {
+    name: '--default-watch-cache-size is taken, deprecated, and changes nothing (as in kube-apiserver 1.28)',
+    argv: [...memory, '--default-watch-cache-size=0'],
+    want: {
+      watchCache: true,
+      watchCacheSizes: [...DEFAULT_WATCH_CACHE_SIZES],
+      flagWarnings: ['Flag --default-watch-cache-size has been deprecated, watch caches are sized automatically and this flag will be removed in a future version'],
+    },
+  },
   { name: 'anonymous auth off', argv: [...memory, '--anonymous-auth=false'], want: { anonymousAuth: false } },
   { name: 'authorization modes in order', argv: [...memory, '--authorization-mode=AlwaysDeny,AlwaysAllow'], want: { authorizationModes: ['AlwaysDeny', 'AlwaysAllow'] } },
   { name: 'RBAC with another mode', argv: [...memory, '--authorization-mode=RBAC,AlwaysDeny'], want: { authorizationModes: ['RBAC', 'AlwaysDeny'] } },
@@ -305,6 +336,15 @@ const bad: { name: string; argv: string[]; message: string }[] = [
   },
   { name: 'redis URL without the scheme', argv: [...memory, '--redis-url=localhost:6379'], message: 'invalid value "localhost:6379" for flag --redis-url: must be a redis:// or rediss:// URL' },
   { name: 'bad duration', argv: [...memory, '--shutdown-delay-duration=soon'], message: 'invalid value "soon" for flag --shutdown-delay-duration: must be a duration such as 30s, 5m or 1h30m' },
+  // Upstream's messages (ParseWatchCacheSizes).
+  { name: 'a watch cache size without its size', argv: [...memory, '--watch-cache-sizes=pods#0,configmaps'], message: 'invalid value of watch cache size: configmaps' },
+  { name: 'a watch cache size that is no number', argv: [...memory, '--watch-cache-sizes=configmaps#none'], message: 'invalid size of watch cache size: configmaps#none' },
+  { name: 'a negative watch cache size', argv: [...memory, '--watch-cache-sizes=configmaps#-1'], message: 'watch cache size cannot be negative: configmaps#-1' },
+  {
+    name: 'a deprecated flag\'s value is still checked',
+    argv: [...memory, '--default-watch-cache-size=lots'],
+    message: 'invalid value "lots" for flag --default-watch-cache-size: must be an integer between -9007199254740991 and 9007199254740991',
+  },
   {
     name: 'runtime-config with a value that is no bool',
     argv: [...memory, '--runtime-config=api/all=off'],
@@ -320,4 +360,10 @@ for (const { name, argv, message } of bad) {
 
 test('options: --help', () => {
   assert.deepEqual(parseCommandLine(['--help']), { help: true });
+});
+
+test('options: the usage lists --watch-cache-sizes and hides the deprecated --default-watch-cache-size, as pflag does', () => {
+  const text = usage('plat-apiserver', apiserverFlags);
+  assert.match(text, /--watch-cache-sizes strings +Watch cache size settings/);
+  assert.doesNotMatch(text, /default-watch-cache-size/);
 });

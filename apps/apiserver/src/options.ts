@@ -2,8 +2,22 @@
 import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { authorizationModes, checkShowHiddenMetricsForVersion, logLevels, parseRuntimeConfig, parseTlsCipherSuites, parseTlsMinVersion, type TlsPolicy, type AuthorizationMode, type LogLevel, type RuntimeConfigEntry } from '@plat/apiserver';
-import { FlagError, flag, parseFlags, type FlagValues } from '@plat/apimachinery';
+import {
+  DEFAULT_WATCH_CACHE_SIZES,
+  authorizationModes,
+  checkShowHiddenMetricsForVersion,
+  logLevels,
+  parseRuntimeConfig,
+  parseTlsCipherSuites,
+  parseTlsMinVersion,
+  parseWatchCacheSizes,
+  type TlsPolicy,
+  type AuthorizationMode,
+  type LogLevel,
+  type RuntimeConfigEntry,
+  type WatchCacheSize,
+} from '@plat/apiserver';
+import { FlagError, deprecatedFlag, flag, parseFlags, type FlagValues } from '@plat/apimachinery';
 import { featureGatesHelp, parseFeatureGates, type ApiserverFeatureGate } from './feature-gates.js';
 
 /**
@@ -37,6 +51,13 @@ export const apiserverFlags = {
   ),
   'event-ttl': flag.duration('Amount of time to retain events.', 60 * 60_000),
   'watch-cache': flag.bool('Enable watch caching in the apiserver: watches and current lists are served from memory, one etcd watch per resource.', true),
+  'watch-cache-sizes': flag.list(
+    'Watch cache size settings for some resources, comma separated: resource[.group]#size, where resource is lowercase plural (no version) and group is omitted for the core (v1) group (a group may be named in the k8s.io form). Watch caches size themselves, so the only meaningful size is 0: that resource is served without a watch cache, its gets, lists and watches going to storage; any other size leaves it cached. Events (events and events.events.k8s.io) have no watch cache unless given a size here. Custom resources may be named too, as kube-apiserver 1.28 honours them (its own help says otherwise). Consulted only with --watch-cache.',
+  ),
+  'default-watch-cache-size': deprecatedFlag(
+    flag.int('Default watch cache size. Has no effect: watch caches size themselves, as in kube-apiserver 1.28.', 100, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
+    'watch caches are sized automatically and this flag will be removed in a future version',
+  ),
   'secure-port': flag.int('The port on which to serve HTTPS; 0 picks a free port.', 6443, 0, 65535),
   'bind-address': flag.string('The IP address on which to listen for the --secure-port port.', '0.0.0.0'),
   'http2-max-streams-per-connection': flag.int(
@@ -192,6 +213,13 @@ export interface ApiserverConfig {
   storageHealthTimeoutMs: number;
   /** Serve watches and current lists from the watch cache (--watch-cache). */
   watchCache: boolean;
+  /**
+   * With --watch-cache: kube-apiserver's entries (Events uncached), then --watch-cache-sizes' own,
+   * the last for a resource winning; a resource at 0 has no watch cache. Empty without the cache.
+   */
+  watchCacheSizes: WatchCacheSize[];
+  /** The deprecated flags given, one warning each (pflag's words), for the log. */
+  flagWarnings: string[];
   /** --event-ttl: how long an Event lives after its last write. */
   eventTTLMs: number;
   bindAddress: string;
@@ -354,6 +382,19 @@ function oidcConfig(values: ApiserverFlagValues): ApiserverConfig['oidc'] {
   };
 }
 
+/**
+ * --watch-cache-sizes after kube-apiserver's defaults, refused with upstream's messages. Without the
+ * watch cache upstream never reads the flag, so neither is it checked then.
+ */
+function watchCacheSizes(watchCache: boolean, entries: string[]): WatchCacheSize[] {
+  if (!watchCache) return [];
+  try {
+    return [...DEFAULT_WATCH_CACHE_SIZES, ...parseWatchCacheSizes(entries)];
+  } catch (error) {
+    throw new FlagError(error instanceof Error ? error.message : String(error));
+  }
+}
+
 function runtimeConfig(items: string[]): RuntimeConfigEntry[] {
   try {
     return parseRuntimeConfig(items);
@@ -363,7 +404,7 @@ function runtimeConfig(items: string[]): RuntimeConfigEntry[] {
 }
 
 /** Checks what the flags mean together and makes the config; throws FlagError naming the flag. */
-export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
+export function buildConfig(values: ApiserverFlagValues, flagWarnings: string[] = []): ApiserverConfig {
   if (values['storage-backend'] === 'etcd3' && !values['etcd-servers'].length) {
     throw new FlagError('flag --etcd-servers must be specified when --storage-backend is etcd3');
   }
@@ -413,6 +454,8 @@ export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
     },
     storageHealthTimeoutMs: values['etcd-healthcheck-timeout'],
     watchCache: values['watch-cache'],
+    watchCacheSizes: watchCacheSizes(values['watch-cache'], values['watch-cache-sizes']),
+    flagWarnings,
     eventTTLMs: values['event-ttl'],
     bindAddress: values['bind-address'],
     port: values['secure-port'],
@@ -472,5 +515,5 @@ export function buildConfig(values: ApiserverFlagValues): ApiserverConfig {
 export function parseCommandLine(argv: readonly string[]): { config: ApiserverConfig; help: false } | { help: true } {
   const parsed = parseFlags(apiserverFlags, argv);
   if (parsed.help) return { help: true };
-  return { config: buildConfig(parsed.values), help: false };
+  return { config: buildConfig(parsed.values, parsed.warnings), help: false };
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FlagError, flag, parseFlags, usage } from './flags.js';
+import { FlagError, deprecatedFlag, flag, parseFlags, usage } from './flags.js';
 
 const specs = {
   name: flag.string('A name.', 'default-name'),
@@ -10,10 +10,11 @@ const specs = {
   servers: flag.list('Servers.'),
   mode: flag.enum('A mode.', ['a', 'b'] as const, 'a'),
   interval: flag.duration('An interval.', 300_000),
+  size: deprecatedFlag(flag.int('A size.', 100, -1000, 1000), 'sizes are automatic now'),
 };
 
 type Values = ReturnType<typeof parseFlags<typeof specs>>['values'];
-const defaults: Values = { name: 'default-name', verbose: false, color: true, port: 6443, servers: [], mode: 'a', interval: 300_000 };
+const defaults: Values = { name: 'default-name', verbose: false, color: true, port: 6443, servers: [], mode: 'a', interval: 300_000, size: 100 };
 
 const ok: { name: string; argv: string[]; want: Partial<Values>; help?: boolean }[] = [
   { name: 'no flags: defaults', argv: [], want: {} },
@@ -32,6 +33,7 @@ const ok: { name: string; argv: string[]; want: Partial<Values>; help?: boolean 
   { name: 'duration', argv: ['--interval=30s'], want: { interval: 30_000 } },
   { name: 'duration 0 disables', argv: ['--interval=0'], want: { interval: 0 } },
   { name: 'the last of a repeated scalar wins', argv: ['--name=a', '--name=b'], want: { name: 'b' } },
+  { name: 'a deprecated flag still takes its value', argv: ['--size=0'], want: { size: 0 } },
   { name: '--help', argv: ['--help'], want: {}, help: true },
   { name: '-h', argv: ['-h', '--port=5'], want: { port: 5 }, help: true },
 ];
@@ -48,6 +50,11 @@ test('flags: given records the flags that appeared', () => {
   assert.deepEqual([...parseFlags(specs, ['--port=1', '--verbose']).given].sort(), ['port', 'verbose']);
 });
 
+test('flags: a deprecated flag given is warned about once, in pflag\'s words; others are not', () => {
+  assert.deepEqual(parseFlags(specs, ['--port=1']).warnings, []);
+  assert.deepEqual(parseFlags(specs, ['--size=0', '--size', '5']).warnings, ['Flag --size has been deprecated, sizes are automatic now']);
+});
+
 const bad: { name: string; argv: string[]; message: string }[] = [
   { name: 'unknown flag', argv: ['--foo'], message: 'unknown flag: --foo' },
   { name: 'unknown flag with a value', argv: ['--foo=bar'], message: 'unknown flag: --foo' },
@@ -59,6 +66,7 @@ const bad: { name: string; argv: string[]; message: string }[] = [
   { name: 'not in the enum', argv: ['--mode=c'], message: 'invalid value "c" for flag --mode: must be one of a, b' },
   { name: 'not a duration', argv: ['--interval=5'], message: 'invalid value "5" for flag --interval: must be a duration such as 30s, 5m or 1h30m' },
   { name: 'negative duration', argv: ['--interval=-1s'], message: 'invalid value "-1s" for flag --interval: must not be negative' },
+  { name: 'a deprecated flag\'s value is still checked', argv: ['--size=x'], message: 'invalid value "x" for flag --size: must be an integer between -1000 and 1000' },
   { name: 'missing value at the end', argv: ['--name'], message: 'flag needs an argument: --name' },
   { name: 'missing value before another flag', argv: ['--name', '--verbose'], message: 'flag needs an argument: --name' },
   { name: 'inherited object keys are not flags', argv: ['--constructor=x'], message: 'unknown flag: --constructor' },
@@ -82,4 +90,6 @@ test('flags: usage lists each flag with its default', () => {
   assert.match(text, /--interval duration +An interval\. \(default 5m0s\)/);
   assert.match(text, /--color +Use color\. \(default true\)/);
   assert.match(text, /--verbose +Say more\.\n/);
+  // Deprecated flags are hidden, as pflag hides them.
+  assert.doesNotMatch(text, /--size/);
 });

@@ -17,6 +17,11 @@ export interface FlagDef<T> {
   /** Shown in the usage: the kind of value, and the default when it is not the obvious one. */
   valueName: string;
   defaultText?: string;
+  /**
+   * Why the flag is deprecated, as pflag's MarkDeprecated: it is still accepted, left out of the
+   * usage, and using it gives a warning that says this.
+   */
+  deprecated?: string;
 }
 
 const integer = (text: string, min: number, max: number, what: string): number => {
@@ -87,6 +92,11 @@ export const flag = {
   }),
 };
 
+/** `def`, deprecated: accepted, hidden from the usage, its use warned about with `why`. */
+export function deprecatedFlag<T>(def: FlagDef<T>, why: string): FlagDef<T> {
+  return { ...def, deprecated: why };
+}
+
 export type FlagSpecs = Record<string, FlagDef<unknown>>;
 export type FlagValues<S extends FlagSpecs> = { [K in keyof S]: S[K] extends FlagDef<infer T> ? T : never };
 
@@ -95,12 +105,15 @@ export interface ParsedFlags<S extends FlagSpecs> {
   /** The flags that appeared on the command line. */
   given: Set<keyof S & string>;
   help: boolean;
+  /** One line per deprecated flag given, in pflag's words: `Flag --<name> has been deprecated, <why>`. */
+  warnings: string[];
 }
 
 export function parseFlags<S extends FlagSpecs>(specs: S, argv: readonly string[]): ParsedFlags<S> {
   const values: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(specs)) values[name] = spec.default;
   const given = new Set<keyof S & string>();
+  const warnings: string[] = [];
   let help = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -129,9 +142,10 @@ export function parseFlags<S extends FlagSpecs>(specs: S, argv: readonly string[
     } catch (error) {
       throw new FlagError(`invalid value ${JSON.stringify(text)} for flag --${name}: ${(error as Error).message}`);
     }
+    if (spec.deprecated !== undefined && !given.has(name as keyof S & string)) warnings.push(`Flag --${name} has been deprecated, ${spec.deprecated}`);
     given.add(name as keyof S & string);
   }
-  return { values: values as FlagValues<S>, given, help };
+  return { values: values as FlagValues<S>, given, help, warnings };
 }
 
 function defaultText(spec: FlagDef<unknown>): string {
@@ -143,7 +157,9 @@ function defaultText(spec: FlagDef<unknown>): string {
 }
 
 export function usage(program: string, specs: FlagSpecs): string {
-  const rows = Object.entries(specs).map(([name, spec]) => [`--${name}${spec.valueName ? ` ${spec.valueName}` : ''}`, spec] as const);
+  const rows = Object.entries(specs)
+    .filter(([, spec]) => spec.deprecated === undefined)
+    .map(([name, spec]) => [`--${name}${spec.valueName ? ` ${spec.valueName}` : ''}`, spec] as const);
   const width = Math.max(...rows.map(([left]) => left.length));
   const lines = rows.map(([left, spec]) => {
     const fallback = defaultText(spec);

@@ -35,7 +35,7 @@ export { labelSelectorFromObject, type LabelSelectorObject } from './labels/from
 export { validateLabelSelectorObject } from './labels/validate-object.js';
 export { FieldSelector, parseFieldSelector, type FieldRequirement } from './fields/selector.js';
 export { Quantity, QuantityError, parseQuantity, type QuantityFormat } from './quantity.js';
-export { FlagError, commandLineOrExit, flag, parseFlags, usage, type FlagDef, type FlagSpecs, type FlagValues, type ParsedFlags } from './flags.js';
+export { FlagError, commandLineOrExit, deprecatedFlag, flag, parseFlags, usage, type FlagDef, type FlagSpecs, type FlagValues, type ParsedFlags } from './flags.js';
 export type { KubeObject, ObjectMeta, OwnerReference } from './object.js';
 export { MAX_NESTING_DEPTH, MAX_OBJECT_BYTES, depthExceededMessage, exceededJsonLimit } from './json-limits.js';
 export { isInexactNumberLiteral, tagNumberLiteral, taggedNumberLiteral } from './exact-number.js';

@@ -85,7 +85,10 @@ function normalizeKey(key: string, domain: string): string {
   if (parts[0] === 'api' || (/^v\d/.test(parts[0]!) && !parts[0]!.includes('.'))) {
     return (parts[0] === 'api' ? parts.slice(1) : parts).join('/');
   }
-  const group = parts[0]!;
-  const resolved = group === 'k8s.io' ? domain : group.endsWith('.k8s.io') ? `${group.slice(0, -'.k8s.io'.length)}.${domain}` : group;
-  return [resolved, ...parts.slice(1)].join('/');
+  return [groupInDomain(parts[0]!, domain), ...parts.slice(1)].join('/');
+}
+
+/** A group named in the k8s.io form (networking.k8s.io) as served under --api-domain; others as they are. */
+export function groupInDomain(group: string, domain: string): string {
+  return group === 'k8s.io' ? domain : group.endsWith('.k8s.io') ? `${group.slice(0, -'.k8s.io'.length)}.${domain}` : group;
 }

@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import { CachedStorage, type CachedStorageOptions, type Storage } from '@plat/storage';
-import { resolveGroup, type AdmissionCheck, type KubeObject, type ResourceDefinition, type StoreFeatures, type VirtualServices } from '@plat/registry';
+import { resolveGroup, type AdmissionCheck, type KubeObject, type ResolvedResource, type ResourceDefinition, type StoreFeatures, type VirtualServices } from '@plat/registry';
 import { namespaceLifecycle } from './admission/namespace-lifecycle.js';
 import { rbacEscalation } from './admission/rbac-escalation.js';
 import { paramAuthorization } from './admission/policy/param-authorization.js';
@@ -47,6 +47,7 @@ import type { TransformationMetrics } from './encryption/transformation-metrics.
 import { registerWatchCacheMetrics, type WatchCacheStatsSource } from './watch-cache-metrics.js';
 import { ObjectCounter, timedStorage } from './storage-metrics.js';
 import { apiEnablement, type RuntimeConfigEntry } from './runtime-config.js';
+import { WatchCacheSizes, groupResourceName, type WatchCacheSize } from './watch-cache-sizes.js';
 import { PathMux } from './mux.js';
 import { RequestTracker } from './request-tracker.js';
 import { MAX_HEADER_BYTES, handleConnectionErrors } from './connection-errors.js';
@@ -64,6 +65,12 @@ export interface ServerOptions {
    * not what the cache answers.
    */
   watchCache?: boolean | Omit<CachedStorageOptions, 'onError'>;
+  /**
+   * --watch-cache-sizes, parsed (kube-apiserver's defaults included by the caller): a resource whose
+   * last entry is 0 is served without the watch cache, straight from `storage`, custom resources
+   * too. Other sizes change nothing: caches size themselves. Without a watch cache, not consulted.
+   */
+  watchCacheSizes?: readonly WatchCacheSize[];
   logger: Logger;
   tls: ServingCertificate;
   /** Default 0.0.0.0 (every interface), as kube-apiserver's --bind-address. */
@@ -197,8 +204,12 @@ export function createServer(options: ServerOptions): Server {
     : timed;
   const cached = (storage === timed ? options.storage : storage) as Storage & { stats?: WatchCacheStatsSource };
   if (typeof cached.stats === 'function') registerWatchCacheMetrics(metrics.stability, () => cached.stats!());
-  // The watch cache, whether made here or given: started for every served resource at start-up.
-  const watchCache = cached instanceof CachedStorage ? cached : undefined;
+  // The watch cache, whether made here or given: started for every served resource at start-up but
+  // those --watch-cache-sizes leaves without one, which are served by the (timed) store under it.
+  const watchCache =
+    cached instanceof CachedStorage
+      ? { cache: cached, uncached: storage === timed ? timedStorage(cached.inner, metrics) : timed, sizes: options.watchCacheSizes ?? [] }
+      : undefined;
   const mux = new PathMux();
   const tracker = new RequestTracker();
   const shutdownCheck = new ShutdownCheck();
@@ -375,7 +386,7 @@ function serveApi(
   metrics: ServerMetrics,
   registerLongRunning: (res: ServerResponse, end: () => void) => () => void,
   storage: Storage,
-  watchCache: CachedStorage | undefined,
+  watchCache: WatchCacheWiring | undefined,
   security: ApiSecurity,
 ): ServedApi {
   // Versions and resources turned off by --runtime-config are not in the catalog: discovery,
@@ -403,8 +414,10 @@ function serveApi(
   let services: VirtualServices | undefined;
   let paramAuthorizationCheck: AdmissionCheck | undefined;
   let policies: ValidatingAdmissionPolicyPlugin | undefined;
+  const cachedResource = watchCacheDecision(watchCache, api.domain, logger);
   const catalog = new ResourceCatalog(definitions, {
     storage,
+    ...(watchCache && { storageFor: (resolved: ResolvedResource) => (cachedResource(resolved) ? storage : watchCache.uncached) }),
     domain: api.domain,
     eventTTLSeconds: api.eventTTLSeconds ?? DEFAULT_EVENT_TTL_SECONDS,
     ...(api.features && { features: api.features }),
@@ -487,9 +500,12 @@ function serveApi(
         responseCompression: api.responseCompression ?? true,
         metrics,
         listBudget: api.listMemoryBudget ?? new ListMemoryBudget(),
-        objectCount: (prefix) => watchCache?.objectCount(prefix) ?? objectCounter.countOf(prefix),
-        sampleObjects: (prefix) => watchCache?.sampleObjects(prefix, OBJECTS_SAMPLED_FOR_SIZE),
-        listsFromCache: { any: watchCache !== undefined, consistent: watchCache?.servesConsistentLists ?? false },
+        objectCount: (prefix) => watchCache?.cache.objectCount(prefix) ?? objectCounter.countOf(prefix),
+        sampleObjects: (prefix) => watchCache?.cache.sampleObjects(prefix, OBJECTS_SAMPLED_FOR_SIZE),
+        listsFromCache: (resolved) => {
+          const cached = cachedResource(resolved);
+          return { any: cached, consistent: cached && (watchCache?.cache.servesConsistentLists ?? false) };
+        },
       },
       subresources,
     ),
@@ -501,8 +517,16 @@ function serveApi(
     const byPrefix = new Map(stored.map(({ resolved }) => [resolved.prefix(''), resolved.group ? `${resolved.resource}.${resolved.group}` : resolved.resource]));
     return [...byPrefix].map(([prefix, name]) => ({ prefix, name }));
   };
-  const cachedPrefixes = (): string[] => counted().map(({ prefix }) => prefix);
-  const cacheReady = watchCache && new CacheReadyCheck(watchCache, cachedPrefixes, customResources);
+  // The prefixes of the resources served with the watch cache (two resources may share one: Events).
+  const cachedPrefixes = (): string[] => [
+    ...new Set(
+      catalog
+        .all()
+        .filter(({ resolved }) => !resolved.definition.virtual && cachedResource(resolved))
+        .map(({ resolved }) => resolved.prefix('')),
+    ),
+  ];
+  const cacheReady = watchCache && new CacheReadyCheck(watchCache.cache, cachedPrefixes, customResources);
   let stopKeepingCaches: (() => void) | undefined;
   const objectCounter = new ObjectCounter(
     storage,
@@ -520,8 +544,8 @@ function serveApi(
       if (watchCache) {
         // Every served resource is cached from now, not from its first request; custom resources
         // as they come to be served (their caches go when they stop being served: catalog.remove).
-        watchCache.keep(cachedPrefixes());
-        stopKeepingCaches = catalog.onChange(() => watchCache.keep(cachedPrefixes()));
+        watchCache.cache.keep(cachedPrefixes());
+        stopKeepingCaches = catalog.onChange(() => watchCache.cache.keep(cachedPrefixes()));
       }
       bootstrapper.start();
       // The RBAC index holds the bootstrap policy (its seed) until its first list replaces it: a
@@ -541,5 +565,36 @@ function serveApi(
       rbac?.stop();
       customResources?.stop();
     },
+  };
+}
+
+/** The watch cache a server keeps, the store it is over, and --watch-cache-sizes. */
+interface WatchCacheWiring {
+  cache: CachedStorage;
+  /** What serves the resources left without the cache: the store under it, timed. */
+  uncached: Storage;
+  sizes: readonly WatchCacheSize[];
+}
+
+/**
+ * Whether a resource is served with the watch cache: with one, unless --watch-cache-sizes gives it
+ * 0. kube-apiserver 1.28 applies the flag to custom resources too (its help text says otherwise:
+ * the CRD storage's options are built from the uncleared copy, kubernetes/kubernetes#141217), so
+ * they are decided the same way. Logged once per resource as upstream's storage factory does.
+ */
+function watchCacheDecision(watchCache: WatchCacheWiring | undefined, domain: string, logger: Logger): (resolved: ResolvedResource) => boolean {
+  if (!watchCache) return () => false;
+  const sizes = new WatchCacheSizes(watchCache.sizes, domain);
+  const logged = new Set<string>();
+  return ({ group, resource }) => {
+    const disabled = sizes.disables(group, resource);
+    const name = groupResourceName(group, resource);
+    if (!logged.has(name)) {
+      logged.add(name);
+      const size = sizes.sizeOf(group, resource);
+      if (size !== undefined && size > 0) logger.warn(`Dropping watch-cache-size for ${name} - watchCache size is now dynamic`);
+      if (disabled) logger.debug({ resource: name }, 'Not using watch cache');
+    }
+    return !disabled;
   };
 }

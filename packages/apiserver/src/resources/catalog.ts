@@ -22,6 +22,8 @@ export interface ServedResource {
 
 export interface CatalogOptions {
   storage: Storage;
+  /** The storage of each resource where it is not `storage` (one served without the watch cache). */
+  storageFor?: (resolved: ResolvedResource) => Storage;
   domain: string;
   /** --event-ttl in seconds, for the kinds whose time to live it is (0: they live until deleted). */
   eventTTLSeconds?: number;
@@ -58,9 +60,9 @@ export class ResourceCatalog {
   /** A definition bound to the domain and a store of its own, as the catalog's are (not added to it). */
   serve(definition: ResourceDefinition<KubeObject>): ServedResource {
     const resolved = resolveResource(definition, this.options.domain);
-    const { storage, domain, eventTTLSeconds, now, features, virtualServices } = this.options;
+    const { storage, storageFor, domain, eventTTLSeconds, now, features, virtualServices } = this.options;
     const store = new ResourceStore(resolved, {
-      storage,
+      storage: storageFor?.(resolved) ?? storage,
       context: { domain, ...(eventTTLSeconds !== undefined && { eventTTLSeconds }) },
       admission: this.admission,
       ...(now && { now }),

@@ -49,7 +49,7 @@ function reserveListMemory(scope: VerbScope, query: ListQueryWithSelectors): () 
   const limit = Math.max(0, query.limit ?? 0);
   // The watch cache answers lists of any state whole (the limit ignored), unpaged ones not older
   // than a revision, and current unpaged ones where ConsistentListFromCache is on.
-  const cache = services.listsFromCache;
+  const cache = services.listsFromCache(served.resolved);
   const fromCache = cache.any && (semantic === 'any' || (limit === 0 && (semantic === 'notOlderThan' || (semantic === 'latest' && cache.consistent))));
   const items = limit > 0 && !fromCache ? Math.min(limit, stored) : stored;
   // JSON lists, Tables and metadata-only lists are written in chunks unless asked indented.

@@ -2,6 +2,7 @@
 import type { ServerResponse } from 'node:http';
 import type { RequestContext } from '../../context.js';
 import type { RequestInfo } from '../../request-info.js';
+import type { ResolvedResource } from '@plat/registry';
 import type { ServedResource } from '../catalog.js';
 import type { ServerMetrics } from '../../metrics.js';
 import type { ListMemoryBudget } from '../../list-budget.js';
@@ -26,8 +27,11 @@ export interface ServerServices {
   objectCount(prefix: string): number | undefined;
   /** A few of the objects below `prefix`, spread through them (from the watch cache), if it has them at hand. */
   sampleObjects(prefix: string): readonly object[] | undefined;
-  /** Which lists come from the watch cache: of any state (resourceVersion=0), and current unpaged ones (ConsistentListFromCache). */
-  listsFromCache: { any: boolean; consistent: boolean };
+  /**
+   * Which lists of a resource come from the watch cache: of any state (resourceVersion=0), and
+   * current unpaged ones (ConsistentListFromCache). None of a resource served without one.
+   */
+  listsFromCache(resolved: ResolvedResource): { any: boolean; consistent: boolean };
 }
 
 export interface VerbScope {
