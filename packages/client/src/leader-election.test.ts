@@ -199,6 +199,44 @@ describe('leader election', () => {
     assert.ok(b.started[0]! - released < 5000, `took over after ${b.started[0]! - released} ms`);
   });
 
+  it('a read answered after the watch brought a newer renewal does not put the expiry back', async () => {
+    // b's first read of the lease answers only after b's watch has brought a's next renewal, with
+    // the record before it; then a stops without releasing. Observing that older record again
+    // restarted the expiry's clock, and b took over a retry period late (seen as a flaky takeover
+    // test: 9 s where 6 were due).
+    const slow = { leaseDurationMs: 6000, renewDeadlineMs: 4000, retryPeriodMs: 3000 };
+    const name = `stale-read-${n++}`;
+    const a = candidate('a', name, slow);
+    await eventually('a leading', () => a.started.length === 1);
+    const rest = leases().rest;
+    let held = true;
+    let renewedAt = 0;
+    const slowRest = new Proxy(rest, {
+      get(target, property, receiver) {
+        if (property !== 'request') return Reflect.get(target, property, receiver) as unknown;
+        return async (request: RestRequest): Promise<unknown> => {
+          const result = await target.request(request);
+          if (held && (request.method ?? 'GET') === 'GET' && request.path.endsWith(`/leases/${name}`)) {
+            held = false;
+            const before = (result as Lease).spec?.renewTime;
+            await eventually('a renews', async () => (await readLease(name)).spec?.renewTime !== before, 10_000);
+            renewedAt = Date.now();
+            // Time for b's watch to bring the renewal in, then a crashes.
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            a.controller.abort();
+            await a.done;
+          }
+          return result;
+        };
+      },
+    }) as RestClient;
+    const b = candidate('b', name, { ...slow, leases: new ResourceClient<Lease>(slowRest, leaseResource('plat.io')) });
+    await eventually('b leading', () => b.started.length === 1, 20_000);
+    const waited = b.started[0]! - renewedAt;
+    assert.ok(waited <= slow.leaseDurationMs + 2000, `took over ${waited} ms after the last renewal`);
+    assert.equal((await readLease(name)).spec?.holderIdentity, 'b');
+  });
+
   it('a leader that cannot renew within the renew deadline stops leading', async () => {
     const name = `cut-${n++}`;
     const relay = await startRelay(Number(new URL(api.config.server).port));

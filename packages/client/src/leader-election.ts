@@ -393,7 +393,11 @@ export class LeaderElector {
       }
     }
 
-    // 3. Another holder whose lease has not expired on our clock keeps it.
+    // 3. Another holder whose lease has not expired on our clock keeps it. A read that began before
+    // the watch brought a renewal can answer after it, with the record before: that one is not
+    // observed again (it would restart the expiry's clock at now, and then the renewal once more at
+    // the next attempt: a takeover a retry period late), and the newer lease stands.
+    if (isOlder(current, this.lease)) current = this.lease!;
     const old = recordOf(current);
     this.lease = current;
     if (JSON.stringify(old) !== this.observedRaw) this.setObserved(old);
