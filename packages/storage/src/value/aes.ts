@@ -4,7 +4,8 @@
 //           additional authenticated data, so a value copied to another key does not decrypt.
 //   aescbc: IV (16 random bytes) | ciphertext of the value padded as PKCS#7; not authenticated.
 // The AES variant (128, 192, 256) follows the key's length, as Go's aes.NewCipher.
-import { createCipheriv, createDecipheriv, randomBytes, type CipherGCMTypes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, type CipherGCMTypes } from 'node:crypto';
+import { randomBytesFromPool } from './random-pool.js';
 import type { TransformedValue, ValueTransformer } from './transformer.js';
 
 const GCM_NONCE_BYTES = 12;
@@ -51,7 +52,7 @@ export class AesGcmTransformer implements ValueTransformer {
   }
 
   toStorage(data: Buffer, context: Buffer): Buffer {
-    const nonce = randomBytes(GCM_NONCE_BYTES);
+    const nonce = randomBytesFromPool(GCM_NONCE_BYTES);
     const cipher = createCipheriv(this.algorithm, this.key, nonce);
     cipher.setAAD(context);
     const body = cipher.update(data);
@@ -84,7 +85,7 @@ export class AesCbcTransformer implements ValueTransformer {
   }
 
   toStorage(data: Buffer): Buffer {
-    const iv = randomBytes(BLOCK_BYTES);
+    const iv = randomBytesFromPool(BLOCK_BYTES);
     const cipher = createCipheriv(this.algorithm, this.key, iv);
     return Buffer.concat([iv, cipher.update(data), cipher.final()]);
   }

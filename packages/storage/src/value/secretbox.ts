@@ -3,7 +3,7 @@
 //
 // Node's crypto has no XSalsa20, so the cipher is @noble/ciphers' (audited, no dependencies, kept
 // up); secretbox.test.ts checks it against NaCl's published secretbox vector.
-import { randomBytes } from 'node:crypto';
+import { randomBytesFromPool } from './random-pool.js';
 import { xsalsa20poly1305 } from '@noble/ciphers/salsa.js';
 import type { TransformedValue, ValueTransformer } from './transformer.js';
 
@@ -31,7 +31,7 @@ export class SecretboxTransformer implements ValueTransformer {
   }
 
   toStorage(data: Buffer): Buffer {
-    const nonce = randomBytes(NONCE_BYTES);
+    const nonce = randomBytesFromPool(NONCE_BYTES);
     const sealed = xsalsa20poly1305(this.key, nonce).encrypt(data);
     return Buffer.concat([nonce, sealed]);
   }
