@@ -26,10 +26,12 @@ const EMPTY_VARIABLES = new LiteralMap([]);
 /** The root variables of one pass, `variables` aside. */
 export type Activation = Record<string, Value>;
 
-/** One expression's outcome: its value, or why it has none. */
+/** One expression's outcome: its value, or why it has none, and how long it ran. */
 export interface EvaluationResult {
   readonly value?: Value;
   readonly error?: string;
+  /** Seconds spent evaluating it, the variables it read first included (0 when it did not compile). */
+  readonly elapsed: number;
 }
 
 /** A pass's outcome: a result per expression (undefined where no expression was given), or a failure of the pass. */
@@ -116,10 +118,12 @@ export function evaluatePass(
       continue;
     }
     if (!expression.program) {
-      results.push({ error: `compilation error: ${expression.error?.detail ?? ''}` });
+      results.push({ error: `compilation error: ${expression.error?.detail ?? ''}`, elapsed: 0 });
       continue;
     }
+    const started = performance.now();
     const evaluation = (expression.program as CompiledExpression).evaluate(full, PER_CALL_LIMIT);
+    const elapsed = (performance.now() - started) / 1000;
     if (lazy) {
       const composition = lazy.takeCost();
       if (composition > remaining) return { error: OUT_OF_BUDGET };
@@ -128,7 +132,7 @@ export function evaluatePass(
     if (evaluation.cost > remaining) return { error: OUT_OF_BUDGET };
     remaining -= evaluation.cost;
     const value = evaluation.value;
-    results.push(value instanceof ErrorValue ? { error: `expression '${expression.source}' resulted in error: ${value.message}` } : { value });
+    results.push(value instanceof ErrorValue ? { error: `expression '${expression.source}' resulted in error: ${value.message}`, elapsed } : { value, elapsed });
   }
   return { results, remaining };
 }
