@@ -8,6 +8,7 @@ import { namespaceLifecycle } from './admission/namespace-lifecycle.js';
 import { rbacEscalation } from './admission/rbac-escalation.js';
 import { paramAuthorization } from './admission/policy/param-authorization.js';
 import { ValidatingAdmissionPolicyPlugin } from './admission/policy/policy-admission.js';
+import { PolicyMetrics } from './admission/policy/policy-metrics.js';
 import { PolicySource } from './admission/policy/policy-source.js';
 import { PolicyStatusWriter } from './admission/policy/status-writer.js';
 import { catalogKinds } from './admission/policy/kind-resolver.js';
@@ -451,6 +452,8 @@ function serveApi(
   if (policyVersion) paramAuthorizationCheck = paramAuthorization(catalog, api.domain, authorizer);
   let policySource: PolicySource | undefined;
   let policyStatus: PolicyStatusWriter | undefined;
+  // Declared whether the gate is on or not, as kube-apiserver registers them.
+  const policyMetrics = new PolicyMetrics(metrics.stability);
   if (api.validatingAdmissionPolicy) {
     if (!policyVersion) {
       throw new Error(
@@ -458,11 +461,12 @@ function serveApi(
       );
     }
     const policyStore = catalog.store(policyGroup, policyVersion, 'validatingadmissionpolicies');
-    policySource = new PolicySource(policyStore, catalog.store(policyGroup, policyVersion, 'validatingadmissionpolicybindings'), logger);
+    policySource = new PolicySource(policyStore, catalog.store(policyGroup, policyVersion, 'validatingadmissionpolicybindings'), logger, policyMetrics);
     policies = new ValidatingAdmissionPolicyPlugin({
       catalog,
       domain: api.domain,
       source: policySource,
+      metrics: policyMetrics,
       authorizer: newSyncAuthorizer(security.modes, { ...(rbac && { rbac }), ...(security.webhook && { webhook: security.webhook.cachedOnly }) }),
     });
     const writer = new PolicyStatusWriter(policyStore, catalogKinds(catalog), logger);

@@ -3,7 +3,9 @@
 // request, each of its bindings that selects it too is evaluated with each of its parameter
 // objects; failed validations are refused (Deny), returned as warnings (Warn) or written to the
 // audit event (Audit), and a policy's audit annotations are added. A request no policy can select
-// (the index by resource name) is done after one map lookup.
+// (the index by resource name) is done after one map lookup. Each validation that fails (or errs)
+// is counted and timed in apiserver_validating_admission_policy_check_* (policy-metrics.ts) as 1.28
+// counts it.
 import { StatusError, isStatusError, labelSelectorFromObject, newForbidden, type GroupResource, type UserInfo } from '@plat/apimachinery';
 import {
   compileMatch,
@@ -26,6 +28,7 @@ import {
 } from '@plat/api';
 import type { AdmissionAttributes, AdmissionCheck, KubeObject } from '@plat/registry';
 import type { ResourceCatalog, ServedResource } from '../../resources/catalog.js';
+import type { BindingCheckMetrics, EnforcementAction, PolicyMetrics } from './policy-metrics.js';
 import type { BoundPolicy, PolicySource } from './policy-source.js';
 
 /** Upstream's maxAuditAnnotationValueLength. */
@@ -42,6 +45,8 @@ export interface PolicyAdmissionOptions {
   source: PolicySource;
   /** The server's authorizer, answering synchronously (the expressions' authorizer library). */
   authorizer: PolicyAuthorizer;
+  /** Where the checks are counted (the server's /metrics). */
+  metrics?: PolicyMetrics;
 }
 
 interface Denial {
@@ -99,7 +104,8 @@ export class ValidatingAdmissionPolicyPlugin {
         policy.failurePolicy === 'Fail'
           ? `failed to configure ${binding === undefined ? 'policy' : 'binding'}: ${errorText(error)}`
           : `unrecognized failure policy: '${policy.failurePolicy}'`;
-      denials.push({ policy: policy.name, binding, decision: { action: 'deny', evaluation: 'error', message } });
+      // Not counted: 1.28 counts only what the expressions decided, not configuration errors.
+      denials.push({ policy: policy.name, binding, decision: { action: 'deny', evaluation: 'error', message, elapsed: 0 } });
     };
 
     for (const { policy, bindings } of candidates) {
@@ -133,19 +139,33 @@ export class ValidatingAdmissionPolicyPlugin {
           configurationError(policy, name, error);
           continue;
         }
+        // Resolved when this binding first records a check: a validation that passes records none.
+        let checks: BindingCheckMetrics | undefined;
+        const record = this.options.metrics
+          ? (action: EnforcementAction, seconds: number): void => (checks ??= this.options.metrics!.binding(policy.name, name)).record(action, seconds)
+          : undefined;
         for (const param of params) {
           const activation = await request.activation(definition.resource, definition.kind, policy, param);
           const result = evaluatePolicy(policy, activation);
           result.decisions.forEach((decision, index) => {
-            if (decision.action !== 'deny') return;
+            if (decision.action !== 'deny') {
+              // An error let through by failurePolicy Ignore is counted as allowed; a pass, not at all.
+              if (decision.evaluation === 'error') record?.('allow', decision.elapsed);
+              return;
+            }
             for (const action of binding.spec?.validationActions ?? []) {
-              if (action === 'Deny') denials.push({ policy: policy.name, binding: name, decision });
-              else if (action === 'Warn') attributes.warn?.(`Validation failed for ValidatingAdmissionPolicy '${policy.name}' with binding '${name}': ${decision.message}`);
-              else if (action === 'Audit') {
+              if (action === 'Deny') {
+                denials.push({ policy: policy.name, binding: name, decision });
+                record?.('deny', decision.elapsed);
+              } else if (action === 'Warn') {
+                attributes.warn?.(`Validation failed for ValidatingAdmissionPolicy '${policy.name}' with binding '${name}': ${decision.message}`);
+                record?.('warn', decision.elapsed);
+              } else if (action === 'Audit') {
                 attributes.annotate?.(
                   `validation.policy.admission.${domain}/validation_failure`,
                   goJSON([{ message: decision.message, policy: binding.spec?.policyName ?? '', binding: name, expressionIndex: index, validationActions: binding.spec?.validationActions ?? [] }]),
                 );
+                record?.('audit', decision.elapsed);
               }
             }
           });
@@ -157,7 +177,9 @@ export class ValidatingAdmissionPolicyPlugin {
               published.set(annotation.key, values);
             } else if (annotation.action === 'error') {
               // With failurePolicy Fail, an audit annotation that cannot be evaluated refuses the request.
-              denials.push({ policy: policy.name, binding: name, decision: { action: 'deny', evaluation: 'error', message: annotation.error ?? '' } });
+              // Counted as a deny whatever the binding's actions, as upstream counts it.
+              denials.push({ policy: policy.name, binding: name, decision: { action: 'deny', evaluation: 'error', message: annotation.error ?? '', elapsed: annotation.elapsed } });
+              record?.('deny', annotation.elapsed);
             }
           }
         }

@@ -1,10 +1,14 @@
 // Every replica's view of the policies and their bindings: one list-then-watch of each (a
 // StoreInformer, as the RBAC index and the CRD controller keep theirs), each policy compiled once
 // per generation, and an index by resource name of the policies whose rules may select a request,
-// so that a request no policy can select costs one map lookup.
+// so that a request no policy can select costs one map lookup. Each policy that joins this
+// replica's set is counted in apiserver_validating_admission_policy_definition_total, as 1.28 counts
+// a new entry of its definitions (a new generation or a relist does not count it again; a policy
+// deleted and created again does).
 import { compilePolicy, type CompiledPolicy, type ValidatingAdmissionPolicy, type ValidatingAdmissionPolicyBinding } from '@plat/api';
 import type { Operation, ResourceStore } from '@plat/registry';
 import type { Logger } from 'pino';
+import type { PolicyMetrics } from './policy-metrics.js';
 import { StoreInformer } from '../../resources/store-informer.js';
 
 /** A policy with the bindings that name it, as one request sees them. */
@@ -31,7 +35,12 @@ export class PolicySource {
   /** Policies seen, for the status writer (typeChecking). */
   readonly onPolicy: ((policy: ValidatingAdmissionPolicy) => void)[] = [];
 
-  constructor(policies: ResourceStore, bindings: ResourceStore, logger: Logger) {
+  constructor(
+    policies: ResourceStore,
+    bindings: ResourceStore,
+    logger: Logger,
+    private readonly metrics?: PolicyMetrics,
+  ) {
     this.policyInformer = new StoreInformer<ValidatingAdmissionPolicy>(
       'validatingadmissionpolicies',
       policies,
@@ -113,6 +122,7 @@ export class PolicySource {
   private upsertPolicy(policy: ValidatingAdmissionPolicy, rebuild: boolean): void {
     const name = policy.metadata.name!;
     const known = this.policies.get(name);
+    if (!known) this.metrics?.definitionAdded();
     // Compiled once per generation: a status write (the same generation) changes nothing here.
     if (!known || known.uid !== policy.metadata.uid || known.generation !== (policy.metadata.generation ?? 0)) {
       this.policies.set(name, compilePolicy(policy));

@@ -4,12 +4,15 @@
 import type { UserInfo } from '@plat/apimachinery';
 import { builtinDefinitions, type ValidatingAdmissionPolicy, type ValidatingAdmissionPolicyBinding, type ValidatingAdmissionPolicyBindingSpec, type ValidatingAdmissionPolicySpec } from '@plat/api';
 import type { KubeObject, ResourceStore, WriteOptions } from '@plat/registry';
+import { MetricsStability } from '@plat/serving';
 import { createStorage } from '@plat/storage';
+import { Registry } from 'prom-client';
 import { RbacAuthorizer } from '../../auth/rbac-authorizer.js';
 import { newSyncAuthorizer } from '../../authorization.js';
 import { ResourceCatalog } from '../../resources/catalog.js';
 import { captureLogger } from '../../test-support.js';
 import { ValidatingAdmissionPolicyPlugin } from './policy-admission.js';
+import { PolicyMetrics } from './policy-metrics.js';
 import { PolicySource } from './policy-source.js';
 
 export const GROUP = 'admissionregistration.plat.io';
@@ -24,6 +27,8 @@ export interface Recorded {
 export interface PolicyHarness {
   catalog: ResourceCatalog;
   source: PolicySource;
+  /** The registry the plugin's and the source's metrics are in. */
+  registry: Registry;
   store(group: string, version: string, resource: string): ResourceStore;
   /** Creates or replaces a policy and waits until the plugin has its generation. */
   policy(name: string, spec: ValidatingAdmissionPolicySpec): Promise<void>;
@@ -55,8 +60,10 @@ export async function policyHarness(namespaces: Record<string, Record<string, st
   const rbac = new RbacAuthorizer(catalog, 'plat.io', logger);
   const policies = catalog.store(GROUP, 'v1beta1', 'validatingadmissionpolicies');
   const bindings = catalog.store(GROUP, 'v1beta1', 'validatingadmissionpolicybindings');
-  const source = new PolicySource(policies, bindings, logger);
-  plugin = new ValidatingAdmissionPolicyPlugin({ catalog, domain: 'plat.io', source, authorizer: newSyncAuthorizer(['RBAC'], { rbac }) });
+  const registry = new Registry();
+  const metrics = new PolicyMetrics(new MetricsStability(registry));
+  const source = new PolicySource(policies, bindings, logger, metrics);
+  plugin = new ValidatingAdmissionPolicyPlugin({ catalog, domain: 'plat.io', source, authorizer: newSyncAuthorizer(['RBAC'], { rbac }), metrics });
   rbac.start();
   source.start();
   await source.whenSynced();
@@ -79,6 +86,7 @@ export async function policyHarness(namespaces: Record<string, Record<string, st
   return {
     catalog,
     source,
+    registry,
     store: (group, version, resource) => catalog.store(group, version, resource),
     async policy(name, spec) {
       const written = (await put(policies, { apiVersion: `${GROUP}/v1beta1`, kind: 'ValidatingAdmissionPolicy', metadata: { name }, spec } as ValidatingAdmissionPolicy)) as ValidatingAdmissionPolicy;
