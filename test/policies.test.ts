@@ -2,10 +2,11 @@
 // on one etcd: a policy and its binding, written through one replica, limit the ServiceAccounts of
 // the namespaces labelled restricted=true to those labelled with the namespace's team, on the other
 // replica within a second; server-side dry runs are checked the same; with the binding's action
-// switched to Warn, kubectl prints the warning; the server writes the policy's status.
+// switched to Warn, kubectl prints the warning; the server writes the policy's status; each
+// replica counts what it checked in apiserver_validating_admission_policy_*, and promtool passes it.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -136,6 +137,29 @@ describe('ValidatingAdmissionPolicy: kubectl against two replicas on etcd (k8s.i
     });
     assert.match(result!.stdout, /serviceaccount\/warned-\d+ created/);
     assert.match(result!.stderr, /Warning: Validation failed for ValidatingAdmissionPolicy 'serviceaccount-team' with binding 'serviceaccount-team': ServiceAccounts in team-a need the label team=a/);
+  });
+
+  it('each replica counts the checks it made and the policy it holds; promtool check metrics passes', async () => {
+    const series = (action: string, name = 'check_total') =>
+      `apiserver_validating_admission_policy_${name}{policy="serviceaccount-team",policy_binding="serviceaccount-team",enforcement_action="${action}",state="active"}`;
+    const value = (metrics: string, name: string): number | undefined => {
+      const line = metrics.split('\n').find((text) => text.startsWith(`${name} `));
+      return line === undefined ? undefined : Number(line.slice(name.length + 1));
+    };
+    const scrape = async (replica: 0 | 1): Promise<string> => (await replicas[replica].request('/metrics', { token: tokens.token })).body;
+    const [first, second] = [await scrape(0), await scrape(1)];
+    // Replica 1 refused the dry-run probe and the intruder; replica 0 the relabelling, and it warned.
+    assert.ok((value(second, series('deny')) ?? 0) >= 2, second);
+    assert.ok((value(first, series('deny')) ?? 0) >= 1, first);
+    assert.ok((value(first, series('warn')) ?? 0) >= 1, first);
+    assert.equal(value(first, series('warn', 'check_duration_seconds_count')), value(first, series('warn')));
+    for (const metrics of [first, second]) {
+      assert.equal(value(metrics, 'apiserver_validating_admission_policy_definition_total{state="active",enforcement_action="deny"}'), 1);
+    }
+    if (spawnSync('promtool', ['--version']).status === 0) {
+      const result = spawnSync('promtool', ['check', 'metrics'], { input: first, encoding: 'utf8' });
+      assert.equal(result.status, 0, `${result.stdout}${result.stderr}`);
+    }
   });
 
   it('kubectl lists the policy and the binding with upstream\'s columns; the server wrote the status', async () => {
