@@ -51,7 +51,7 @@ export const apiserverFlags = {
   ),
   'event-ttl': flag.duration('Amount of time to retain events.', 60 * 60_000),
   'watch-cache': flag.bool('Enable watch caching in the apiserver: watches and current lists are served from memory, one etcd watch per resource.', true),
-  'watch-cache-sizes': flag.list(
+  'watch-cache-sizes': flag.stringSlice(
     'Watch cache size settings for some resources, comma separated: resource[.group]#size, where resource is lowercase plural (no version) and group is omitted for the core (v1) group (a group may be named in the k8s.io form). Watch caches size themselves, so the only meaningful size is 0: that resource is served without a watch cache, its gets, lists and watches going to storage; any other size leaves it cached. Events (events and events.events.k8s.io) have no watch cache unless given a size here. Custom resources may be named too, as kube-apiserver 1.28 honours them (its own help says otherwise). Consulted only with --watch-cache.',
   ),
   'default-watch-cache-size': deprecatedFlag(

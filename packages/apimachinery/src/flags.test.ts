@@ -8,13 +8,14 @@ const specs = {
   color: flag.bool('Use color.', true),
   port: flag.int('A port.', 6443, 0, 65535),
   servers: flag.list('Servers.'),
+  fields: flag.stringSlice('Fields as written.'),
   mode: flag.enum('A mode.', ['a', 'b'] as const, 'a'),
   interval: flag.duration('An interval.', 300_000),
   size: deprecatedFlag(flag.int('A size.', 100, -1000, 1000), 'sizes are automatic now'),
 };
 
 type Values = ReturnType<typeof parseFlags<typeof specs>>['values'];
-const defaults: Values = { name: 'default-name', verbose: false, color: true, port: 6443, servers: [], mode: 'a', interval: 300_000, size: 100 };
+const defaults: Values = { name: 'default-name', verbose: false, color: true, port: 6443, servers: [], fields: [], mode: 'a', interval: 300_000, size: 100 };
 
 const ok: { name: string; argv: string[]; want: Partial<Values>; help?: boolean }[] = [
   { name: 'no flags: defaults', argv: [], want: {} },
@@ -29,6 +30,8 @@ const ok: { name: string; argv: string[]; want: Partial<Values>; help?: boolean 
   { name: 'int', argv: ['--port', '0'], want: { port: 0 } },
   { name: 'list, comma-separated', argv: ['--servers=a,b'], want: { servers: ['a', 'b'] } },
   { name: 'list, repeated flags append', argv: ['--servers=a,b', '--servers', 'c'], want: { servers: ['a', 'b', 'c'] } },
+  { name: 'string slice: fields as written, an empty one kept', argv: ['--fields=a,,b ', '--fields', ' c'], want: { fields: ['a', '', 'b ', ' c'] } },
+  { name: 'string slice: an empty value is no field', argv: ['--fields='], want: { fields: [] } },
   { name: 'enum', argv: ['--mode=b'], want: { mode: 'b' } },
   { name: 'duration', argv: ['--interval=30s'], want: { interval: 30_000 } },
   { name: 'duration 0 disables', argv: ['--interval=0'], want: { interval: 0 } },

@@ -74,6 +74,17 @@ export const flag = {
       return previous === defaultValue ? items : [...previous, ...items];
     },
   }),
+  /**
+   * As pflag's StringSlice reads it: comma-separated fields kept as written, an empty field
+   * included (for a flag whose parser refuses one, as upstream's does); an empty value is no field.
+   * Repeating the flag appends.
+   */
+  stringSlice: (help: string): FlagDef<string[]> => ({
+    help,
+    default: [],
+    valueName: 'strings',
+    parse: (text, previous) => [...previous, ...(text === '' ? [] : text.split(','))],
+  }),
   duration: (help: string, defaultMs: number): FlagDef<number> => ({
     help,
     default: defaultMs,
