@@ -1,6 +1,7 @@
 // bench/api's replica and client: one plat-apiserver started from its binary on a free loopback
 // port, and an HTTPS client with keep-alive for the benchmarks' requests.
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, request } from 'node:https';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -54,10 +55,18 @@ export async function startReplica(args: string[]): Promise<Replica> {
   };
 }
 
+/** An answer as `send` gives it: the body's bytes (empty when not kept) and how many there were. */
+export interface Answer {
+  status: number;
+  bytes: number;
+  body: Buffer;
+  headers: IncomingHttpHeaders;
+}
+
 export class Client {
   private readonly agent: Agent;
   constructor(
-    private readonly replica: Replica,
+    private readonly replica: Pick<Replica, 'port' | 'ca'>,
     private readonly token: string,
   ) {
     // Idle sockets are dropped before the server's 5 s keep-alive timeout could close one under a request.
@@ -65,7 +74,15 @@ export class Client {
   }
 
   call(method: string, path: string, body?: unknown): Promise<{ status: number; body: string }> {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
+    return this.send(method, path, { body }).then(({ status, body: bytes }) => ({ status, body: bytes.toString() }));
+  }
+
+  /**
+   * A request with more say: extra headers, and `keepBody: false` to count the body's bytes
+   * without holding them (a 90 MB list need not be kept by the client).
+   */
+  send(method: string, path: string, options: { body?: unknown; headers?: Record<string, string>; keepBody?: boolean } = {}): Promise<Answer> {
+    const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
     return new Promise((resolve, reject) => {
       const req = request(
         {
@@ -74,12 +91,17 @@ export class Client {
           path,
           method,
           agent: this.agent,
-          headers: { authorization: `Bearer ${this.token}`, ...(payload && { 'content-type': 'application/json' }) },
+          headers: { authorization: `Bearer ${this.token}`, ...(payload && { 'content-type': 'application/json' }), ...options.headers },
         },
         (res) => {
           const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+          let bytes = 0;
+          res.on('data', (chunk: Buffer) => {
+            bytes += chunk.length;
+            if (options.keepBody !== false) chunks.push(chunk);
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, body: Buffer.concat(chunks), headers: res.headers }));
+          res.on('error', reject);
         },
       );
       req.on('error', reject);

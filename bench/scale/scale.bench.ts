@@ -15,7 +15,6 @@
 //   until every one had resumed (seen a write made after the restart);
 // - the machine's load average before and after, and its cores.
 // BENCH_SCALE_OBJECTS, BENCH_SCALE_WATCHERS scale it down for a quick run.
-import { Agent, request } from 'node:https';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +22,7 @@ import { startEtcd } from '@plat/storage/testing';
 import { Client as ApiClient, Informer } from '@plat/client';
 import { ScaleReplica } from './replica.js';
 import { measure } from '../throughput.js';
+import { Client as Http, IN_FLIGHT } from '../api/replica.js';
 import { rssMiB } from '../proc.js';
 import type { MemoryFigures } from '../inspector.js';
 
@@ -30,7 +30,6 @@ const OBJECTS = Number(process.env.BENCH_SCALE_OBJECTS ?? 100_000);
 const WATCHERS = Number(process.env.BENCH_SCALE_WATCHERS ?? 1000);
 /** The HTTP/2 connections (clients) the watchers are informers of: 100 informers each by default. */
 const WATCH_CLIENTS = Number(process.env.BENCH_SCALE_WATCH_CLIENTS ?? 10);
-const IN_FLIGHT = 64;
 const PAGE = 500;
 const CONCURRENT_LISTS = 10;
 const MiB = 1024 * 1024;
@@ -54,63 +53,6 @@ const serviceAccount = (namespace: string, name: string) => ({
   },
   automountServiceAccountToken: false,
 });
-
-interface Answer {
-  status: number;
-  bytes: number;
-  body: Buffer | undefined;
-  headers: Record<string, string | string[] | undefined>;
-}
-
-/** HTTP/1.1 requests to one replica with keep-alive, as the load and the lists' measurements send them. */
-class Http {
-  private agent: Agent;
-  constructor(
-    private readonly replica: ScaleReplica,
-    private readonly token: string,
-  ) {
-    this.agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT, ca: replica.ca, timeout: 4000 });
-  }
-
-  /** `keepBody` false: the body is counted, not kept (a 90 MB list need not be held by the client). */
-  call(method: string, path: string, options: { body?: unknown; headers?: Record<string, string>; keepBody?: boolean } = {}): Promise<Answer> {
-    const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
-    return new Promise((resolve, reject) => {
-      const req = request(
-        {
-          host: '127.0.0.1',
-          port: this.replica.port,
-          path,
-          method,
-          agent: this.agent,
-          headers: { authorization: `Bearer ${this.token}`, ...(payload && { 'content-type': 'application/json' }), ...options.headers },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          let bytes = 0;
-          res.on('data', (chunk: Buffer) => {
-            bytes += chunk.length;
-            if (options.keepBody !== false) chunks.push(chunk);
-          });
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, body: options.keepBody !== false ? Buffer.concat(chunks) : undefined, headers: res.headers }));
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      req.end(payload);
-    });
-  }
-
-  async ok(method: string, path: string, body?: unknown): Promise<Buffer> {
-    const answer = await this.call(method, path, { body });
-    if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${answer.body?.toString().slice(0, 300)}`);
-    return answer.body!;
-  }
-
-  close(): void {
-    this.agent.destroy();
-  }
-}
 
 /** Runs `work` while sampling the process's RSS every 10 ms; resolves with its result, time and RSS peak. */
 async function sampled<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; ms: number; rssBeforeMiB: number; rssPeakMiB: number }> {
@@ -187,7 +129,7 @@ async function main(): Promise<void> {
 
     // The unpaged list from the cache (resourceVersion=0): JSON, then Protobuf, on each replica.
     const unpaged = async (replica: ScaleReplica, http: Http, accept: string) => {
-      const run = await sampled(replica.pid, () => http.call('GET', '/api/v1/namespaces/scale/serviceaccounts?resourceVersion=0', { headers: { accept }, keepBody: false }));
+      const run = await sampled(replica.pid, () => http.send('GET', '/api/v1/namespaces/scale/serviceaccounts?resourceVersion=0', { headers: { accept }, keepBody: false }));
       if (run.result.status !== 200) throw new Error(`unpaged list: ${run.result.status}`);
       return { ms: run.ms, bytes: run.result.bytes, rssBeforeMiB: run.rssBeforeMiB, rssDeltaMiB: run.rssPeakMiB - run.rssBeforeMiB };
     };
@@ -227,7 +169,7 @@ async function main(): Promise<void> {
     // Ten unpaged lists at once: JSON, then Tables (both written in chunks).
     const atOnce = async (accept: string) => {
       const run = await sampled(a.pid, () =>
-        Promise.all(Array.from({ length: CONCURRENT_LISTS }, () => httpA!.call('GET', '/api/v1/namespaces/scale/serviceaccounts?resourceVersion=0', { headers: { accept }, keepBody: false }))),
+        Promise.all(Array.from({ length: CONCURRENT_LISTS }, () => httpA!.send('GET', '/api/v1/namespaces/scale/serviceaccounts?resourceVersion=0', { headers: { accept }, keepBody: false }))),
       );
       const statuses: Record<string, number> = {};
       for (const answer of run.result) statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
@@ -257,7 +199,7 @@ async function main(): Promise<void> {
     let writes = 0;
     const writer = (async () => {
       while (writing) {
-        await httpB!.call('POST', '/api/v1/namespaces/watched/serviceaccounts', { body: serviceAccount('watched', `t-${writes++}`) });
+        await httpB!.send('POST', '/api/v1/namespaces/watched/serviceaccounts', { body: serviceAccount('watched', `t-${writes++}`) });
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
     })();

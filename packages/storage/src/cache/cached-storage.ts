@@ -184,9 +184,7 @@ export class CachedStorage implements Storage {
    * a list of it will hold, for a budget of memory (no read of the store).
    */
   objectCount(prefix: string): number | undefined {
-    const cachePrefixOf = cachePrefix(prefix);
-    const cache = cachePrefixOf === undefined ? undefined : this.started.get(cachePrefixOf);
-    return cache?.ready ? cache.count(prefix) : undefined;
+    return this.readyCacheOf(prefix)?.count(prefix);
   }
 
   /**
@@ -195,9 +193,14 @@ export class CachedStorage implements Storage {
    * Shared: not to be mutated.
    */
   sampleObjects(prefix: string, count: number): readonly StoredObject[] | undefined {
+    return this.readyCacheOf(prefix)?.sample(prefix, count);
+  }
+
+  /** The cache holding `prefix`, if it is ready (no read of the store, no cache started). */
+  private readyCacheOf(prefix: string): ResourceCache | undefined {
     const cachePrefixOf = cachePrefix(prefix);
     const cache = cachePrefixOf === undefined ? undefined : this.started.get(cachePrefixOf);
-    return cache?.ready ? cache.sample(prefix, count) : undefined;
+    return cache?.ready ? cache : undefined;
   }
 
   /**

@@ -158,10 +158,16 @@ export class EventWindow {
 
   /** How many current objects there are below `prefix`. */
   count(prefix: string): number {
+    const { first, end } = this.range(prefix);
+    return end - first;
+  }
+
+  /** Where the keys below `prefix` lie in the sorted keys: [first, end). */
+  private range(prefix: string): { sorted: string[]; first: number; end: number } {
     const sorted = this.sortedKeys();
     const first = firstIndex(sorted, (key) => key >= prefix);
-    const end = prefixEndOf(prefix);
-    return firstIndex(sorted, (key) => key >= end, first) - first;
+    const after = prefixEndOf(prefix);
+    return { sorted, first, end: firstIndex(sorted, (key) => key >= after, first) };
   }
 
   private sortedInsert(key: string): void {
@@ -183,9 +189,7 @@ export class EventWindow {
 
   /** Up to `count` current objects below `prefix`, spread evenly through them (what they weigh, for a list's estimate). */
   sample(prefix: string, count: number): StoredObject[] {
-    const sorted = this.sortedKeys();
-    const first = firstIndex(sorted, (key) => key >= prefix);
-    const end = firstIndex(sorted, (key) => key >= prefixEndOf(prefix), first);
+    const { sorted, first, end } = this.range(prefix);
     const total = end - first;
     const taken = Math.min(count, total);
     const objects: StoredObject[] = [];

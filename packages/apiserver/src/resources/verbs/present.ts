@@ -33,46 +33,22 @@ export async function presentObject(scope: VerbScope, code: number, object: Kube
 
 export async function presentList(scope: VerbScope, list: ObjectList<KubeObject>): Promise<void> {
   const { representation } = scope;
+  // A shared list's objects, not its items (which it would make: rows and metadata need neither).
+  const objects = listObjects(list)?.objects ?? list.items;
   if (representation.type === 'table') {
-    const options = {
+    const { head, row } = tableParts(scope.served.resolved, {
       metaGroup: metaGroupOf(scope),
       version: representation.version,
       includeObject: parseIncludeObject(scope.query.string('includeObject')),
       listMetadata: list.metadata,
-    };
-    const contentType = transformContentType(scope, 'Table', representation.version);
-    // A shared list's objects, not its items (which it would make: rows need neither).
-    const items = listObjects(list)?.objects ?? list.items;
-    if (items.length >= STREAMED_LIST_MIN_ITEMS && !isPretty(scope.ctx)) {
-      // Row by row as the client reads (kubectl's every `get` asks for a Table): never the whole
-      // Table built, nor its text, which for 100,000 objects held about 500 MB at once.
-      scope.ctx.state.audit?.noteResponseObjectMade(() => toTable(scope.served.resolved, items, options));
-      const { head, row } = tableParts(scope.served.resolved, options);
-      const rows = jsonArrayStream(jsonUpToArray(head, 'rows'), items.length, (index) => {
-        const text = JSON.stringify(row(items[index]!));
-        return { text, length: Buffer.byteLength(text) };
-      });
-      return writeChunks(scope.ctx, 200, rows, { contentType, compress: scope.compress });
-    }
-    const table = toTable(scope.served.resolved, items, options);
-    return writeObject(scope.ctx, 200, table, { compress: scope.compress, contentType });
+    });
+    return presentMade(scope, head, 'rows', objects, row, transformContentType(scope, 'Table', representation.version));
   }
   if (representation.type === 'partial') {
     const metaGroup = metaGroupOf(scope);
     const head = { kind: 'PartialObjectMetadataList', apiVersion: `${metaGroup}/${representation.version}`, metadata: list.metadata };
     const partial = (item: KubeObject): object => partialObjectMetadata(item, metaGroup, representation.version);
-    const contentType = transformContentType(scope, 'PartialObjectMetadataList', representation.version);
-    const items = listObjects(list)?.objects ?? list.items;
-    if (items.length >= STREAMED_LIST_MIN_ITEMS && !isPretty(scope.ctx)) {
-      // Metadata informers (the garbage collector's, the namespace controller's) list this way.
-      scope.ctx.state.audit?.noteResponseObjectMade(() => ({ ...head, items: items.map(partial) }));
-      const stream = jsonArrayStream(jsonUpToArray(head, 'items'), items.length, (index) => {
-        const text = JSON.stringify(partial(items[index]!));
-        return { text, length: Buffer.byteLength(text) };
-      });
-      return writeChunks(scope.ctx, 200, stream, { contentType, compress: scope.compress });
-    }
-    return writeObject(scope.ctx, 200, { ...head, items: items.map(partial) }, { compress: scope.compress, contentType });
+    return presentMade(scope, head, 'items', objects, partial, transformContentType(scope, 'PartialObjectMetadataList', representation.version));
   }
   // The registry's list items are shared and unchanging (its list-item.ts).
   const resource = scope.served.resolved.prefix('');
@@ -82,4 +58,21 @@ export async function presentList(scope: VerbScope, list: ObjectList<KubeObject>
     sharedItems: true,
     onListJsonSize: (bytes, items) => scope.services.listBudget.learn(resource, bytes, items),
   });
+}
+
+/**
+ * A Table or a metadata-only list: `head` with its last field `field` made of one entry per object.
+ * Long ones are written entry by entry as the client reads (kubectl's every `get` asks for a Table,
+ * metadata informers list this way): never the whole object built, nor its text, which for 100,000
+ * objects held about 500 MB at once. Audit at RequestResponse gets the whole object, made only then.
+ */
+function presentMade(scope: VerbScope, head: Record<string, unknown>, field: string, objects: readonly KubeObject[], make: (object: KubeObject) => object, contentType: string): Promise<void> | void {
+  const whole = (): object => ({ ...head, [field]: objects.map(make) });
+  if (objects.length < STREAMED_LIST_MIN_ITEMS || isPretty(scope.ctx)) return writeObject(scope.ctx, 200, whole(), { compress: scope.compress, contentType });
+  scope.ctx.state.audit?.noteResponseObjectMade(whole);
+  const entries = jsonArrayStream(jsonUpToArray(head, field), objects.length, (index) => {
+    const text = JSON.stringify(make(objects[index]!));
+    return { text, length: Buffer.byteLength(text) };
+  });
+  writeChunks(scope.ctx, 200, entries, { contentType, compress: scope.compress });
 }
