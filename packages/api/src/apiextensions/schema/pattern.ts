@@ -1,24 +1,30 @@
-// A schema's `pattern`, compiled once. Upstream compiles it with Go's regexp (RE2); we compile it as
-// an ECMAScript regular expression with the `u` flag, unanchored as RE2's MatchString is. The two
-// dialects agree on the patterns CRDs commonly use (classes, anchors, groups, quantifiers, \d \w \b),
-// and differ where:
-// - RE2 has syntax ECMAScript lacks: inline flags `(?i)`, `\A` and `\z`, POSIX classes `[[:alpha:]]`,
-//   `\pL` without braces, `(?P<name>...)`, `\Q...\E`: such a pattern does not compile here and every
-//   value is refused with "but pattern is invalid" (the CRD validator decides whether to accept it);
-// - ECMAScript has what RE2 refuses (lookaround, backreferences): upstream refuses the CRD;
-// - `\s` is Unicode whitespace here, ASCII in RE2; `$` is the end of input in both (no `m` flag);
-// - RE2 runs in linear time; ECMAScript backtracks, so a pathological pattern is slow on long input.
-const compiled = new Map<string, RegExp | string>();
+// A schema's `pattern`, compiled once. Upstream matches it with Go's regexp (RE2 syntax, unanchored
+// as MatchString is); so do we, on re2js, whose engines run in time linear in the input. The
+// patterns come from CRD authors and the values from anyone who may write a custom object, so a
+// backtracking engine would let one such object hold the event loop for good (`^(a+)+$` against
+// thirty a's and a `!` took 10 s of CPU on ECMAScript's engine). RE2's syntax is what the CRD
+// validator accepts (go-regexp-syntax.ts): `(?i)`, `\pL`, `[[:alpha:]]`, `\Q...\E` match here as
+// in Go, and `\s`, `\d`, `\w` and `\b` are ASCII, `$` is the end of the text.
+import { RE2JS } from 're2js';
+import { goRegexpError } from '../go-regexp-syntax.js';
 
-/** The compiled pattern, or why it does not compile. */
-export function compilePattern(pattern: string): RegExp | string {
+/** Patterns kept compiled; they come from CRDs, so the set is small, but it is bounded all the same. */
+const CACHE_LIMIT = 4096;
+const compiled = new Map<string, RE2JS | string>();
+
+/** The compiled pattern, or why it does not compile, in Go's words (`error parsing regexp: ...`). */
+export function compilePattern(pattern: string): RE2JS | string {
   let entry = compiled.get(pattern);
   if (entry === undefined) {
-    try {
-      entry = new RegExp(pattern, 'u');
-    } catch (error) {
-      entry = (error as Error).message;
+    entry = goRegexpError(pattern);
+    if (entry === undefined) {
+      try {
+        entry = RE2JS.compile(pattern);
+      } catch (error) {
+        entry = (error as Error).message;
+      }
     }
+    if (compiled.size >= CACHE_LIMIT) compiled.delete(compiled.keys().next().value!);
     compiled.set(pattern, entry);
   }
   return entry;
