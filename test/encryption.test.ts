@@ -173,4 +173,19 @@ describe('encryption at rest on etcd (--encryption-provider-config)', () => {
       assert.equal(response.body.indexOf('hunter2'), -1);
     }
   });
+
+  // Hostile input round 2: this refusal printed the aesgcm key on stderr and in the log.
+  it('a configuration refused at start: the replica exits saying why, and nothing it printed holds the key', async () => {
+    const file = join(dir, 'two-providers.yaml');
+    await writeFile(file, encryptionConfig([['key1', key1]]).replace('      - aesgcm:', '      - identity: {}\n        aesgcm:'));
+    await assert.rejects(
+      startApiserver([`--etcd-servers=${etcd.endpoint}`, `--token-auth-file=${tokens.file}`, `--encryption-provider-config=${file}`]),
+      (error: Error) => {
+        assert.match(error.message, /more than one provider specified in a single element/);
+        assert.equal(error.message.indexOf(key1), -1, error.message);
+        assert.equal(error.message.indexOf(Buffer.from(key1, 'base64').toString('hex')), -1);
+        return true;
+      },
+    );
+  });
 });

@@ -55,6 +55,38 @@ describe('EncryptionConfiguration', () => {
     it(`refuses ${name}`, () => assert.throws(() => parseEncryptionConfiguration(text), typeof error === 'string' ? { message: error } : error));
   }
 
+  // Hostile input round 2: two providers in one entry printed the aesgcm key in the refusal.
+  it('no refusal, when parsing or when building, holds a key in any form', () => {
+    const key = Buffer.from('0123456789abcdef0123456789ABCDEF');
+    const secret = key.toString('base64');
+    const forms = [secret, key.toString('hex'), key.toString('latin1'), secret.slice(0, 16)];
+    const keyed = (kind: string, extra = '') => `      - ${kind}:\n          keys:\n            - name: k\n              secret: "${secret}"\n${extra}`;
+    const refused = [
+      ...cases.map(({ text }) => text.split(KEY32).join(secret)),
+      file(['secrets'], keyed('aesgcm', '        identity: {}\n')),
+      file(['secrets'], keyed('aescbc', '        aesgcm:\n          keys: [{name: x, secret: "${secret}"}]\n')),
+      file(['secrets'], keyed('secretbox', '        kms: {name: p, endpoint: "unix:///x"}\n')),
+      file(['secrets'], keyed('aesgcm', '      - bogus: {}\n')),
+      file(['secrets', 'secrets'], keyed('aesgcm')),
+      file(['Secrets'], keyed('aesgcm')),
+      file(['secrets'], keyed('secretbox').replace(secret, key.subarray(0, 16).toString('base64'))),
+      // Not YAML: the parser's message quotes the lines around the error.
+      file(['secrets'], `      - aesgcm:\n          keys:\n            - name: k\n              secret: ${secret}: {{\n`),
+      `${header}resources:\n  - resources: [secrets]\n    providers:\n      - aesgcm: {keys: [{name: k, secret: "${secret}"}]}\n     bad: [\n`,
+      file(['secrets'], `      - aesgcm:\n          keys: [{name: k, secret: ["${secret}"]}]\n`),
+    ];
+    for (const text of refused) {
+      let message: string | undefined;
+      try {
+        encryptionTransformers(parseEncryptionConfiguration(text));
+      } catch (error) {
+        message = `${(error as Error).message} ${(error as Error).stack ?? ''}`;
+      }
+      assert.ok(message !== undefined, `accepted: ${text}`);
+      for (const form of forms) assert.ok(!message.includes(form), `the refusal holds the key: ${message}`);
+    }
+  });
+
   it('a KMS provider is refused when building: not supported here', () => {
     const config = parseEncryptionConfiguration(file(['secrets'], '      - kms:\n          name: p\n          endpoint: unix:///tmp/kms.sock\n'));
     assert.throws(() => encryptionTransformers(config), /could not configure KMS plugin "p": KMS providers are not supported by this server/);

@@ -67,7 +67,10 @@ export function parseEncryptionConfiguration(text: string): EncryptionConfigurat
   try {
     document = parse(text);
   } catch (error) {
-    throw new EncryptionConfigError(`not YAML or JSON: ${error instanceof Error ? error.message : String(error)}`);
+    // The parser's message goes on with the lines around the error, which may hold a key: only its
+    // first line, which says what and where.
+    const first = (error instanceof Error ? error.message : String(error)).split('\n', 1)[0]!.replace(/:$/, '');
+    throw new EncryptionConfigError(`not YAML or JSON: ${first}`);
   }
   if (!isObject(document)) throw new EncryptionConfigError('the encryption provider configuration is not an object');
   const { apiVersion, kind } = document;
@@ -173,8 +176,8 @@ export function validateEncryptionConfiguration(config: EncryptionConfiguration)
     entry.providers.forEach((provider, j) => {
       const path = providersPath.index(j);
       const kinds = (['kms', 'aesgcm', 'aescbc', 'secretbox', 'identity'] as const).filter((name) => provider[name] !== undefined);
-      if (kinds.length === 0) errors.push(invalid(path, provider, NO_PROVIDER));
-      else if (kinds.length > 1) errors.push(invalid(path, provider, MORE_THAN_ONE));
+      if (kinds.length === 0) errors.push(invalid(path, redacted(provider), NO_PROVIDER));
+      else if (kinds.length > 1) errors.push(invalid(path, redacted(provider), MORE_THAN_ONE));
       if (provider.kms) errors.push(...validateKms(provider.kms, path.child('kms')));
       else if (provider.aesgcm) errors.push(...validateKeys(provider.aesgcm.keys, path.child('aesgcm', 'keys'), AES_KEY_LENGTHS));
       else if (provider.aescbc) errors.push(...validateKeys(provider.aescbc.keys, path.child('aescbc', 'keys'), AES_KEY_LENGTHS));
@@ -182,6 +185,21 @@ export function validateEncryptionConfiguration(config: EncryptionConfiguration)
     });
   });
   return errors;
+}
+
+/**
+ * The provider as an error may show it: every key's secret replaced, as in the other refusals (Go
+ * prints the provider's fields as pointers, so upstream's message never holds a key either).
+ */
+function redacted(provider: ProviderConfiguration): ProviderConfiguration {
+  const keys = (config: KeysConfiguration | undefined): KeysConfiguration | undefined =>
+    config && { ...config, keys: config.keys.map((key) => ({ ...key, secret: 'REDACTED' })) };
+  return {
+    ...provider,
+    ...(provider.aesgcm && { aesgcm: keys(provider.aesgcm) }),
+    ...(provider.aescbc && { aescbc: keys(provider.aescbc) }),
+    ...(provider.secretbox && { secretbox: keys(provider.secretbox) }),
+  };
 }
 
 function validateOverlap(resources: readonly string[], path: FieldPath): FieldError[] {
