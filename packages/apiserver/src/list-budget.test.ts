@@ -41,6 +41,26 @@ test('the budget admits what fits in the heap\u2019s share beside what is reserv
   assert.equal(budget.averageItemBytes('/core/pods/'), 900);
 });
 
+test('what watchers hold counts against lists, and a list is alone only when nothing is held', () => {
+  const budget = new ListMemoryBudget(0.5, () => ({ limit: 1000 * MiB, used: 100 * MiB }));
+  const watcher = budget.holder();
+  const other = budget.holder();
+  watcher.set(300 * MiB);
+  other.set(50 * MiB);
+  other.set(20 * MiB);
+  assert.equal(budget.held, 320 * MiB);
+  // 500 MiB - 100 used - 320 held.
+  assert.equal(budget.reserve(81 * MiB), undefined, 'a list does not fit beside what the watchers hold');
+  const list = budget.reserve(80 * MiB);
+  assert.ok(list);
+  list();
+  watcher.release();
+  watcher.release();
+  other.set(0);
+  assert.equal(budget.held, 0);
+  assert.ok(budget.reserve(900 * MiB), 'alone again');
+});
+
 test('before any list was written, a resource weighs what a sample of its objects weighs', () => {
   const budget = new ListMemoryBudget(0.85, () => ({ limit: 1000 * MiB, used: 0 }));
   const objects = [{ data: 'x'.repeat(989) }, { data: 'x'.repeat(2989) }];
@@ -65,10 +85,10 @@ test('ten large Table lists at once, asked indented (built whole): those that fi
   // reservation is held until the test lets go, so that all ten are in flight together however
   // fast the loopback takes their bodies.
   class HeldBudget extends ListMemoryBudget {
-    readonly held: (() => void)[] = [];
+    readonly kept: (() => void)[] = [];
     override reserve(bytes: number): (() => void) | undefined {
       const release = super.reserve(bytes);
-      return release && (() => void this.held.push(release));
+      return release && (() => void this.kept.push(release));
     }
   }
   const budget = new HeldBudget(0.85, () => ({ limit: 100 * MiB, used: 10 * MiB }));
@@ -122,8 +142,8 @@ test('ten large Table lists at once, asked indented (built whole): those that fi
   }
   for (const response of ok) assert.match(await response.read(), /"kind": "Table"/);
   // Every admitted response closed, its reservation handed back.
-  assert.equal(budget.held.length, fits);
-  for (const release of budget.held.splice(0)) release();
+  assert.equal(budget.kept.length, fits);
+  for (const release of budget.kept.splice(0)) release();
   assert.equal(budget.reserved, 0);
   const again = await send('GET', '/api/v1/namespaces/ns/configmaps?resourceVersion=0', undefined, { accept });
   assert.equal(again.status, 200);

@@ -3,6 +3,9 @@
 // flight hold) is refused with 429 and Retry-After, rather than served into an out-of-memory crash.
 // The in-flight limit bounds how many lists run at once; this bounds what they hold between them,
 // which for a Table of 100,000 objects, or a list read whole from etcd, is hundreds of megabytes.
+// What watchers hold (events written and not yet taken by the kernel, and kept for their next
+// drain) is counted with the reservations: it is outside the heap, where the heap's figures never
+// show it, and a thousand watchers that stop reading hold it between them.
 import { getHeapStatistics } from 'node:v8';
 
 export interface ListEstimate {
@@ -46,8 +49,17 @@ const heapNow = (): HeapNow => {
   return { limit, used };
 };
 
+/** Something that holds a varying amount of memory (a watcher's unsent bytes), counted by the budget. */
+export interface MemoryHolder {
+  /** What it holds now, in bytes. */
+  set(bytes: number): void;
+  /** It holds nothing any more. */
+  release(): void;
+}
+
 export class ListMemoryBudget {
   private reservedBytes = 0;
+  private heldBytes = 0;
   private readonly bytesPerItem = new Map<string, number>();
 
   /**
@@ -64,17 +76,33 @@ export class ListMemoryBudget {
     return this.reservedBytes;
   }
 
+  /** Bytes the holders (watchers) hold now. */
+  get held(): number {
+    return this.heldBytes;
+  }
+
+  /** A holder whose bytes count against what lists may reserve. */
+  holder(): MemoryHolder {
+    let bytes = 0;
+    const set = (now: number): void => {
+      this.heldBytes += now - bytes;
+      bytes = now;
+    };
+    return { set, release: () => set(0) };
+  }
+
   /**
    * Reserves `bytes`; returns the release (call it once the response has closed), or undefined when
-   * they do not fit. A list alone is always let through: the estimate is rough, and the heap's own
+   * they do not fit. A list alone (nothing reserved or held) is always let through: the estimate is rough, and the heap's own
    * limit is then the judge, as it would be without this budget.
    */
   reserve(bytes: number): (() => void) | undefined {
-    if (this.reservedBytes > 0) {
+    const taken = this.reservedBytes + this.heldBytes;
+    if (taken > 0) {
       const { limit, used } = this.heap();
       // What the heap holds already counts what the lists in flight have built so far: counting it
       // again with their reservations errs on the side of refusing.
-      if (used + this.reservedBytes + bytes > limit * this.heapShare) return undefined;
+      if (used + taken + bytes > limit * this.heapShare) return undefined;
     }
     this.reservedBytes += bytes;
     let released = false;

@@ -27,14 +27,65 @@ export class JoinedRuns {
 
   join(run: readonly ApiWatchEvent[]): JoinedRun {
     for (const entry of this.recent) if (entry.run === run) return entry.joined;
-    const frames = run.map(this.frame);
-    const joined = this.recent.find((entry) => sameFrames(entry.frames, frames))?.joined ?? {
-      bytes: this.options.chunked ? chunk(frames) : frames.length === 1 ? frames[0]! : Buffer.concat(frames),
-      sizes: frames.map((frame) => frame.byteLength),
-    };
+    return this.remembered(run, run.map(this.frame));
+  }
+
+  private remembered(run: readonly ApiWatchEvent[], frames: readonly Uint8Array[]): JoinedRun {
+    const joined = this.recent.find((entry) => sameFrames(entry.frames, frames))?.joined ?? this.joined(frames);
     if (this.recent.unshift({ run, frames, joined }) > (this.options.capacity ?? 4)) this.recent.pop();
     return joined;
   }
+
+  private joined(frames: readonly Uint8Array[]): JoinedRun {
+    return {
+      bytes: this.options.chunked ? chunk(frames) : frames.length === 1 ? frames[0]! : Buffer.concat(frames),
+      sizes: frames.map((frame) => frame.byteLength),
+    };
+  }
+
+  /**
+   * The next piece of `run` from `at` on, of about `maxBytes`, and where the piece after it starts:
+   * whole frames joined while they come to less than `maxBytes`, or a part of one frame larger than
+   * that (a part as it is, for plain streams, or as one HTTP/1.1 chunk). A large run (a watch's
+   * initial state) goes out a piece at a time as the client takes it, so what a watcher holds is a
+   * piece, whatever the size of its objects. Frames are sized as events that began in the piece.
+   */
+  piece(run: readonly ApiWatchEvent[], at: RunPosition, maxBytes: number): { joined: JoinedRun; next: RunPosition } {
+    if (at.index === 0 && at.offset === 0) {
+      for (const entry of this.recent) if (entry.run === run && entry.joined.bytes.byteLength <= maxBytes) return { joined: entry.joined, next: { index: run.length, offset: 0 } };
+    }
+    // A frame begun in an earlier piece is the one made then: a Table's frames are made per watcher.
+    const first = at.frame ?? this.frame(run[at.index]!);
+    if (at.offset > 0 || first.byteLength > maxBytes) {
+      const end = Math.min(first.byteLength, at.offset + maxBytes);
+      const part = first.subarray(at.offset, end);
+      const next = end < first.byteLength ? { index: at.index, offset: end, frame: first } : { index: at.index + 1, offset: 0 };
+      return { joined: { bytes: this.options.chunked ? chunk([part]) : part, sizes: at.offset === 0 ? [first.byteLength] : [] }, next };
+    }
+    const frames = [first];
+    let bytes = first.byteLength;
+    let index = at.index + 1;
+    let left: Uint8Array | undefined;
+    for (; index < run.length; index++) {
+      const frame = this.frame(run[index]!);
+      if (bytes + frame.byteLength > maxBytes) {
+        left = frame; // the next piece's first
+        break;
+      }
+      frames.push(frame);
+      bytes += frame.byteLength;
+    }
+    // A whole run is remembered, to be shared with the watchers handed the same one.
+    const whole = at.index === 0 && index === run.length;
+    return { joined: whole ? this.remembered(run, frames) : this.joined(frames), next: { index, offset: 0, ...(left && { frame: left }) } };
+  }
+}
+
+/** A place in a run of events: an event, and a byte offset in its frame (made when it began). */
+export interface RunPosition {
+  index: number;
+  offset: number;
+  frame?: Uint8Array;
 }
 
 /** The same frame objects in the same order: shared frames are compared by identity, not by bytes. */

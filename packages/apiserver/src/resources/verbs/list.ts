@@ -35,8 +35,12 @@ export async function listObjects(scope: VerbScope): Promise<void> {
   await presentList(scope, list);
 }
 
-/** Reserves what the list is estimated to hold; throws 429 (Retry-After: 1) when it does not fit. */
-function reserveListMemory(scope: VerbScope, query: ListQueryWithSelectors): () => void {
+/**
+ * Reserves what the list is estimated to hold; throws 429 (Retry-After: 1) when it does not fit.
+ * `written` says how it goes out when the representation does not decide it (a watch's initial
+ * state is written in slices whatever it is).
+ */
+export function reserveListMemory(scope: VerbScope, query: ListQueryWithSelectors, written?: 'streamed'): () => void {
   const { services, served, info, representation } = scope;
   const prefix = served.resolved.prefix(info.namespace);
   const stored = services.objectCount(prefix) ?? services.objectCount(served.resolved.prefix('')) ?? 0;
@@ -53,11 +57,11 @@ function reserveListMemory(scope: VerbScope, query: ListQueryWithSelectors): () 
   const fromCache = cache.any && (semantic === 'any' || (limit === 0 && (semantic === 'notOlderThan' || (semantic === 'latest' && cache.consistent))));
   const items = limit > 0 && !fromCache ? Math.min(limit, stored) : stored;
   // JSON lists, Tables and metadata-only lists are written in chunks unless asked indented.
-  const chunked = representation.type === 'protobuf' || (representation.type !== 'yaml' && !isPretty(scope.ctx));
+  const chunked = written === 'streamed' || representation.type === 'protobuf' || (representation.type !== 'yaml' && !isPretty(scope.ctx));
   const cost = listCost({
     items,
     bytesPerItem: services.listBudget.averageItemBytes(served.resolved.prefix(''), () => services.sampleObjects(served.resolved.prefix(''))),
-    streamed: chunked && items >= STREAMED_LIST_MIN_ITEMS,
+    streamed: written === 'streamed' || (chunked && items >= STREAMED_LIST_MIN_ITEMS),
     fromStore: !fromCache,
   });
   const release = services.listBudget.reserve(cost);

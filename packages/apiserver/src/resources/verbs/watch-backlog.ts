@@ -9,9 +9,10 @@
 // whose channel, about a second of events, stays full) and counts it in
 // apiserver_terminated_watchers_total; events here are of any size, so bytes are what bound memory.
 //
-// A watch's initial state (the list it starts with, of any size) is written in one go and is not
-// counted: the backlog is measured from the least the watcher has held since, so a client reading a
-// large initial list while events come is not cut off for the list.
+// A watch's initial state (the list it starts with, of any size) is written a piece at a time as the
+// client takes it (watch-writer.ts) and is not counted: the backlog is measured from the least the
+// watcher has held since, so a client reading a large initial list while events come is not cut off
+// for the list; the events that come meanwhile wait behind it and are counted.
 
 /**
  * The default bound, 4 MiB, beyond what the kernel's socket buffers already hold (up to 4 MiB to

@@ -3,9 +3,9 @@
 import { startWatch, type ApiWatchEvent, type KubeObject } from '@plat/registry';
 import { parseIncludeObject, toTable } from '../table.js';
 import { encodeWatchEvent } from '@plat/protobuf';
-import { listQuery } from './list.js';
-import { JoinedRuns, type JoinedRun } from './joined-runs.js';
-import { WatchBacklog } from './watch-backlog.js';
+import { listQuery, reserveListMemory } from './list.js';
+import { JoinedRuns } from './joined-runs.js';
+import { WatchWriter } from './watch-writer.js';
 import type { VerbScope } from './scope.js';
 import type { Http2ServerResponse } from 'node:http2';
 import type { Writable } from 'node:stream';
@@ -20,6 +20,17 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
   // Without timeoutSeconds, upstream's spread between --min-request-timeout and twice it, so that
   // watches started together do not all end, and come back, together.
   const timeoutSeconds = query.integer('timeoutSeconds') ?? services.minRequestTimeoutS * (1 + Math.random());
+  // The initial state is a list, and reserves what it holds as one until it has been written.
+  const rv = base.resourceVersion ?? '';
+  const initialEvents = base.sendInitialEvents ?? (rv === '' || rv === '0');
+  // A current state is read as not older than the store's revision (startWatch): as the cache serves it.
+  const initialQuery = { ...base, ...(fieldSelector && { fieldSelector }), ...(rv === '' && { resourceVersion: '0' }) };
+  let releaseInitial = initialEvents ? reserveListMemory(scope, initialQuery, 'streamed') : undefined;
+  const initialWritten = (): void => {
+    releaseInitial?.();
+    releaseInitial = undefined;
+  };
+  ctx.res.once('close', initialWritten);
   const watch = await startWatch(
     served.store,
     info.namespace,
@@ -55,65 +66,42 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
   const out: Writable = http2 ?? socket ?? res;
   const runs = socket ? encode.chunked : encode.plain;
   const gone = (): boolean => (http2 ? http2.destroyed : res.destroyed);
-  const backlog = new WatchBacklog(services.watchBacklogBytes);
-  /**
-   * Runs that came while the stream had no room, joined, in order, for the next drain. Kept as
-   * joined bytes rather than written: node would hand everything written to TLS at its next chance,
-   * which copies and encrypts it for this one socket; these are shared with the watchers in step.
-   */
-  let pending: JoinedRun[] = [];
-  let pendingBytes = 0;
-  let first = true;
-  const send = ({ bytes, sizes }: JoinedRun): void => {
-    for (const size of sizes) eventSizes.observe(size);
-    eventsSent.inc(sizes.length);
-    out.write(bytes);
-  };
-  const flush = (): void => {
-    if (gone() || pending.length === 0) return;
-    const waiting = pending;
-    pending = [];
-    pendingBytes = 0;
-    for (const joined of waiting) send(joined);
-  };
-  out.on('drain', flush);
-  /**
-   * Writes a run of events in one go when the stream has room, else keeps it for the next drain; a
-   * watcher too far behind when a run comes is closed instead (watch-backlog.ts).
-   */
-  const deliver = (run: readonly ApiWatchEvent[]): void => {
-    if (gone()) return;
-    if (!first && backlog.over(out.writableLength + pendingBytes)) {
-      // What it holds is dropped with the connection; the client watches again from its last
-      // resourceVersion, as after any broken watch.
+  const held = services.listBudget.holder();
+  const writer = new WatchWriter(out, runs, {
+    backlogBytes: services.watchBacklogBytes,
+    gone,
+    sent: ({ sizes }) => {
+      for (const size of sizes) eventSizes.observe(size);
+      eventsSent.inc(sizes.length);
+    },
+    terminate: () => {
       services.metrics.terminatedWatchers.inc({ resource: groupResource });
       res.destroy();
-      return;
-    }
-    first = false;
-    const joined = runs.join(run);
-    if (pending.length === 0 && !out.writableNeedDrain) send(joined);
-    else {
-      pending.push(joined);
-      pendingBytes += joined.bytes.byteLength;
-    }
-  };
+    },
+    held: (bytes) => held.set(bytes),
+    initialWritten,
+  });
+  res.on('close', () => {
+    writer.close();
+    held.release();
+  });
   try {
     // A run of events is written in one go (the watch cache hands a busy resource's events on in
     // runs; upstream likewise flushes only when its channel is empty). Each event is encoded once
     // for all watchers, and each run joined once. A run is taken where it is handed over; the
     // watch's queue holds only what comes while the writer is busy (see EventQueue.batches).
     const direct = (run: readonly ApiWatchEvent[]): boolean => {
-      deliver(run);
+      writer.deliver(run);
       return true;
     };
     for await (const run of watch.batches(direct)) {
-      deliver(run);
+      writer.deliver(run);
       if (gone()) break;
     }
-    flush();
+    writer.end();
   } finally {
-    out.off('drain', flush);
+    writer.close();
+    held.release();
     clearTimeout(timer);
     stop();
     unregister();
