@@ -23,11 +23,13 @@ install: node_modules/.installed
 
 build: install
 	npx tsc -b
+	@# Each binary as one module (scripts/bundle.mjs): a process starts in a third of the CPU.
+	node scripts/bundle.mjs
 	@mkdir -p bin
 	@# A 64 MiB young generation: decoding and encoding large lists allocate briskly (see bench/codec).
-	@printf '#!/usr/bin/env bash\nexec node --max-semi-space-size=64 "$$(dirname "$$(readlink -f "$$0")")/../apps/apiserver/dist/main.js" "$$@"\n' > bin/plat-apiserver
-	@printf '#!/usr/bin/env bash\nexec node "$$(dirname "$$(readlink -f "$$0")")/../apps/controller-manager/dist/main.js" "$$@"\n' > bin/plat-controller-manager
-	@printf '#!/usr/bin/env bash\nexec node "$$(dirname "$$(readlink -f "$$0")")/../apps/node-agent/dist/main.js" "$$@"\n' > bin/plat-agent
+	@printf '#!/usr/bin/env bash\nexec node --max-semi-space-size=64 "$$(dirname "$$(readlink -f "$$0")")/../apps/apiserver/dist/bundle/plat-apiserver.mjs" "$$@"\n' > bin/plat-apiserver
+	@printf '#!/usr/bin/env bash\nexec node "$$(dirname "$$(readlink -f "$$0")")/../apps/controller-manager/dist/bundle/plat-controller-manager.mjs" "$$@"\n' > bin/plat-controller-manager
+	@printf '#!/usr/bin/env bash\nexec node "$$(dirname "$$(readlink -f "$$0")")/../apps/node-agent/dist/bundle/plat-agent.mjs" "$$@"\n' > bin/plat-agent
 	@chmod +x $(addprefix bin/,$(BINARIES))
 
 # A control plane on this machine (scripts/run-local.mjs): one apiserver on the embedded SQLite

@@ -89,9 +89,9 @@ async function launch(name, command, commandArgs) {
   child.unref();
   started.push({ name, pid: child.pid });
   // One line per process: name, PID, and what its command line contains (cluster-down checks it before signalling).
-  // bin/plat-* exec node on apps/<app>/dist/main.js: that is what the process's command line shows.
+  // bin/plat-* exec node on apps/<app>/dist/bundle/plat-<name>.mjs: that is what the process's command line shows.
   const executable = command.split('/').pop();
-  const match = executable.startsWith('plat-') ? `${executable.slice('plat-'.length)}/dist/main.js` : executable;
+  const match = executable.startsWith('plat-') ? `dist/bundle/${executable}.mjs` : executable;
   await appendFile(pidFile, `${name} ${child.pid} ${match}\n`);
   return child.pid;
 }

@@ -172,7 +172,7 @@ async function launch(name, binary, binaryArgs) {
     child.once('spawn', done);
     child.once('error', reject);
   });
-  const entry = { name, pid: child.pid, logFile, match: `${binary.slice('plat-'.length)}/dist/main.js`, child };
+  const entry = { name, pid: child.pid, logFile, match: `dist/bundle/${binary}.mjs`, child };
   entry.exited = new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })));
   processes[name] = entry;
   entry.exited.then(({ code, signal }) => {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const MAIN = fileURLToPath(new URL('../../../apps/apiserver/dist/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../../apps/apiserver/dist/bundle/plat-apiserver.mjs', import.meta.url));
 /** Requests a client keeps in flight at most (its sockets). */
 export const IN_FLIGHT = 64;
 /** Extra node flags for the replica, e.g. BENCH_REPLICA_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p". */

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from '@plat/storage/testing';
 import { logLines, type LogLine } from './log-lines.js';
 
-const MAIN = fileURLToPath(new URL('../../../apps/node-agent/dist/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../../apps/node-agent/dist/bundle/plat-agent.mjs', import.meta.url));
 const START_TIMEOUT_MS = 20_000;
 
 export interface AgentProcess {

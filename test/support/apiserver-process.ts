@@ -2,13 +2,13 @@
 // temporary certificate folder, requests that trust its CA, stopped by PID.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { request } from 'node:https';
+import { Agent, request } from 'node:https';
 import { connect as http2Connect, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const MAIN = fileURLToPath(new URL('../../../apps/apiserver/dist/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../../apps/apiserver/dist/bundle/plat-apiserver.mjs', import.meta.url));
 const START_TIMEOUT_MS = 20_000;
 
 export interface Response {

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
+// The binary as it ships: the bundle (scripts/bundle.mjs, made by `make build`).
+const MAIN = fileURLToPath(new URL('./bundle/plat-apiserver.mjs', import.meta.url));
 
 const dirs: string[] = [];
 after(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));

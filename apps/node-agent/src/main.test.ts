@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { decodeNodeAgentConfiguration } from '@plat/agent-config';
 import { respondingPlugin, shellPlugin, writeExecutable } from '@plat/agent-config/testing';
 
-const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
+// The binary as it ships: the bundle (scripts/bundle.mjs, made by `make build`).
+const MAIN = fileURLToPath(new URL('./bundle/plat-agent.mjs', import.meta.url));
 const HEAD = 'apiVersion: agent.config.plat.io/v1beta1\nkind: NodeAgentConfiguration\n';
 const V1 = 'credentialprovider.agent.plat.io/v1';
 
