@@ -9,10 +9,15 @@ CLUSTER_DIR ?= .cluster
 ETCD_MEMBERS ?= 3
 ETCD_TLS ?= true
 BINARIES := plat-apiserver plat-agent plat-controller-manager
-# Each test file (on node 20: the whole file; later versions: each test) fails after 5 minutes
-# rather than stall the run on a hung watch: six times the slowest file (test/etcd-cluster.test.ts,
-# 46-49 s on 2 cores at a load average of 3 to 7).
-NODE_TEST := node --test --test-timeout=300000
+# Test files run side by side through scripts/run-tests.mjs (one etcd shared by the end-to-end files,
+# each file's time in .test-times.json); TEST_CONCURRENCY files at once.
+TEST_CONCURRENCY ?= 3
+# Files whose assertions are about what load changes, run afterwards one at a time: watch-memory
+# bounds the replica's RSS, whose peak depends on when the collector gets to run.
+SERIAL_TESTS := test/dist/watch-memory.test.js
+space := $(subst ,, )
+comma := ,
+RUN_TESTS = node scripts/run-tests.mjs --concurrency=$(TEST_CONCURRENCY) --serial=$(subst $(space),$(comma),$(strip $(SERIAL_TESTS)))
 
 node_modules/.installed: package.json package-lock.json $(wildcard */*/package.json) test/package.json bench/package.json
 	npm ci --no-audit --no-fund
@@ -84,12 +89,12 @@ check-boundaries: install
 	node scripts/check-dead-exports.mjs
 
 test: test-deps build check-boundaries .tools/helm
-	$(NODE_TEST) $$(find packages apps test -path '*/node_modules' -prune -o -path '*/dist/*' -name '*.test.js' -print | sort)
+	$(RUN_TESTS) $$(find packages apps test -path '*/node_modules' -prune -o -path '*/dist/*' -name '*.test.js' -print | sort)
 
 # The workspaces' own tests only, for a quick loop: no packages installed, no helm, no test/ (the
 # storage tests still start the etcd they need, from the machine's etcd).
 test-unit: build check-boundaries
-	$(NODE_TEST) $$(find packages apps -path '*/node_modules' -prune -o -path '*/dist/*' -name '*.test.js' -print | sort)
+	$(RUN_TESTS) $$(find packages apps -path '*/node_modules' -prune -o -path '*/dist/*' -name '*.test.js' -print | sort)
 
 # Each benchmark prints JSON; `make bench BENCH=merge` runs one.
 BENCH ?= storage merge codec authz tls api crd cel secrets policies agents scale

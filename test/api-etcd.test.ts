@@ -1,19 +1,19 @@
 // The resource API on etcd, under Kubernetes' names (--api-domain=k8s.io).
-import { startEtcd, type EtcdProcess } from '@plat/storage/testing';
+import { sharedEtcd, type TestEtcd } from '@plat/storage/testing';
 import { runApiCases } from './api-cases.js';
 import { adminTokenFile, startApiserver, type ApiserverProcess } from './support/apiserver-process.js';
 
-let etcd: EtcdProcess | undefined;
+let etcd: TestEtcd | undefined;
 let server: ApiserverProcess | undefined;
 let tokens: Awaited<ReturnType<typeof adminTokenFile>> | undefined;
 
 runApiCases(
   'resource API: etcd backend, --api-domain=k8s.io',
   async () => {
-    etcd = await startEtcd();
+    etcd = await sharedEtcd();
     tokens = await adminTokenFile();
     server = await startApiserver([
-      `--etcd-servers=${etcd.endpoint}`,
+      ...etcd.flags,
       `--token-auth-file=${tokens.file}`,
       '--api-domain=k8s.io',
       '--etcd-compaction-interval=0',

@@ -4,7 +4,7 @@
 // secure port.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startEtcd, type EtcdProcess } from '@plat/storage/testing';
+import { sharedEtcd, type TestEtcd } from '@plat/storage/testing';
 import { adminTokenFile, eventually, startApiserver, type ApiserverProcess } from './support/apiserver-process.js';
 import { startControllerManager, type ControllerManagerProcess } from './support/controller-manager-process.js';
 import { writeKubeconfig } from './support/kubeconfig.js';
@@ -30,7 +30,7 @@ interface Obj {
 }
 
 describe('controller-manager: two replicas of each on one etcd', () => {
-  let etcd: EtcdProcess;
+  let etcd: TestEtcd;
   let tokens: Awaited<ReturnType<typeof adminTokenFile>>;
   const replicas: ApiserverProcess[] = [];
   const managers: ControllerManagerProcess[] = [];
@@ -38,10 +38,10 @@ describe('controller-manager: two replicas of each on one etcd', () => {
   const kubeconfigs: string[] = [];
 
   before(async () => {
-    etcd = await startEtcd();
+    etcd = await sharedEtcd();
     tokens = await adminTokenFile();
     replicas.push(
-      ...(await Promise.all([0, 1].map(() => startApiserver([`--etcd-servers=${etcd.endpoint}`, `--token-auth-file=${tokens.file}`])))),
+      ...(await Promise.all([0, 1].map(() => startApiserver([...etcd.flags, `--token-auth-file=${tokens.file}`])))),
     );
     for (const replica of replicas) {
       await eventually('readyz', async () => (await replica.request('/readyz')).status === 200);

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEtcd, type EtcdProcess } from '@plat/storage/testing';
+import { sharedEtcd, type TestEtcd } from '@plat/storage/testing';
 import { adminTokenFile, eventually, startApiserver, type ApiserverProcess } from './support/apiserver-process.js';
 import { writeKubeconfig, kubectlIn } from './support/kubeconfig.js';
 
@@ -33,7 +33,7 @@ const spec = (properties: unknown, rules?: unknown) => ({
 });
 
 describe('x-kubernetes-validations: kubectl against an apiserver on etcd (k8s.io)', () => {
-  let etcd: EtcdProcess;
+  let etcd: TestEtcd;
   let tokens: Awaited<ReturnType<typeof adminTokenFile>>;
   let apiserver: ApiserverProcess;
   let kubeconfig: { path: string; cleanup: () => Promise<void> };
@@ -62,10 +62,10 @@ describe('x-kubernetes-validations: kubectl against an apiserver on etcd (k8s.io
   };
 
   before(async () => {
-    etcd = await startEtcd();
+    etcd = await sharedEtcd();
     tokens = await adminTokenFile();
     workDir = await mkdtemp(join(tmpdir(), 'plat-e2e-crd-rules-'));
-    apiserver = await startApiserver([`--etcd-servers=${etcd.endpoint}`, `--token-auth-file=${tokens.file}`, '--api-domain=k8s.io']);
+    apiserver = await startApiserver([...etcd.flags, `--token-auth-file=${tokens.file}`, '--api-domain=k8s.io']);
     await eventually('readyz', async () => (await apiserver.request('/readyz')).status === 200);
     kubeconfig = await writeKubeconfig(apiserver, tokens.token);
   });

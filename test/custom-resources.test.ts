@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CustomObjectsApi, KubeConfig, makeInformer, type KubernetesListObject, type KubernetesObject } from '@kubernetes/client-node';
-import { startEtcd, type EtcdProcess } from '@plat/storage/testing';
+import { sharedEtcd, type TestEtcd } from '@plat/storage/testing';
 import { adminTokenFile, eventually, startApiserver, type ApiserverProcess } from './support/apiserver-process.js';
 import { startControllerManager, type ControllerManagerProcess } from './support/controller-manager-process.js';
 import { writeKubeconfig } from './support/kubeconfig.js';
@@ -65,7 +65,7 @@ const crontabsCRD = {
 };
 
 describe('custom resources: kubectl against two replicas on etcd (k8s.io)', () => {
-  let etcd: EtcdProcess;
+  let etcd: TestEtcd;
   let tokens: Awaited<ReturnType<typeof adminTokenFile>>;
   const replicas: ApiserverProcess[] = [];
   let manager: ControllerManagerProcess;
@@ -84,10 +84,10 @@ describe('custom resources: kubectl against two replicas on etcd (k8s.io)', () =
   };
 
   before(async () => {
-    etcd = await startEtcd();
+    etcd = await sharedEtcd();
     tokens = await adminTokenFile();
     workDir = await mkdtemp(join(tmpdir(), 'plat-e2e-crd-'));
-    const args = [`--etcd-servers=${etcd.endpoint}`, `--token-auth-file=${tokens.file}`, '--api-domain=k8s.io'];
+    const args = [...etcd.flags, `--token-auth-file=${tokens.file}`, '--api-domain=k8s.io'];
     replicas.push(...(await Promise.all([0, 1].map(() => startApiserver(args)))));
     for (const replica of replicas) {
       await eventually('readyz', async () => (await replica.request('/readyz')).status === 200);

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEtcd, type EtcdProcess } from '@plat/storage/testing';
+import { sharedEtcd, type TestEtcd } from '@plat/storage/testing';
 import { eventually, startApiserver, type ApiserverProcess } from './support/apiserver-process.js';
 import { authFiles, type AuthFiles } from './support/auth.js';
 import { startControllerManager, type ControllerManagerProcess } from './support/controller-manager-process.js';
@@ -21,7 +21,7 @@ const MANAGER_TOKEN = 'e2e-events-controller-manager';
 
 for (const backend of ['etcd3', 'sqlite'] as const) {
   describe(`events on ${backend}: a namespace deletion failure in kubectl get events, then its expiry`, () => {
-    let etcd: EtcdProcess | undefined;
+    let etcd: TestEtcd | undefined;
     let auth: AuthFiles;
     let server: ApiserverProcess;
     let manager: ControllerManagerProcess;
@@ -36,7 +36,7 @@ for (const backend of ['etcd3', 'sqlite'] as const) {
     before(async () => {
       workDir = await mkdtemp(join(tmpdir(), 'plat-e2e-events-'));
       auth = await authFiles([{ token: MANAGER_TOKEN, name: 'system:kube-controller-manager' }]);
-      const storage = backend === 'etcd3' ? [`--etcd-servers=${(etcd = await startEtcd()).endpoint}`] : ['--storage-backend=sqlite', `--storage-dir=${join(workDir, 'data')}`];
+      const storage = backend === 'etcd3' ? [...(etcd = await sharedEtcd()).flags] : ['--storage-backend=sqlite', `--storage-dir=${join(workDir, 'data')}`];
       server = await startApiserver([
         ...storage,
         '--api-domain=k8s.io',

@@ -3,7 +3,7 @@
 // objects unchanged. FUZZ_SEED repeats a run, FUZZ_REQUESTS sets its length.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startEtcd, type EtcdProcess } from '@plat/storage/testing';
+import { sharedEtcd, type TestEtcd } from '@plat/storage/testing';
 import { adminTokenFile, startApiserver, type ApiserverProcess, type Response } from './support/apiserver-process.js';
 import { Random, generateRequest, type FuzzRequest, type ServedResource, type Targets } from './support/fuzz.js';
 
@@ -146,14 +146,14 @@ runFuzz(
   },
 );
 
-let etcd: EtcdProcess | undefined;
+let etcd: TestEtcd | undefined;
 let onEtcd: ApiserverProcess | undefined;
 runFuzz(
   'etcd backend, k8s.io',
   async () => {
     tokens ??= await adminTokenFile();
-    etcd = await startEtcd();
-    onEtcd = await startApiserver([`--etcd-servers=${etcd.endpoint}`, `--token-auth-file=${tokens.file}`, '--api-domain=k8s.io']);
+    etcd = await sharedEtcd();
+    onEtcd = await startApiserver([...etcd.flags, `--token-auth-file=${tokens.file}`, '--api-domain=k8s.io']);
     return { server: onEtcd, token: tokens.token, domain: 'k8s.io' };
   },
   async () => {

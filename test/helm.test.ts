@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
-import { startEtcd, type EtcdProcess } from '@plat/storage/testing';
+import { sharedEtcd, type TestEtcd } from '@plat/storage/testing';
 import { startApiserver, type ApiserverProcess } from './support/apiserver-process.js';
 import { startControllerManager, type ControllerManagerProcess } from './support/controller-manager-process.js';
 import { CHART, HELM, NAMESPACE, RELEASE, ROOT, apiserverOf, containerOf, find, helm, render, type Manifest } from './support/helm.js';
@@ -219,7 +219,7 @@ describe('helm/plat, rendered by helm', () => {
 });
 
 describe('helm/plat: the rendered configuration serves', () => {
-  let etcd: EtcdProcess;
+  let etcd: TestEtcd;
   let folder: string;
   let apiserver: ApiserverProcess;
   let manager: ControllerManagerProcess | undefined;
@@ -244,13 +244,13 @@ describe('helm/plat: the rendered configuration serves', () => {
       for (const [file, content] of Object.entries(secretFiles(find(manifests, 'Secret', `${RELEASE}-plat-${name}`)))) write(`${mount}/${file}`, content);
     }
     adminToken = readFileSync(mounted('/etc/plat/auth/admin-token'), 'utf8');
-    etcd = await startEtcd();
+    etcd = await sharedEtcd();
     // The rendered args with the pod's paths under the folder; the address, port and etcd are the test's.
     const own = ['--bind-address', '--secure-port', '--etcd-servers', '--log-level'];
     const args = (containerOf(apiserverOf(manifests)).args as string[])
       .filter((arg) => !own.some((flag) => arg.startsWith(`${flag}=`)))
       .map(local);
-    apiserver = await startApiserver([...args, `--etcd-servers=${etcd.endpoint}`], { ca: readFileSync(mounted('/etc/plat/tls/ca.crt'), 'utf8') });
+    apiserver = await startApiserver([...args, ...etcd.flags], { ca: readFileSync(mounted('/etc/plat/tls/ca.crt'), 'utf8') });
     // The controller-manager's kubeconfig as rendered, pointed at this replica (127.0.0.1 is in the certificate).
     const kubeconfig = find(manifests, 'ConfigMap', `${RELEASE}-plat-controller-manager`).data.kubeconfig as string;
     write(

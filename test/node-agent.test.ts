@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEtcd, type EtcdProcess } from '@plat/storage/testing';
+import { sharedEtcd, type TestEtcd } from '@plat/storage/testing';
 import { startAgent, type AgentProcess } from './support/agent-process.js';
 import { eventually, startApiserver, type ApiserverProcess } from './support/apiserver-process.js';
 import { authFiles, type AuthFiles } from './support/auth.js';
@@ -62,7 +62,7 @@ const kibibytes = (quantity: string): number => {
 };
 
 describe('plat-agent: two agents against two replicas on etcd', () => {
-  let etcd: EtcdProcess;
+  let etcd: TestEtcd;
   let auth: AuthFiles;
   const replicas: ApiserverProcess[] = [];
   let manager: ControllerManagerProcess;
@@ -107,7 +107,7 @@ describe('plat-agent: two agents against two replicas on etcd', () => {
     );
 
   before(async () => {
-    etcd = await startEtcd();
+    etcd = await sharedEtcd();
     auth = await authFiles([
       { token: `node-a-${process.pid}`, name: 'system:node:worker-a', groups: ['system:nodes'] },
       { token: `node-b-${process.pid}`, name: 'system:node:worker-b', groups: ['system:nodes'] },
@@ -116,7 +116,7 @@ describe('plat-agent: two agents against two replicas on etcd', () => {
     kubectlHome = await mkdtemp(join(tmpdir(), 'plat-e2e-agent-kubectl-'));
     replicas.push(
       ...(await Promise.all(
-        [0, 1].map(() => startApiserver([`--etcd-servers=${etcd.endpoint}`, `--token-auth-file=${auth.tokenFile}`, '--api-domain=k8s.io'])),
+        [0, 1].map(() => startApiserver([...etcd.flags, `--token-auth-file=${auth.tokenFile}`, '--api-domain=k8s.io'])),
       )),
     );
     const kubeconfig = async (replica: ApiserverProcess, token: string): Promise<string> => {

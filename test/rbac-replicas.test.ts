@@ -2,7 +2,7 @@
 // the other within a second, since each keeps its authorizer current through watches on etcd.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startEtcd, type EtcdProcess } from '@plat/storage/testing';
+import { sharedEtcd, type TestEtcd } from '@plat/storage/testing';
 import { eventually, startApiserver, type ApiserverProcess } from './support/apiserver-process.js';
 import { authFiles, authRequest, type AuthFiles } from './support/auth.js';
 
@@ -20,16 +20,16 @@ async function timeUntil(probe: () => Promise<boolean>, limitMs: number): Promis
 }
 
 describe('RBAC on two replicas sharing etcd', () => {
-  let etcd: EtcdProcess;
+  let etcd: TestEtcd;
   let files: AuthFiles;
   let a: ApiserverProcess;
   let b: ApiserverProcess;
 
   before(async () => {
-    etcd = await startEtcd();
+    etcd = await sharedEtcd();
     files = await authFiles([{ name: 'carol', token: 'carol-token' }]);
     [a, b] = (await Promise.all(
-      [0, 1].map(() => startApiserver([`--etcd-servers=${etcd.endpoint}`, `--token-auth-file=${files.tokenFile}`])),
+      [0, 1].map(() => startApiserver([...etcd.flags, `--token-auth-file=${files.tokenFile}`])),
     )) as [ApiserverProcess, ApiserverProcess];
     for (const replica of [a, b]) await eventually('readyz', async () => (await replica.request('/readyz')).status === 200);
   });

@@ -5,7 +5,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { connect, type TLSSocket } from 'node:tls';
-import { startEtcd, type EtcdProcess } from '@plat/storage/testing';
+import { sharedEtcd, type TestEtcd } from '@plat/storage/testing';
 import { adminTokenFile, eventually, startApiserver, type ApiserverProcess } from './support/apiserver-process.js';
 
 const WATCHERS = 10;
@@ -100,7 +100,7 @@ async function stallWhileWriting(server: ApiserverProcess, token: string): Promi
 
 describe(`${WATCHERS} watchers that never read, while ${OBJECTS} objects of ${OBJECT_BYTES / 1024} KB are written`, () => {
   let tokens: Awaited<ReturnType<typeof adminTokenFile>>;
-  let etcd: EtcdProcess | undefined;
+  let etcd: TestEtcd | undefined;
   const servers: ApiserverProcess[] = [];
   before(async () => {
     tokens = await adminTokenFile();
@@ -112,8 +112,8 @@ describe(`${WATCHERS} watchers that never read, while ${OBJECTS} objects of ${OB
   });
 
   it('on etcd, from the watch cache: the replica grows by less than 100 MiB, and every watcher is closed and counted', { timeout: 180_000 }, async () => {
-    etcd = await startEtcd();
-    const server = await startApiserver([`--etcd-servers=${etcd.endpoint}`, `--token-auth-file=${tokens.file}`, '--etcd-compaction-interval=0']);
+    etcd = await sharedEtcd();
+    const server = await startApiserver([...etcd.flags, `--token-auth-file=${tokens.file}`, '--etcd-compaction-interval=0']);
     servers.push(server);
     const growth = await stallWhileWriting(server, tokens.token);
     assert.ok(growth < 100 * MiB, `the replica grew by ${(growth / MiB).toFixed(1)} MiB`);
@@ -138,12 +138,12 @@ describe('50 watchers that never read the initial state of 60 ConfigMaps of 900 
   const CONFIG_MAPS = 60;
   const DATA_BYTES = 900 * 1024;
   let tokens: Awaited<ReturnType<typeof adminTokenFile>>;
-  let etcd: EtcdProcess | undefined;
+  let etcd: TestEtcd | undefined;
   let server: ApiserverProcess | undefined;
   before(async () => {
     tokens = await adminTokenFile();
-    etcd = await startEtcd();
-    server = await startApiserver([`--etcd-servers=${etcd.endpoint}`, `--token-auth-file=${tokens.file}`, '--etcd-compaction-interval=0']);
+    etcd = await sharedEtcd();
+    server = await startApiserver([...etcd.flags, `--token-auth-file=${tokens.file}`, '--etcd-compaction-interval=0']);
   });
   after(async () => {
     await server?.stop();

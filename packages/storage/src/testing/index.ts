@@ -14,3 +14,4 @@ export { freePort } from './free-port.js';
 export { startThrottledProxy, type ThrottledProxy } from './throttled-proxy.js';
 export { startFaultProxy, type FaultProxy } from './fault-proxy.js';
 export { makeEtcdCertificates, clientTls } from './etcd-certs.js';
+export { sharedEtcd, SHARED_ETCD_VARIABLE, type TestEtcd } from './shared-etcd.js';
