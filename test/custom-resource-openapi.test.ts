@@ -8,12 +8,11 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { builtinDefinitions, objectMetaSchema } from '@plat/api';
-import { createLogger, createServer, ensureSelfSignedCert, type Server } from '@plat/apiserver';
-import { createStorage } from '@plat/storage';
+import { objectMetaSchema } from '@plat/api';
+import { startInProcessApiServer, type InProcessApiServer, type InProcessOptions } from '@plat/apiserver/testing';
 import { writeKubeconfig, kubectlIn } from './support/kubeconfig.js';
 
-type Definition = (typeof builtinDefinitions)[number];
+type Definition = NonNullable<InProcessOptions['definitions']>[number];
 
 /** The CronTab of Kubernetes' CRD walkthrough, with a field of each kind a CRD schema may have. */
 const cronTabSchema = {
@@ -88,10 +87,9 @@ const cronTabs: Definition = {
   },
 };
 
-const ADMIN_TOKEN = 'custom-openapi-admin';
 
 describe('kubectl explain of a custom resource, --api-domain=k8s.io', () => {
-  let server: Server;
+  let server: InProcessApiServer;
   let workDir: string;
   let kubeconfig: Awaited<ReturnType<typeof writeKubeconfig>>;
   const kubectl = async (...args: string[]): Promise<string> => {
@@ -101,22 +99,11 @@ describe('kubectl explain of a custom resource, --api-domain=k8s.io', () => {
 
   before(async () => {
     workDir = await mkdtemp(join(tmpdir(), 'plat-e2e-custom-openapi-'));
-    const tls = await ensureSelfSignedCert({ certDir: join(workDir, 'certs'), bindAddress: '127.0.0.1' });
-    server = createServer({
-      storage: createStorage({ backend: 'memory', compactionIntervalMs: 0 }),
-      logger: createLogger({ level: 'error' }),
-      tls,
-      bindAddress: '127.0.0.1',
-      port: 0,
-      authentication: { tokens: new Map([[ADMIN_TOKEN, { name: 'admin', uid: 'admin', groups: ['system:masters'] }]]), anonymous: false },
-      shutdownTimeoutMs: 1000,
-      api: { definitions: [...builtinDefinitions, cronTabs], domain: 'k8s.io' },
-    });
-    const { port } = await server.listen();
-    kubeconfig = await writeKubeconfig({ url: `https://127.0.0.1:${port}`, ca: tls.ca }, ADMIN_TOKEN);
+    server = await startInProcessApiServer({ domain: 'k8s.io', definitions: [cronTabs] });
+    kubeconfig = await writeKubeconfig(server, server.adminToken);
   });
   after(async () => {
-    await server.shutdown();
+    await server.stop();
     await kubeconfig.cleanup();
     await rm(workDir, { recursive: true, force: true });
   });

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { customResourceDefinitions } from '@plat/api';
-import { startInProcessApiserver, type Definitions, type InProcessApiserver } from './support/in-process-apiserver.js';
+import { startInProcessApiServer, type InProcessApiServer } from '@plat/apiserver/testing';
 import { writeKubeconfig } from './support/kubeconfig.js';
 
 const run = promisify(execFile);
@@ -24,7 +24,7 @@ const KUBECTL = existsSync(KUBECTL_128) ? KUBECTL_128 : 'kubectl';
  * The served versions of a CRD with status and scale, as the custom resource builder makes them
  * (the CustomResourceDefinition kind itself need not be served for that).
  */
-const widgets: Definitions = customResourceDefinitions({
+const widgets = customResourceDefinitions({
   apiVersion: 'apiextensions.k8s.io/v1',
   kind: 'CustomResourceDefinition',
   metadata: { name: 'widgets.stable.example.com' },
@@ -59,7 +59,7 @@ interface Widget {
 }
 
 describe('kubectl 1.28 and a scale subresource', () => {
-  let server: InProcessApiserver;
+  let server: InProcessApiServer;
   let kubeconfig: Awaited<ReturnType<typeof writeKubeconfig>>;
   let workDir: string;
   const kubectl = async (...args: string[]): Promise<string> => {
@@ -76,8 +76,8 @@ describe('kubectl 1.28 and a scale subresource', () => {
   const widget = async (): Promise<Widget> => JSON.parse(await kubectl('get', 'widget', 'w', '-o', 'json', '--show-managed-fields')) as Widget;
 
   before(async () => {
-    server = await startInProcessApiserver(widgets);
-    kubeconfig = await writeKubeconfig(server, server.token);
+    server = await startInProcessApiServer({ domain: 'k8s.io', definitions: widgets });
+    kubeconfig = await writeKubeconfig(server, server.adminToken);
     workDir = await mkdtemp(join(tmpdir(), 'plat-e2e-scale-'));
     const manifest = join(workDir, 'widget.yaml');
     await writeFile(manifest, 'apiVersion: stable.example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  replicas: 1\n  color: blue\n');

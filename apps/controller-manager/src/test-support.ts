@@ -1,11 +1,7 @@
-// For this package's tests only (not exported): an in-process API server on memory storage with the
-// built-in kinds, a client for it, and the controllers running against it.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { builtinDefinitions, builtinSubresourceDefinitions, immortalNamespaces, systemNamespaceObjects } from '@plat/api';
-import { createLogger, createServer, ensureSelfSignedCert, type Server, type UserInfo } from '@plat/apiserver';
-import { createStorage } from '@plat/storage';
+// For this package's tests only (not exported): the in-process harness's API server, a client for it,
+// and the controllers running against it.
+import type { Server, UserInfo } from '@plat/apiserver';
+import { startInProcessApiServer } from '@plat/apiserver/testing';
 import { Client, silentLogger, type KubeObject, type Logger, type ResourceRef } from '@plat/client';
 import { generateKeyPairSync } from 'node:crypto';
 import { runControllers } from './controller-manager.js';
@@ -13,7 +9,6 @@ import { ServiceAccountCredentials } from './service-account-credentials.js';
 import { controllerNames, type ControllerName } from './options.js';
 
 const DOMAIN = 'plat.io';
-const TOKEN = 'controller-test-admin';
 /** The controller-manager's own identity, with no group: only what the bootstrap policy grants it. */
 const CONTROLLER_MANAGER_TOKEN = 'controller-test-controller-manager';
 
@@ -35,41 +30,29 @@ export interface TestClusterOptions {
   nodeLifecycle?: { monitorPeriodMs: number; gracePeriodMs: number; startupGracePeriodMs: number };
 }
 
+/** The in-process harness's API server (as a replica is), and the controllers running against it. */
 export async function startTestCluster(controllers: readonly ControllerName[] = controllerNames, options: TestClusterOptions = {}): Promise<TestCluster> {
-  const certDir = await mkdtemp(join(tmpdir(), 'plat-controller-test-'));
-  const tls = await ensureSelfSignedCert({ certDir, bindAddress: '127.0.0.1' });
-  const users = new Map<string, UserInfo>([[TOKEN, { name: 'admin', uid: 'admin', groups: ['system:masters'] }]]);
-  users.set(CONTROLLER_MANAGER_TOKEN, { name: `system:plat-controller-manager`, uid: 'controller-manager', groups: [] });
+  const users = new Map<string, UserInfo>([[CONTROLLER_MANAGER_TOKEN, { name: `system:plat-controller-manager`, uid: 'controller-manager', groups: [] }]]);
   const signing = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const server = createServer({
-    storage: createStorage({ backend: 'memory', compactionIntervalMs: 0 }),
-    logger: createLogger({ level: 'error' }),
-    tls,
-    bindAddress: '127.0.0.1',
-    port: 0,
-    authentication: { tokens: users, anonymous: false },
+  const api = await startInProcessApiServer({
+    domain: DOMAIN,
+    users,
     ...(options.serviceAccountCredentials && {
-      authorizationModes: ['RBAC'],
-      serviceAccountTokens: { issuers: ['https://plat.test'], keys: [signing.publicKey], signingKey: signing.privateKey },
+      server: {
+        authorizationModes: ['RBAC'],
+        serviceAccountTokens: { issuers: ['https://plat.test'], keys: [signing.publicKey], signingKey: signing.privateKey },
+      },
     }),
-    shutdownTimeoutMs: 1000,
-    api: {
-      definitions: builtinDefinitions,
-      subresourceDefinitions: builtinSubresourceDefinitions,
-      domain: DOMAIN,
-      bootstrap: systemNamespaceObjects(DOMAIN).map((object) => ({ group: '', version: 'v1', resource: 'namespaces', object })),
-      immortalNamespaces: immortalNamespaces(DOMAIN),
-    },
   });
-  const { port } = await server.listen();
-  const client = new Client({ server: `https://127.0.0.1:${port}`, ca: tls.ca, token: TOKEN });
+  const { server, url, ca } = api;
+  const client = new Client({ server: url, ca, token: api.adminToken });
   const logger = process.env.PLAT_TEST_LOG ? consoleLogger : silentLogger;
   const stop = new AbortController();
   let credentials: ServiceAccountCredentials | undefined;
   let running: Promise<void>;
   const nodeLifecycle = options.nodeLifecycle ?? { monitorPeriodMs: 100, gracePeriodMs: 800, startupGracePeriodMs: 800 };
   if (options.serviceAccountCredentials) {
-    const own = new Client({ server: `https://127.0.0.1:${port}`, ca: tls.ca, token: CONTROLLER_MANAGER_TOKEN });
+    const own = new Client({ server: url, ca, token: CONTROLLER_MANAGER_TOKEN });
     // The bootstrap policy stored and in the authorizer's index: the controller-manager may list.
     await eventually('the controller-manager authorized', () => own.resource(refs.serviceAccounts).list().then(() => true, () => false), 10_000);
     const sa = new ServiceAccountCredentials(own, 'plat-system', DOMAIN, logger);
@@ -93,8 +76,7 @@ export async function startTestCluster(controllers: readonly ControllerName[] = 
       await running;
       credentials?.close();
       client.close();
-      await server.shutdown();
-      await rm(certDir, { recursive: true, force: true });
+      await api.stop();
     },
   };
 }

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuditFileLog, legacyAuditLine, type AuditEvent } from './audit.js';
 import { parseAuditPolicy } from './audit-policy.js';
-import { captureLogger } from './test-support.js';
-import { startApiServer } from './api-test-support.js';
+import { captureLogger } from './testing/index.js';
+import { startApiServer } from './testing/index.js';
 
 const admin = { Authorization: 'Bearer t-admin', 'User-Agent': 'audit-test/1.0' };
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CachedStorage, createStorage, type ListOptions, type ListResult, type StoredObject } from '@plat/storage';
 import { customResourceDefinitions } from '@plat/api';
-import { startApiServer } from './api-test-support.js';
+import { startApiServer } from './testing/index.js';
 
 const waitUntil = async (condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> => {
   const deadline = Date.now() + timeoutMs;

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { request as httpsRequest } from 'node:https';
 import { decodeObject } from '@plat/protobuf';
 import type { KubeObject } from '@plat/registry';
-import { startApiServer, type ApiTestServer } from './api-test-support.js';
-import { testCert } from './test-support.js';
+import { startApiServer, type ApiTestServer } from './testing/index.js';
+import { testCert } from './testing/index.js';
 
 const CORE = '/api/v1/namespaces/default/events';
 const EVENTS = '/apis/events.plat.io/v1/namespaces/default/events';

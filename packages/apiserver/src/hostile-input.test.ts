@@ -3,8 +3,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeObject } from '@plat/protobuf';
-import { startApiServer, type ApiTestServer } from './api-test-support.js';
-import type { Response } from './test-support.js';
+import { startApiServer, type ApiTestServer } from './testing/index.js';
+import type { Response } from './testing/index.js';
 
 const rbac = '/apis/rbac.authorization.plat.io/v1';
 const NS = 'hostile';

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { request as httpsRequest } from 'node:https';
 import { CachedStorage, createStorage } from '@plat/storage';
 import { DEFAULT_BYTES_PER_ITEM, ListMemoryBudget, listCost } from './list-budget.js';
-import { startApiServer } from './api-test-support.js';
-import { testCert } from './test-support.js';
+import { startApiServer } from './testing/index.js';
+import { testCert } from './testing/index.js';
 
 const MiB = 1024 * 1024;
 

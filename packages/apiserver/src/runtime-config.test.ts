@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { builtinDefinitions, leaseDefinition } from '@plat/api';
 import type { ResourceDefinition } from '@plat/registry';
 import type { AuditEvent, AuditSink } from './audit.js';
-import { startApiServer } from './api-test-support.js';
+import { startApiServer } from './testing/index.js';
 import { apiEnablement, parseRuntimeConfig } from './runtime-config.js';
 
 const enablement = (...items: string[]) => apiEnablement(parseRuntimeConfig(items), builtinDefinitions, 'plat.io');

@@ -6,8 +6,8 @@ import { request as httpsRequest } from 'node:https';
 import { builtinDefinitions, customResourceDefinitions, customResourceScale, objectMetaSchema, type CustomResourceDefinition } from '@plat/api';
 import { decodeObject, encodeObject } from '@plat/protobuf';
 import type { KubeObject, ResourceDefinition } from '@plat/registry';
-import { startApiServer, type ApiTestServer } from './api-test-support.js';
-import { testCert } from './test-support.js';
+import { startApiServer, type ApiTestServer } from './testing/index.js';
+import { testCert } from './testing/index.js';
 
 const open = (properties: Record<string, unknown>) => ({ type: 'object', properties, additionalProperties: false });
 

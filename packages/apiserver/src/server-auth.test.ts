@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, startTestWebhook } from './test-support.js';
+import { startServer, startTestWebhook } from './testing/index.js';
 import type { UserInfo } from './user.js';
 
 const tokens = new Map<string, UserInfo>([

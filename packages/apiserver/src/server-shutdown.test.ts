@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, request as httpsRequest } from 'node:https';
 import { PassThrough } from 'node:stream';
-import { fakeStorage, startServer, testCert } from './test-support.js';
+import { fakeStorage, startServer, testCert } from './testing/index.js';
 
 const elapsedSince = (start: number): number => Date.now() - start;
 
@@ -113,7 +113,7 @@ test('shutdown: requests still running at the timeout are cut off', async () => 
 });
 
 test('shutdown: a watch that asked for bookmarks gets a last one, at its progress, before its stream ends', async () => {
-  const { startApiServer } = await import('./api-test-support.js');
+  const { startApiServer } = await import('./testing/index.js');
   const { CachedStorage, createStorage } = await import('@plat/storage');
   const { server, port, send } = await startApiServer({ storage: new CachedStorage(createStorage({ backend: 'memory' })), shutdownTimeoutMs: 10_000 });
   assert.equal((await send('POST', '/api/v1/namespaces', { metadata: { name: 'default' } })).status, 201);

@@ -4,7 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import { PassThrough } from 'node:stream';
 import { newTooManyRequests } from '@plat/apimachinery';
 import { createStorage } from '@plat/storage';
-import { fakeStorage, startServer, testCert } from './test-support.js';
+import { fakeStorage, startServer, testCert } from './testing/index.js';
 
 const notFoundBody =
   '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"the server could not find the requested resource","reason":"NotFound","details":{},"code":404}';

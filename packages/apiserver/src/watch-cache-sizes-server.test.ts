@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CachedStorage, createStorage, type ListOptions, type ListResult, type Storage, type StoredObject } from '@plat/storage';
 import { customResourceDefinitions } from '@plat/api';
-import { startApiServer, type ApiTestServer } from './api-test-support.js';
+import { startApiServer, type ApiTestServer } from './testing/index.js';
 import { ListMemoryBudget, listCost } from './list-budget.js';
 import type { WatchCacheSize } from './watch-cache-sizes.js';
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CachedStorage, createStorage, type Storage } from '@plat/storage';
-import { startApiServer } from './api-test-support.js';
+import { startApiServer } from './testing/index.js';
 
 /** A watch request's lines, read until `count` or the stream's end. */
 async function watchLines(send: (path: string) => Promise<{ status: number; body: string }>, path: string): Promise<{ status: number; events: { type: string; object: Record<string, unknown> }[] }> {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Client } from './client.js';
-import { cleanupTestApi, namespacesRef, serviceAccountsRef, startRelay, startTestApi, type TestApi } from './test-support.js';
+import { namespacesRef, serviceAccountsRef, startRelay, startTestApi, type TestApi } from './test-support.js';
 
 describe('the client over HTTP/2', () => {
   let api: TestApi;
@@ -12,7 +12,6 @@ describe('the client over HTTP/2', () => {
   });
   after(async () => {
     await api.close();
-    await cleanupTestApi();
   });
 
   it('sends every request and watch as a stream of one connection', async () => {

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client, InformerFactory } from './client.js';
 import { Informer } from './informer.js';
-import { cleanupTestApi, eventually, namespacesRef, serviceAccountsRef, startRelay, startTestApi, type Relay, type TestApi } from './test-support.js';
+import { eventually, namespacesRef, serviceAccountsRef, startRelay, startTestApi, type Relay, type TestApi } from './test-support.js';
 import type { KubeObject } from './types.js';
 
 type Seen = [string, string];
@@ -30,7 +30,6 @@ describe('informer', () => {
   after(async () => {
     await Promise.all(informers.map((i) => i.stop()));
     await api.close();
-    await cleanupTestApi();
   });
 
   const namespace = async (name: string) => {

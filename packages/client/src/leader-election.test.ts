@@ -5,7 +5,7 @@ import { ResourceClient } from './resource.js';
 import type { RestClient, RestRequest } from './rest.js';
 import { LeaderElector, leaseResource, microTime, type LeaderElectionConfig } from './leader-election.js';
 import type { Lease } from '@plat/apimachinery';
-import { cleanupTestApi, eventually, startRelay, startTestApi, type TestApi } from './test-support.js';
+import { eventually, startRelay, startTestApi, type TestApi } from './test-support.js';
 
 // Short periods keep the tests quick; the ratios are upstream's (15 s, 10 s, 2 s).
 const timing = { leaseDurationMs: 2000, renewDeadlineMs: 1500, retryPeriodMs: 250 };
@@ -27,7 +27,6 @@ describe('leader election', () => {
   });
   after(async () => {
     await api.close();
-    await cleanupTestApi();
   });
   /** Every candidate a test started: stopped after it, so that a failed test leaves none campaigning. */
   const running: Candidate[] = [];

@@ -7,7 +7,7 @@ import type { Lease } from '@plat/apimachinery';
 import { decodeObject, encodeObject, findProtobufKind, PROTOBUF_PREFIX } from '@plat/protobuf';
 import type { ObjectCodec } from './kubeconfig.js';
 import { NetworkError } from './rest.js';
-import { cleanupTestApi, namespacesRef, serviceAccountsRef, startTestApi, type TestApi } from './test-support.js';
+import { namespacesRef, serviceAccountsRef, startTestApi, type TestApi } from './test-support.js';
 import type { KubeObject, WatchEvent } from './types.js';
 
 const statusOf = async (promise: Promise<unknown>): Promise<Status> => {
@@ -28,7 +28,6 @@ describe('resource client against an in-process server', () => {
   });
   after(async () => {
     await api.close();
-    await cleanupTestApi();
   });
 
   it('paths: core and named groups, namespaced and cluster-scoped, subresources', () => {

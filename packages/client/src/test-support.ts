@@ -1,16 +1,12 @@
-// For this package's tests only (not exported): an in-process API server on memory storage with the
-// built-in kinds, an admin token, and a Client configured for it.
-import { mkdtemp, rm } from 'node:fs/promises';
+// For this package's tests only (not exported): the in-process harness's API server (as a replica is)
+// with a Client of its admin, resource references, a relay whose connections can be cut.
 import { createServer as createTcpServer, connect, type AddressInfo, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { builtinDefinitions, immortalNamespaces, systemNamespaceObjects } from '@plat/api';
-import { createLogger, createServer, ensureSelfSignedCert, type Server, type UserInfo } from '@plat/apiserver';
-import { createStorage, type Storage } from '@plat/storage';
+import type { Server } from '@plat/apiserver';
+import { startInProcessApiServer, testCert } from '@plat/apiserver/testing';
+import type { Storage } from '@plat/storage';
 import { Client } from './client.js';
 import type { ClientConfig } from './kubeconfig.js';
 
-export const ADMIN_TOKEN = 'client-test-admin';
 const DOMAIN = 'plat.io';
 
 export interface TestApi {
@@ -29,61 +25,31 @@ export interface TestApiOptions {
   bookmarkIntervalMs?: number;
 }
 
-let certDir: Promise<string> | undefined;
-
+/** The harness's server as a replica is (@plat/apiserver/testing), and a Client of its admin. */
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
-  certDir ??= mkdtemp(join(tmpdir(), 'plat-client-test-'));
-  const dir = await certDir;
-  const tls = await ensureSelfSignedCert({ certDir: dir, bindAddress: '127.0.0.1' });
-  const storage = createStorage({ backend: 'memory', compactionIntervalMs: 0 });
-  const tokens = new Map<string, UserInfo>([[ADMIN_TOKEN, { name: 'admin', uid: 'admin', groups: ['system:masters'] }]]);
-  const server = createServer({
-    storage,
-    logger: createLogger({ level: 'error' }),
-    tls,
-    bindAddress: '127.0.0.1',
-    port: 0,
-    authentication: { tokens, anonymous: false },
-    shutdownTimeoutMs: 1000,
-    api: {
-      definitions: builtinDefinitions,
-      domain: DOMAIN,
-      bootstrap: systemNamespaceObjects(DOMAIN).map((object) => ({ group: '', version: 'v1', resource: 'namespaces', object })),
-      immortalNamespaces: immortalNamespaces(DOMAIN),
-      ...(options.bookmarkIntervalMs !== undefined && { bookmarkIntervalMs: options.bookmarkIntervalMs }),
-    },
+  const api = await startInProcessApiServer({
+    domain: DOMAIN,
+    api: { ...(options.bookmarkIntervalMs !== undefined && { bookmarkIntervalMs: options.bookmarkIntervalMs }) },
   });
-  const { port } = await server.listen();
-  const config: ClientConfig = { server: `https://127.0.0.1:${port}`, ca: tls.ca, token: ADMIN_TOKEN };
+  const config: ClientConfig = { server: api.url, ca: api.ca, token: api.adminToken };
   const client = new Client(config);
-  // The system namespaces are created in the background at start-up.
-  for (let i = 0; i < 100; i++) {
-    const namespaces = await client.resource({ group: '', version: 'v1', resource: 'namespaces', namespaced: false }).list().catch(() => undefined);
-    if (namespaces?.items.some((n) => n.metadata.name === 'default')) break;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const { cert, key } = await testCert();
   let stopped = false;
   return {
-    server,
-    storage,
+    server: api.server,
+    storage: api.storage,
     config,
     client,
-    tls: { cert: String(tls.cert), key: String(tls.key) },
+    tls: { cert, key },
     async stop() {
       stopped = true;
-      await server.shutdown();
+      await api.stop();
     },
     async close() {
       client.close();
-      if (!stopped) await server.shutdown();
+      if (!stopped) await api.stop();
     },
   };
-}
-
-/** Removes the certificate folder; call once after the tests of a file. */
-export async function cleanupTestApi(): Promise<void> {
-  if (certDir) await rm(await certDir, { recursive: true, force: true });
-  certDir = undefined;
 }
 
 export const namespacesRef = { group: '', version: 'v1', resource: 'namespaces', namespaced: false, kind: 'Namespace' } as const;

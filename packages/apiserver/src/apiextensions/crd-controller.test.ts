@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { customResourceDefinitions } from '@plat/api';
-import { startApiServer } from '../api-test-support.js';
+import { startApiServer } from '../testing/index.js';
 
 const crd = (plural: string, kind: string, shortNames: string[] = []) => ({
   apiVersion: 'apiextensions.plat.io/v1',

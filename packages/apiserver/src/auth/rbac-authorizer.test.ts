@@ -4,7 +4,7 @@ import { builtinDefinitions } from '@plat/api';
 import { bootstrapPolicy } from '@plat/auth';
 import { createStorage, type Storage } from '@plat/storage';
 import { ResourceCatalog } from '../resources/catalog.js';
-import { captureLogger } from '../test-support.js';
+import { captureLogger } from '../testing/index.js';
 import type { AccessAttributes } from '@plat/apimachinery';
 import { RbacAuthorizer } from './rbac-authorizer.js';
 

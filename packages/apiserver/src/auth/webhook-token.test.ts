@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestWebhook, type TestWebhook } from '../test-support.js';
+import { startTestWebhook, type TestWebhook } from '../testing/index.js';
 import { WebhookClient } from './webhook-client.js';
 import { WebhookTokenAuthenticator, type WebhookVersion } from './webhook-token.js';
 

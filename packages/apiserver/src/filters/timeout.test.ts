@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer } from '../test-support.js';
-import { startApiServer } from '../api-test-support.js';
+import { startServer } from '../testing/index.js';
+import { startApiServer } from '../testing/index.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AuditEvent, AuditSink } from '../../audit.js';
-import { startApiServer, type ApiTestServer } from '../../api-test-support.js';
+import { startApiServer, type ApiTestServer } from '../../testing/index.js';
 import { parseRuntimeConfig } from '../../runtime-config.js';
 
 const GROUP = 'admissionregistration.plat.io';

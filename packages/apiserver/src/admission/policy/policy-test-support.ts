@@ -10,7 +10,7 @@ import { Registry } from 'prom-client';
 import { RbacAuthorizer } from '../../auth/rbac-authorizer.js';
 import { newSyncAuthorizer } from '../../authorization.js';
 import { ResourceCatalog } from '../../resources/catalog.js';
-import { captureLogger } from '../../test-support.js';
+import { captureLogger } from '../../testing/index.js';
 import { ValidatingAdmissionPolicyPlugin } from './policy-admission.js';
 import { PolicyMetrics } from './policy-metrics.js';
 import { PolicySource } from './policy-source.js';
