@@ -6,9 +6,13 @@
 import type { CelType } from './types.js';
 
 export interface Issue {
+  /** Where in the source; NO_LOCATION for what concerns the whole source (its size, its depth). */
   readonly offset: number;
   readonly message: string;
 }
+
+/** cel-go's NoLocation: shown as line -1, column 0, without the source line. */
+export const NO_LOCATION = -1;
 
 /** A failed compilation: its issues, and their display as one string. */
 export class CompileError extends Error {
@@ -38,6 +42,7 @@ function location(source: string, offset: number): { line: number; column: numbe
 }
 
 export function formatIssue(source: string, issue: Issue): string {
+  if (issue.offset === NO_LOCATION) return `ERROR: <input>:-1:0: ${issue.message}`;
   const { line, column, text } = location(source, Math.min(issue.offset, source.length));
   const snippet = text.replaceAll('\t', ' ');
   const chars = Array.from(snippet);
