@@ -13,6 +13,7 @@ import { standardStringFunctions, stringsExtension } from './functions/strings.j
 import { timeFunctions } from './functions/time.js';
 import { urlsLibrary } from './functions/urls.js';
 import { plan, type Evaluation, type Program } from './interpreter.js';
+import type { ExpressionTimer } from './interrupt.js';
 import { CompileError, NO_LOCATION, ProgramError } from './issues.js';
 import { parse } from './parse.js';
 import type { CelType } from './types.js';
@@ -73,9 +74,12 @@ export class CompiledExpression {
     return estimateCost(this.checked, sizes);
   }
 
-  /** The value and runtime cost; evaluation stops (cancelled) once the cost passes `limit`. */
-  evaluate(activation: Readonly<Record<string, Value>>, limit: number): Evaluation {
-    return this.program.evaluate(activation, limit);
+  /**
+   * The value and runtime cost; evaluation stops (cancelled) once the cost passes `limit`, and
+   * (interrupted) once it runs longer than its timer allows (interrupt.ts; its own by default).
+   */
+  evaluate(activation: Readonly<Record<string, Value>>, limit: number, timer?: ExpressionTimer): Evaluation {
+    return this.program.evaluate(activation, limit, timer);
   }
 }
 
