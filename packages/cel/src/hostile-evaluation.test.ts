@@ -147,6 +147,12 @@ test('interruption: the clock is read within one long comparison, not only betwe
   assert.equal(result.interrupted, true);
 });
 
+test('findAll: an empty pattern costs nothing (as upstream) and matches between every character: the clock stops it', () => {
+  const result = measure(env, "s.findAll('').size() > 0", { s: 'ab'.repeat(1_500_000) });
+  assert.equal(result.interrupted, true);
+  assert.ok(result.ms < EXPRESSION_TIME_LIMIT_MS + 800, `${result.ms.toFixed(0)} ms`);
+});
+
 test('strings: searches stay linear, on long adversarial patterns too', () => {
   const s = 'a'.repeat(1_000_000);
   const t = `${'a'.repeat(200_000)}b`;

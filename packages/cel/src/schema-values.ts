@@ -138,6 +138,7 @@ export class SchemaObject extends MapValue {
   override equals(other: MapValue): boolean | ErrorValue {
     if (this.size() !== other.size()) return false;
     for (const [property, raw] of Object.entries(this.raw)) {
+      poll();
       const schema = this.schema.properties?.[property];
       if (!schema) {
         if (!(other instanceof SchemaObject)) return false;
@@ -162,6 +163,7 @@ export class SchemaObject extends MapValue {
 /** Whether two JSON values are the same data (objects in any key order). */
 function rawEqual(a: Raw, b: Raw): boolean {
   if (a === b) return true;
+  poll();
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => rawEqual(x, b[i]));
   if (isObject(a)) {
     if (!isObject(b)) return false;
@@ -325,8 +327,12 @@ export class SchemaMapList extends SchemaList {
   override equals(other: ListValue): boolean | ErrorValue {
     if (this.size() !== other.size()) return false;
     const mine = new Map<string, Value>();
-    for (const item of this.values()) mine.set(this.keyOf(item), item);
+    for (const item of this.values()) {
+      poll();
+      mine.set(this.keyOf(item), item);
+    }
     for (const item of other.values()) {
+      poll();
       const match = mine.get(this.keyOf(item));
       if (match === undefined) return false;
       const eq = valuesEqual(match, item);
@@ -339,6 +345,7 @@ export class SchemaMapList extends SchemaList {
     const at = new Map<string, number>();
     items.forEach((item, i) => at.set(this.keyOf(item), i));
     for (const item of other.values()) {
+      poll();
       const key = this.keyOf(item);
       const position = at.get(key);
       if (position !== undefined) items[position] = item;

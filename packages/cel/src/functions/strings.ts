@@ -116,6 +116,7 @@ function replace(s: string, old: string, replacement: string, n: bigint): string
     const out: string[] = [];
     let count = 0n;
     for (let i = 0; i <= p.length; i++) {
+      poll();
       if (n < 0n || count < n) {
         out.push(replacement);
         count++;
