@@ -70,6 +70,8 @@ export { parseGroupVersion } from './admissionregistration/validation.js';
 export { compilePolicy, type CompiledPolicy } from './admissionregistration/compiled-policy.js';
 export { compileMatch, matches, type CompiledMatch, type EquivalentResource, type GroupVersionKind, type GroupVersionResource, type MatchRequest } from './admissionregistration/matching.js';
 export { evaluatePolicy, type PolicyDecision } from './admissionregistration/policy-validator.js';
+/** The time bound of a request's expressions (see @plat/cel's interrupt.ts), for the policy plugin. */
+export { ExpressionTimer } from '@plat/cel';
 export type { Activation } from './admissionregistration/policy-evaluation.js';
 export { policyActivation, withParams, type PolicyAuthorizer } from './admissionregistration/policy-activation.js';
 export { typeCheckPolicy, type KindResolver, type TypedKind } from './admissionregistration/policy-type-checking.js';

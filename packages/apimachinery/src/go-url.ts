@@ -19,20 +19,19 @@ export interface GoURL {
 const controlCharacter = /[\x00-\x1f\x7f]/;
 
 function unescape(s: string, what: 'path' | 'fragment' | 'user' | 'host'): string {
-  let out = '';
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i]!;
-    if (c !== '%') {
-      out += c;
-      continue;
-    }
+  // In chunks between escapes: a character at a time made a string per character (a URL of
+  // 3,000,000 characters took 2 s, most of it collecting them).
+  const parts: string[] = [];
+  let from = 0;
+  for (let i = s.indexOf('%'); i >= 0; i = s.indexOf('%', from)) {
     const hex = s.slice(i + 1, i + 3);
     if (!/^[0-9A-Fa-f]{2}$/.test(hex)) throw new Error(`invalid URL escape ${goQuote(s.slice(i, i + 3))}`);
-    out += String.fromCharCode(Number.parseInt(hex, 16));
-    i += 2;
+    parts.push(s.slice(from, i), String.fromCharCode(Number.parseInt(hex, 16)));
+    from = i + 3;
   }
+  parts.push(s.slice(from));
   if (what === 'user' && /[^A-Za-z0-9\-._:~!$&'()*+,;=%@]/.test(s)) throw new Error('net/url: invalid userinfo');
-  return out;
+  return parts.join('');
 }
 
 /** The scheme, when the text begins with one (Go's getScheme). */
@@ -153,17 +152,29 @@ export function goURLPort(url: GoURL): string {
 }
 
 const pathSafe = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/]$/;
+/** The bytes EscapedPath writes as they are; the others as %XX. */
+const PATH_SAFE: readonly boolean[] = Array.from({ length: 256 }, (_, byte) => byte < 0x80 && pathSafe.test(String.fromCharCode(byte)));
+const HEX = '0123456789ABCDEF';
 
 /** Go's URL.EscapedPath(): the path as written when that is a valid escaping, else the path escaped. */
 export function goURLEscapedPath(url: GoURL): string {
   const raw = url.rawPath;
-  if (/^([A-Za-z0-9\-._~!$&'()*+,;=:@/]|%[0-9A-Fa-f]{2})*$/.test(raw)) return raw;
-  let out = '';
-  for (const byte of new TextEncoder().encode(unescape(raw, 'path'))) {
-    const c = String.fromCharCode(byte);
-    out += byte < 0x80 && pathSafe.test(c) ? c : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  // Only safe characters and escapes: two scans without backtracking (a repeated alternation took
+  // 400 ms on a path of 3,000,000 characters).
+  if (!/[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]/.test(raw) && !/%(?![0-9A-Fa-f]{2})/.test(raw)) return raw;
+  // Written as bytes, then read as text: a string per byte took 500 ms for 3,000,000 of them.
+  const bytes = new TextEncoder().encode(unescape(raw, 'path'));
+  const out = Buffer.alloc(bytes.length * 3);
+  let n = 0;
+  for (const byte of bytes) {
+    if (PATH_SAFE[byte]) out[n++] = byte;
+    else {
+      out[n++] = 0x25;
+      out[n++] = HEX.charCodeAt(byte >> 4);
+      out[n++] = HEX.charCodeAt(byte & 15);
+    }
   }
-  return out;
+  return out.toString('latin1', 0, n);
 }
 
 function queryUnescape(s: string): string | undefined {

@@ -1,9 +1,12 @@
 // Requests built to hurt: each is refused with a precise 4xx, changes nothing, and leaves the server
-// serving (patch growth, nesting, YAML aliases, numbers a field cannot hold, bad parameters).
+// serving (patch growth, nesting, YAML aliases, numbers a field cannot hold, bad parameters, CEL
+// expressions too long, too deep or too costly in CRD rules and admission policies).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { customResourceDefinitions } from '@plat/api';
 import { encodeObject } from '@plat/protobuf';
 import { startApiServer, type ApiTestServer } from './testing/index.js';
+import { parseRuntimeConfig } from './runtime-config.js';
 import type { Response } from './testing/index.js';
 
 const rbac = '/apis/rbac.authorization.plat.io/v1';
@@ -189,6 +192,170 @@ describe('hostile input', () => {
     });
   });
 });
+
+describe('hostile input: CEL expressions', () => {
+  let api: ApiTestServer;
+  const crds = '/apis/apiextensions.plat.io/v1/customresourcedefinitions';
+  const policies = '/apis/admissionregistration.plat.io/v1beta1/validatingadmissionpolicies';
+  /** A CRD `<plural>.example.com` whose spec has a string s (up to 100,000 characters) and an int n, and these rules. */
+  const crd = (plural: string, rules: Json[]): Json => ({
+    apiVersion: 'apiextensions.plat.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.example.com` },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { plural, kind: `${plural[0]!.toUpperCase()}${plural.slice(1, -1)}` },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: { spec: { type: 'object', properties: { s: { type: 'string', maxLength: 100_000 }, n: { type: 'integer' } }, 'x-kubernetes-validations': rules } },
+            },
+          },
+        },
+      ],
+    },
+  });
+  const until = async <T>(probe: () => Promise<T | undefined>): Promise<T> => {
+    for (let i = 0; i < 500; i++) {
+      const found = await probe();
+      if (found !== undefined) return found;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error('timed out');
+  };
+  const served = (plural: string) => until(async () => ((await api.send('GET', `/apis/example.com/v1/namespaces/${NS}/${plural}`)).status === 200 ? true : undefined));
+  /** The causes' messages of a refusal. */
+  const causes = (response: Response): string[] => (json(response).details?.causes ?? []).map((c: Json) => `${c.field}: ${c.message}`);
+
+  before(async () => {
+    api = await startApiServer(
+      {},
+      { customResources: customResourceDefinitions, runtimeConfig: parseRuntimeConfig(['admissionregistration.k8s.io/v1beta1=true']), validatingAdmissionPolicy: true },
+    );
+    assert.equal((await api.send('POST', '/api/v1/namespaces', { metadata: { name: NS } })).status, 201);
+  });
+  after(() => api?.server.shutdown());
+
+  // A replace is charged by its result's length before it runs. Upstream's validator compares the
+  // cost with the object's budget (10,000,000) before it looks at the error, and cel-go reports the
+  // whole cost of the call that passed the limit: a call costing more than the budget is answered
+  // with the budget's message, one between the per-call limit and the budget with the limit's.
+  const squares = [
+    [5_000, "'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: self.s.replace('a', self.s).size() > 0"],
+    [20_000, 'validation failed due to running out of cost budget, no further validation rules will be run'],
+    [100_000, 'validation failed due to running out of cost budget, no further validation rules will be run'],
+  ] as const;
+  it('a rule that would square a long string is a 422 with the cost message, answered at once, the string never built', async () => {
+    assert.equal((await api.send('POST', crds, crd('squares', [{ rule: "self.s.replace('a', self.s).size() > 0" }]))).status, 201);
+    await served('squares');
+    const object = (name: string, s: string) => ({ apiVersion: 'example.com/v1', kind: 'Square', metadata: { name }, spec: { s } });
+    for (const [length, message] of squares) {
+      const started = performance.now();
+      const response = await api.send('POST', `/apis/example.com/v1/namespaces/${NS}/squares`, object(`s${length}`, 'a'.repeat(length)));
+      assert.equal(response.status, 422, response.body);
+      assert.deepEqual(causes(response), [`spec: Invalid value: "object": ${message}`]);
+      assert.ok(performance.now() - started < 1_000, 'answered at once');
+    }
+    assert.equal((await api.send('POST', `/apis/example.com/v1/namespaces/${NS}/squares`, object('small', 'ab'))).status, 201);
+  });
+
+  const SIZE = /^ERROR: <input>:-1:0: expression code point size exceeds limit: size: \d+, limit 100000$/;
+  const LISTENER = /^ERROR: <input>:-1:0: expression recursion limit exceeded: 250$/;
+  const VISITOR = /^ERROR: <input>:-1:0: max recursion depth exceeded$/;
+  const chain = (term: string, n: number, op: string): string => Array<string>(n).fill(term).join(` ${op} `);
+  // [what, rule, the compile error (undefined: accepted, as cel-go accepts it)]
+  const rules: [string, Json, RegExp | undefined][] = [
+    ['12,000 terms of true &&', { rule: chain('true', 12_000, '&&') }, undefined],
+    ['3,000 terms of false ||', { rule: `${chain('false', 3_000, '||')} || true` }, undefined],
+    ['50,001 ! before a bool', { rule: `${'!'.repeat(50_001)}false` }, undefined],
+    ['5,000 - before an int', { rule: `${'-'.repeat(5_000)}self.n == self.n` }, undefined],
+    ['a list of 30,000 literals', { rule: `[${Array<string>(30_000).fill('1').join(',')}].size() > 0` }, undefined],
+    ['20,000 terms of +', { rule: `${chain('1', 20_000, '+')} > 0` }, VISITOR],
+    ['300 selections', { rule: `self${'.s'.repeat(300)} == ""` }, VISITOR],
+    ['300 indexes', { rule: `self${'["s"]'.repeat(300)} == ""` }, VISITOR],
+    ['300 nested parentheses', { rule: `${'('.repeat(300)}true${')'.repeat(300)}` }, LISTENER],
+    ['300 nested lists', { rule: `${'['.repeat(300)}1${']'.repeat(300)} != []` }, LISTENER],
+    ['300 nested ternaries', { rule: `${'true ? true : '.repeat(300)}false` }, LISTENER],
+    ['100,001 code points', { rule: `"${'a'.repeat(99_999)}" == ""` }, SIZE],
+  ];
+  for (const [i, [what, rule, error]] of rules.entries()) {
+    it(`a CRD rule of ${what}: ${error ? '422 with cel-go\'s error' : 'accepted, and it runs'}`, async () => {
+      const plural = `deep${i}s`;
+      const response = await api.send('POST', crds, crd(plural, [rule]));
+      if (error) {
+        assert.equal(response.status, 422, response.body);
+        const [cause] = json(response).details.causes as Json[];
+        assert.equal(cause!.field, 'spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule');
+        assert.match(cause!.message, /^Invalid value: .*: compilation failed: /s);
+        assert.match((cause!.message as string).replace(/^[^]*?compilation failed: /, ''), error);
+        assert.equal((await api.send('GET', `${crds}/${plural}.example.com`)).status, 404);
+        return;
+      }
+      assert.equal(response.status, 201, response.body);
+      await served(plural);
+      const kind = `${plural[0]!.toUpperCase()}${plural.slice(1, -1)}`;
+      const created = await api.send('POST', `/apis/example.com/v1/namespaces/${NS}/${plural}`, { apiVersion: 'example.com/v1', kind, metadata: { name: 'x' }, spec: { n: 1 } });
+      assert.equal(created.status, 201, created.body);
+    });
+  }
+
+  it('a messageExpression too deep: 422 with cel-go\'s error', async () => {
+    const response = await api.send('POST', crds, crd('messages', [{ rule: 'true', messageExpression: `${'('.repeat(300)}"m"${')'.repeat(300)}` }]));
+    assert.equal(response.status, 422, response.body);
+    assert.match(JSON.stringify(json(response).details.causes), /messageExpression compilation failed: ERROR: <input>:-1:0: expression recursion limit exceeded: 250/);
+  });
+
+  const policy = (name: string, expression: string): Json => ({
+    apiVersion: 'admissionregistration.plat.io/v1beta1',
+    kind: 'ValidatingAdmissionPolicy',
+    metadata: { name },
+    spec: { matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }] }, validations: [{ expression }] },
+  });
+
+  it('an admission policy expression too deep or too long: 422 with cel-go\'s error; a long && chain is accepted', async () => {
+    const cases: [string, RegExp][] = [
+      [`${chain('1', 20_000, '+')} > 0`, VISITOR],
+      [`${'('.repeat(300)}true${')'.repeat(300)}`, LISTENER],
+      [`"${'a'.repeat(99_999)}" == ""`, SIZE],
+    ];
+    for (const [i, [expression, error]] of cases.entries()) {
+      const response = await api.send('POST', policies, policy(`deep-${i}`, expression));
+      assert.equal(response.status, 422, response.body);
+      const [cause] = json(response).details.causes as Json[];
+      assert.equal(cause!.field, 'spec.validations[0].expression');
+      assert.match((cause!.message as string).replace(/^[^]*?compilation failed: /, ''), error);
+    }
+    assert.equal((await api.send('POST', policies, policy('long-and', chain('true', 12_000, '&&')))).status, 201);
+  });
+
+  it('a policy expression that would square an annotation is stopped by cost, answered at once by its failure policy', async () => {
+    assert.equal((await api.send('POST', policies, policy('squares', "object.metadata.annotations['a'].replace('a', object.metadata.annotations['a']).size() > 0"))).status, 201);
+    const binding = { apiVersion: 'admissionregistration.plat.io/v1beta1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'squares' }, spec: { policyName: 'squares', validationActions: ['Deny'] } };
+    assert.equal((await api.send('POST', '/apis/admissionregistration.plat.io/v1beta1/validatingadmissionpolicybindings', binding)).status, 201);
+    const configMap = (length: number) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${length}-${Date.now()}`, annotations: { a: 'a'.repeat(length) } } });
+    // As for CRD rules: past the per-call limit, the expression's error; past the binding's budget, the pass fails.
+    const perCall = await until(async () => {
+      const response = await api.send('POST', `/api/v1/namespaces/${NS}/configmaps`, configMap(4_000));
+      return response.status === 201 ? undefined : response;
+    });
+    // An error's decision has no reason: upstream's controller.go makes it Invalid, a 422.
+    expectStatusOf(perCall, 422, /denied request: expression '.*' resulted in error: operation cancelled: actual cost limit exceeded$/);
+    const started = performance.now();
+    expectStatusOf(await api.send('POST', `/api/v1/namespaces/${NS}/configmaps`, configMap(20_000)), 422, /denied request: validation failed due to running out of cost budget, no further validation rules will be run$/);
+    assert.ok(performance.now() - started < 1_000, 'answered at once');
+  });
+});
+
+function expectStatusOf(response: Response, code: number, message: RegExp): void {
+  assert.equal(response.status, code, response.body);
+  assert.match(json(response).message, message);
+}
 
 /** A JSON patch that wraps a list in another, again and again: each round adds a level. */
 function nestByMoves(levels: number): unknown[] {

@@ -211,11 +211,9 @@ class Checker {
    */
   private join(e: Expr, previous: CelType | undefined, next: CelType): CelType {
     if (!previous) return next;
-    const s = this.subst.copy();
-    if (isAssignable(previous, next, s)) {
-      this.subst.commit(s);
-      return previous;
-    }
+    const mark = this.subst.mark();
+    if (isAssignable(previous, next, this.subst)) return previous;
+    this.subst.rollback(mark);
     if (!this.env.homogeneousAggregateLiterals) return DynType;
     this.error(e, `expected type '${formatType(finalize(previous, this.subst))}' but found '${formatType(finalize(next, this.subst))}'`);
     return previous;
@@ -270,7 +268,10 @@ class Checker {
   }
 
   private checkCall(e: Expr & { kind: 'call' }): CelType {
-    const argTypes = [...(e.target ? [this.check(e.target)] : []), ...e.args.map((a) => this.check(a))];
+    // A loop, not map(): a frame less per level of the tree (see parse.ts's MAX_TREE_DEPTH).
+    const argTypes: CelType[] = [];
+    if (e.target) argTypes.push(this.check(e.target));
+    for (const a of e.args) argTypes.push(this.check(a));
     const decl = this.env.functions.get(e.fn);
     if (!decl) return this.error(e, `undeclared reference to '${e.fn}' (in container '${this.env.container ?? ''}')`);
     const isMember = e.target !== undefined;
@@ -279,10 +280,14 @@ class Checker {
     for (const overload of decl.overloads) {
       if (overload.member !== isMember || overload.params.length !== argTypes.length) continue;
       const suffix = `#${this.fresh++}`;
-      const s = this.subst.copy();
-      if (!overload.params.every((p, i) => isAssignable(instantiate(p, suffix), argTypes[i]!, s))) continue;
-      const overloadResult = s.apply(instantiate(overload.result, suffix));
-      if (matched.length === 0) this.subst.commit(s);
+      const mark = this.subst.mark();
+      if (!overload.params.every((p, i) => isAssignable(instantiate(p, suffix), argTypes[i]!, this.subst))) {
+        this.subst.rollback(mark);
+        continue;
+      }
+      const overloadResult = this.subst.apply(instantiate(overload.result, suffix));
+      // The first overload that fits keeps its bindings; the others only say what else may fit.
+      if (matched.length > 0) this.subst.rollback(mark);
       matched.push(overload);
       if (!result) result = overloadResult;
       else if (result.kind !== 'dyn' && !sameType(result, overloadResult)) result = DynType;

@@ -106,10 +106,16 @@ class Coster {
       }
       case 'call':
         return this.callCost(e);
-      case 'list':
-        return e.elements.reduce((acc, x) => sum(acc, this.cost(x)), fixed(COST.listCreateBase));
-      case 'map':
-        return e.entries.reduce((acc, x) => sum(sum(acc, this.cost(x.key)), this.cost(x.value)), fixed(COST.mapCreateBase));
+      case 'list': {
+        let total = fixed(COST.listCreateBase);
+        for (const x of e.elements) total = sum(total, this.cost(x));
+        return total;
+      }
+      case 'map': {
+        let total = fixed(COST.mapCreateBase);
+        for (const x of e.entries) total = sum(sum(total, this.cost(x.key)), this.cost(x.value));
+        return total;
+      }
       case 'comprehension': {
         let total = sum(this.cost(e.range), this.cost(e.init));
         const stack = this.iterRanges.get(e.iterVar) ?? [];
@@ -126,7 +132,9 @@ class Coster {
   }
 
   private callCost(e: Expr & { kind: 'call' }): Estimate {
-    const argCosts = e.args.map((a) => this.cost(a));
+    // Loops, not map(): a frame less per level of the tree.
+    const argCosts: Estimate[] = [];
+    for (const a of e.args) argCosts.push(this.cost(a));
     const args = e.args.map((a) => this.node(a));
     const overloads = this.checked.overloads.get(e.id);
     if (!overloads?.length) return ZERO;

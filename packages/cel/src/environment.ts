@@ -13,7 +13,8 @@ import { standardStringFunctions, stringsExtension } from './functions/strings.j
 import { timeFunctions } from './functions/time.js';
 import { urlsLibrary } from './functions/urls.js';
 import { plan, type Evaluation, type Program } from './interpreter.js';
-import { ProgramError } from './issues.js';
+import type { ExpressionTimer } from './interrupt.js';
+import { CompileError, NO_LOCATION, ProgramError } from './issues.js';
 import { parse } from './parse.js';
 import type { CelType } from './types.js';
 import type { Value } from './values.js';
@@ -73,9 +74,28 @@ export class CompiledExpression {
     return estimateCost(this.checked, sizes);
   }
 
-  /** The value and runtime cost; evaluation stops (cancelled) once the cost passes `limit`. */
-  evaluate(activation: Readonly<Record<string, Value>>, limit: number): Evaluation {
-    return this.program.evaluate(activation, limit);
+  /**
+   * The value and runtime cost; evaluation stops (cancelled) once the cost passes `limit`, and
+   * (interrupted) once it runs longer than its timer allows (interrupt.ts; its own by default).
+   */
+  evaluate(activation: Readonly<Record<string, Value>>, limit: number, timer?: ExpressionTimer): Evaluation {
+    return this.program.evaluate(activation, limit, timer);
+  }
+}
+
+/**
+ * The last guard of the stack: parse() keeps trees within cel-go's depth, which every stage
+ * handles with thousands of frames to spare; should a caller already be that deep, the expression
+ * is refused with cel-go's depth error rather than failing the request.
+ */
+function guardDepth<T>(source: string, compile: () => T): T {
+  try {
+    return compile();
+  } catch (error) {
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      throw new CompileError(source, [{ offset: NO_LOCATION, message: 'max recursion depth exceeded' }]);
+    }
+    throw error;
   }
 }
 
@@ -123,9 +143,11 @@ export class CelEnvironment {
    * ProgramError when it checks but cannot be planned (program instantiation, in cel-go's words).
    */
   compile(source: string): CompiledExpression {
-    const expr = parse(source);
-    const checked = check(source, expr, this.checkerEnv());
-    return new CompiledExpression(source, checked, this.optimize);
+    return guardDepth(source, () => {
+      const expr = parse(source);
+      const checked = check(source, expr, this.checkerEnv());
+      return new CompiledExpression(source, checked, this.optimize);
+    });
   }
 
   /**
@@ -134,8 +156,10 @@ export class CelEnvironment {
    * checks every expression it runs.
    */
   compileUnchecked(source: string): CompiledExpression {
-    const expr = parse(source);
-    const checked = uncheckedExpr(expr, this.checkerEnv());
-    return new CompiledExpression(source, checked, this.optimize);
+    return guardDepth(source, () => {
+      const expr = parse(source);
+      const checked = uncheckedExpr(expr, this.checkerEnv());
+      return new CompiledExpression(source, checked, this.optimize);
+    });
   }
 }

@@ -229,13 +229,13 @@ test('compile: what Kubernetes computes ahead of time and fails fails the progra
 
 test('evaluate: `in` a list of constant scalars is a set lookup, numbers across their types, at no cost', () => {
   const run = (source: string) => env.compile(source).evaluate(activation, PER_CALL_LIMIT);
-  assert.deepEqual(run('i in [1, 7, 9]'), { value: true, cost: 1, cancelled: false });
-  assert.deepEqual(run('dyn(7.0) in [1, 7]'), { value: true, cost: 0, cancelled: false });
-  assert.deepEqual(run('s in ["a", "b"]'), { value: false, cost: 1, cancelled: false });
+  assert.deepEqual(run('i in [1, 7, 9]'), { value: true, cost: 1, cancelled: false, interrupted: false });
+  assert.deepEqual(run('dyn(7.0) in [1, 7]'), { value: true, cost: 0, cancelled: false, interrupted: false });
+  assert.deepEqual(run('s in ["a", "b"]'), { value: false, cost: 1, cancelled: false, interrupted: false });
   // Not all scalars (or not constant): the ordinary `in`, costing the list's size.
-  assert.deepEqual(run('i in [1, i]'), { value: true, cost: 44, cancelled: false });
+  assert.deepEqual(run('i in [1, i]'), { value: true, cost: 44, cancelled: false, interrupted: false });
   // An empty list is false without reading its left side.
-  assert.deepEqual(run('(1 / 0 == 1) in []'), { value: false, cost: 0, cancelled: false });
+  assert.deepEqual(run('(1 / 0 == 1) in []'), { value: false, cost: 0, cancelled: false, interrupted: false });
 });
 
 test('compile: Kubernetes refuses a literal of mixed types, where cel-go by default makes it dyn', () => {

@@ -3,6 +3,8 @@
 export { CelEnvironment, CompiledExpression, type EnvironmentOptions } from './environment.js';
 export { CompileError, ProgramError, type Issue } from './issues.js';
 export type { Evaluation } from './interpreter.js';
+export { EXPRESSION_TIME_LIMIT_MS, ExpressionTimer, INTERRUPTED } from './interrupt.js';
+export { MAX_EXPRESSION_CODE_POINTS, MAX_PARSE_RECURSION_DEPTH, MAX_TREE_DEPTH } from './parse-limits.js';
 export { MAX as UNBOUNDED_COST, type Estimate, type SizeEstimator } from './cost.js';
 export * from './limits.js';
 export * from './types.js';

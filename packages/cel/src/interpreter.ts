@@ -3,13 +3,15 @@
 // call its cost from runtime-cost.ts, list and map literals their base, the logical operators and
 // constants nothing, the comprehensions that macros expand to what their steps cost, iteration by
 // iteration; with Kubernetes' optimizations, what is computed ahead of time costs nothing (see
-// Planner). Evaluation stops as soon as the cost passes the limit. The tree is turned into
+// Planner). Evaluation stops as soon as the cost passes the limit (a call's cost is charged before
+// it runs), or once it runs longer than its time allows (interrupt.ts). The tree is turned into
 // closures once, at compile time.
 import { ACCUMULATOR, OP, type Expr } from './ast.js';
 import { candidateNames, qualifiedName, type CheckedExpr } from './checker.js';
 import type { Overload } from './functions/overload.js';
 import { indexValue, mapIndex } from './functions/operators.js';
 import { compileRegex } from './functions/regex-engine.js';
+import { EvaluationInterrupted, ExpressionTimer, INTERRUPTED, tick, within, type Clock } from './interrupt.js';
 import { ProgramError } from './issues.js';
 import { CONVERSIONS, REGEX_FUNCTIONS, constantSet, setKey } from './optimize.js';
 import { COST } from './limits.js';
@@ -37,8 +39,8 @@ export class CostLimitExceeded extends Error {
   }
 }
 
-/** One evaluation's state: the root variables, the comprehension variables' slots, the cost so far. */
-export interface EvalState {
+/** One evaluation's state: the root variables, the comprehension variables' slots, the cost so far, and its clock. */
+export interface EvalState extends Clock {
   readonly activation: Readonly<Record<string, Value>>;
   readonly slots: Value[];
   cost: number;
@@ -47,9 +49,13 @@ export interface EvalState {
 
 type Step = (state: EvalState) => Value;
 
+/** Steps between two readings of the clock: a reading costs about as much as a cheap step. */
+const CLOCK_STRIDE = 16;
+
 function charge(state: EvalState, amount: number): void {
   state.cost += amount;
   if (state.cost > state.limit) throw new CostLimitExceeded();
+  tick(state, CLOCK_STRIDE);
 }
 
 /** Whether a value is one of `type`, for choosing among overloads when arguments are dyn. */
@@ -312,7 +318,8 @@ class Planner {
   }
 
   private planList(e: Expr & { kind: 'list' }): Step {
-    const elements = e.elements.map((x) => this.plan(x));
+    const elements: Step[] = [];
+    for (const x of e.elements) elements.push(this.plan(x));
     if (this.optimize && e.elements.every((x) => this.constants.has(x.id))) {
       return this.constant(e, new ArrayList(e.elements.map((x) => this.constantOf(x)!)));
     }
@@ -350,7 +357,9 @@ class Planner {
 
   private planCall(e: Expr & { kind: 'call' }): Step {
     const operandExprs = [...(e.target ? [e.target] : []), ...e.args];
-    const operands = operandExprs.map((x) => this.plan(x));
+    // A loop, not map(): a frame less per level of the tree.
+    const operands: Step[] = [];
+    for (const x of operandExprs) operands.push(this.plan(x));
     switch (e.fn) {
       case OP.and:
       case OP.or:
@@ -385,9 +394,8 @@ class Planner {
     }
     return (state) => {
       const args = operands.map((operand) => operand(state));
-      const result = call(args);
-      charge(state, callCost(fn, costId, args, result));
-      return result;
+      charge(state, callCost(fn, costId, args));
+      return call(args);
     };
   }
 
@@ -459,6 +467,8 @@ class Planner {
       if (building) accu = building;
       state.slots[accuSlot] = accu;
       for (const item of items) {
+        // cel-go's interrupt point: each iteration (map() and filter() may charge nothing for one).
+        tick(state, CLOCK_STRIDE);
         state.slots[iterSlot] = item;
         const c = cond(state);
         if (c === false) break;
@@ -473,17 +483,27 @@ class Planner {
   }
 }
 
-/** An evaluation's outcome: its value (an ErrorValue when it failed) and cost; `cancelled` when it passed its limit. */
+/**
+ * An evaluation's outcome: its value (an ErrorValue when it failed) and cost; `cancelled` when it
+ * passed its cost limit, `interrupted` when it ran out of time (its value is then cel-go's
+ * "operation interrupted").
+ */
 export interface Evaluation {
   readonly value: Value;
   readonly cost: number;
   readonly cancelled: boolean;
+  readonly interrupted: boolean;
 }
 
 export interface Program {
-  /** Evaluates with the root variables given, stopping once the cost passes `limit`. */
-  evaluate(activation: Readonly<Record<string, Value>>, limit: number): Evaluation;
+  /**
+   * Evaluates with the root variables given, stopping once the cost passes `limit` or the time its
+   * timer allows (interrupt.ts; by default a timer of its own).
+   */
+  evaluate(activation: Readonly<Record<string, Value>>, limit: number, timer?: ExpressionTimer): Evaluation;
 }
+
+const isStackOverflow = (error: RangeError): boolean => /call stack/i.test(error.message);
 
 /** The program of a checked expression; `optimize` as Kubernetes' cel.OptOptimize (see Planner). */
 export function plan(checked: CheckedExpr, optimize: boolean): Program {
@@ -491,13 +511,20 @@ export function plan(checked: CheckedExpr, optimize: boolean): Program {
   const root = planner.plan(checked.expr);
   const slots = planner.slotCount;
   return {
-    evaluate(activation, limit) {
-      const state: EvalState = { activation, slots: new Array<Value>(slots).fill(null), cost: 0, limit };
+    evaluate(activation, limit, timer = new ExpressionTimer()) {
+      const state: EvalState = { activation, slots: new Array<Value>(slots).fill(null), cost: 0, limit, start: performance.now(), timer, ticks: 0 };
+      const outcome = (value: Value, cancelled = false, interrupted = false): Evaluation => ({ value, cost: state.cost, cancelled, interrupted });
       try {
-        return { value: root(state), cost: state.cost, cancelled: false };
+        return outcome(within(state, () => root(state)));
       } catch (error) {
-        if (!(error instanceof CostLimitExceeded)) throw error;
-        return { value: new ErrorValue(error.message), cost: state.cost, cancelled: true };
+        if (error instanceof CostLimitExceeded) return outcome(new ErrorValue(error.message), true);
+        if (error instanceof EvaluationInterrupted) {
+          timer.expire();
+          return outcome(new ErrorValue(INTERRUPTED), false, true);
+        }
+        // The stack's end or an engine limit (a string too long): the expression fails, never the server.
+        if (error instanceof RangeError) return outcome(new ErrorValue(isStackOverflow(error) ? 'max recursion depth exceeded' : error.message));
+        throw error;
       }
     },
   };

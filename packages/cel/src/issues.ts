@@ -6,9 +6,13 @@
 import type { CelType } from './types.js';
 
 export interface Issue {
+  /** Where in the source; NO_LOCATION for what concerns the whole source (its size, its depth). */
   readonly offset: number;
   readonly message: string;
 }
+
+/** cel-go's NoLocation: shown as line -1, column 0, without the source line. */
+export const NO_LOCATION = -1;
 
 /** A failed compilation: its issues, and their display as one string. */
 export class CompileError extends Error {
@@ -21,35 +25,57 @@ export class CompileError extends Error {
   }
 }
 
-function location(source: string, offset: number): { line: number; column: number; text: string } {
-  const points = Array.from(source.slice(0, offset));
+/** The line of a (UTF-16) offset: its number and where it starts and ends. */
+function lineOf(source: string, offset: number): { line: number; start: number; end: number } {
   let line = 1;
-  let lineStart = 0;
-  points.forEach((c, i) => {
-    if (c === '\n') {
-      line++;
-      lineStart = i + 1;
+  let start = 0;
+  for (let i = source.indexOf('\n'); i >= 0 && i < offset; i = source.indexOf('\n', i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  const end = source.indexOf('\n', start);
+  return { line, start, end: end < 0 ? source.length : end };
+}
+
+/** The code points of `s` (a surrogate pair is one). */
+function codePoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    if ((s.charCodeAt(i) & 0xfc00) === 0xd800 && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n--;
+      i++;
     }
-  });
-  const allPoints = Array.from(source);
-  let lineEnd = allPoints.indexOf('\n', lineStart);
-  if (lineEnd < 0) lineEnd = allPoints.length;
-  return { line, column: points.length - lineStart, text: allPoints.slice(lineStart, lineEnd).join('') };
+  }
+  return n;
 }
 
 export function formatIssue(source: string, issue: Issue): string {
-  const { line, column, text } = location(source, Math.min(issue.offset, source.length));
-  const snippet = text.replaceAll('\t', ' ');
-  const chars = Array.from(snippet);
-  // A wide character is pointed at with wide marks, so that the caret stays under it.
-  const wide = (c: string | undefined): boolean => c !== undefined && new TextEncoder().encode(c).length > 1;
-  let indicator = '';
-  for (let i = 0; i < column && i < chars.length; i++) indicator += wide(chars[i]) ? '\uff0e' : '.';
-  indicator += wide(chars[column]) ? '\uff3e' : '^';
-  return `ERROR: <input>:${line}:${column + 1}: ${issue.message}\n | ${snippet}\n | ${indicator}`;
+  if (issue.offset === NO_LOCATION) return `ERROR: <input>:-1:0: ${issue.message}`;
+  const offset = Math.min(issue.offset, source.length);
+  const { line, start, end } = lineOf(source, offset);
+  const snippet = source.slice(start, end).replaceAll('\t', ' ');
+  const before = snippet.slice(0, offset - start);
+  // A mark per code point before the error, a wide one under a wide (non-ASCII) character, so that
+  // the caret stays under it: whole-string replacements, not a string per character.
+  const marks = before.replace(/[\x00-\x7f]/g, '.').replace(/[^.]/gu, '\uff0e');
+  const caret = (source.codePointAt(offset) ?? 0) > 0x7f && offset < end ? '\uff3e' : '^';
+  return `ERROR: <input>:${line}:${codePoints(before) + 1}: ${issue.message}\n | ${snippet}\n | ${marks}${caret}`;
 }
 
-export const formatIssues = (source: string, issues: readonly Issue[]): string => issues.map((i) => formatIssue(source, i)).join('\n');
+/** cel-go's maxErrorsToReport: the errors kept and shown; the rest are counted. */
+export const MAX_ISSUES_SHOWN = 100;
+
+/**
+ * The issues as cel-go shows them: the first 100 reported, sorted by where they are, then how many
+ * more there were (each shows its whole source line: thousands of them made a message of many
+ * megabytes, past V8's longest string for a long enough source).
+ */
+export function formatIssues(source: string, issues: readonly Issue[]): string {
+  const shown = issues.slice(0, MAX_ISSUES_SHOWN).sort((a, b) => a.offset - b.offset);
+  const lines = shown.map((i) => formatIssue(source, i));
+  if (issues.length > MAX_ISSUES_SHOWN) lines.push(`${issues.length - MAX_ISSUES_SHOWN} more errors were truncated`);
+  return lines.join('\n');
+}
 
 /**
  * An expression that checks but cannot be planned, as cel-go's program instantiation fails: a

@@ -1,17 +1,29 @@
 // Source text to the expression tree (ast.ts). The grammar is @marcbachmann/cel-js's parser (a
 // complete, well-tested CEL parser); its tree is turned into cel-go's shape here: operators as
-// calls, negative number literals folded, macros expanded as cel-go expands them.
+// calls, negative number literals folded, `&&` and `||` chains balanced and macros expanded as
+// cel-go does. cel-go's limits on size and depth are applied first (parse-limits.ts), so that the
+// tree every later stage walks is never deeper than cel-go's would be.
 import { Environment, type ASTNode } from '@marcbachmann/cel-js';
 import { ACCUMULATOR, OP, type Expr } from './ast.js';
-import { CompileError, type Issue } from './issues.js';
+import { CompileError, NO_LOCATION, type Issue } from './issues.js';
+import { MAX_TREE_DEPTH, parseLimits } from './parse-limits.js';
 import { bytesLiteral, leadingPointFloats } from './source-text.js';
 import { UInt, type Value } from './values.js';
 
 const MAX_INT = (1n << 63n) - 1n;
 const MAX_UINT = (1n << 64n) - 1n;
 
+/**
+ * The library's own limits, lifted where cel-go has none (list and map entries, call arguments,
+ * nodes: the source's 100,000 code points bound them). Its depth limit stays as a guard of its
+ * own recursion, above anything parseLimits lets through (250 nested rules plus 250 postfix
+ * operators): it is only reached by sources that parseLimits could not read, which are syntax
+ * errors.
+ */
+const LIBRARY_LIMITS = { maxDepth: 600, maxAstNodes: Number.MAX_SAFE_INTEGER, maxListElements: Number.MAX_SAFE_INTEGER, maxMapEntries: Number.MAX_SAFE_INTEGER, maxCallArguments: Number.MAX_SAFE_INTEGER };
+
 // The parser only: optional syntax (.?field) is off, as in Kubernetes 1.28's compatibility version.
-const grammar = new Environment({ unlistedVariablesAreDyn: true, homogeneousAggregateLiterals: false, enableOptionalTypes: false });
+const grammar = new Environment({ unlistedVariablesAreDyn: true, homogeneousAggregateLiterals: false, enableOptionalTypes: false, limits: LIBRARY_LIMITS });
 
 const binaryOps: Record<string, string> = {
   '+': OP.add,
@@ -123,6 +135,9 @@ class Converter {
       case '.?':
       case '[?]':
         return this.fail(offset, 'unsupported syntax: optional field selection');
+      case '&&':
+      case '||':
+        return this.logicalChain(node);
       default: {
         const fn = binaryOps[node.op];
         if (!fn) return this.fail(offset, `unsupported syntax '${node.op}'`);
@@ -130,6 +145,34 @@ class Converter {
         return this.call(fn, this.tokenAt(left.end), undefined, [this.convert(left), this.convert(right)]);
       }
     }
+  }
+
+  /**
+   * A chain of `&&` (or `||`) as cel-go's parser builds it: its terms in order, then a balanced
+   * tree of calls over them (depth log n), each call at its operator. The library's tree is a
+   * left-leaning chain as long as the source's; it is walked without recursion.
+   */
+  private logicalChain(node: ASTNode): Expr {
+    const op = node.op;
+    const rights: ASTNode[] = [];
+    let first = node;
+    while (first.op === op) {
+      const [left, right] = first.args as [ASTNode, ASTNode];
+      rights.push(right);
+      first = left;
+    }
+    const terms = [first, ...rights.reverse()];
+    const at = terms.slice(0, -1).map((t) => this.tokenAt(t.end));
+    const converted = terms.map((t) => this.convert(t));
+    const fn = op === '&&' ? OP.and : OP.or;
+    // cel-go's balancer: the operator in the middle (rounding up) joins the two halves.
+    const balanced = (lo: number, hi: number): Expr => {
+      const mid = (lo + hi + 1) >> 1;
+      const left = mid === lo ? converted[mid]! : balanced(lo, mid - 1);
+      const right = mid === hi ? converted[mid + 1]! : balanced(mid + 1, hi);
+      return this.call(fn, at[mid]!, undefined, [left, right]);
+    };
+    return balanced(0, at.length - 1);
   }
 
   private call(fn: string, offset: number, target: Expr | undefined, args: Expr[]): Expr {
@@ -220,20 +263,63 @@ class Converter {
   }
 }
 
+/** `source` with the characters at `offsets` read as spaces (offsets keep their meaning). */
+function blank(source: string, offsets: readonly number[]): string {
+  if (!offsets.length) return source;
+  const chars = source.split('');
+  for (const offset of offsets) chars[offset] = ' ';
+  return chars.join('');
+}
+
 /** The expression tree of `source`, or a CompileError with the syntax errors. */
 export function parse(source: string): Expr {
-  const inserted = leadingPointFloats(source);
-  let text = source;
+  const limits = parseLimits(source);
+  if (limits.error) throw new CompileError(source, [{ offset: NO_LOCATION, message: limits.error }]);
+  const read = blank(source, limits.blanks);
+  const inserted = leadingPointFloats(read);
+  let text = read;
   for (let j = inserted.length - 1; j >= 0; j--) text = `${text.slice(0, inserted[j])}0${text.slice(inserted[j])}`;
   const converter = new Converter(text, inserted);
   let root: ASTNode;
   try {
     root = grammar.parse(text).ast;
   } catch (error) {
+    // The library's recursion on a source parseLimits could not read: refused as cel-go refuses depth.
+    if (error instanceof RangeError) throw new CompileError(source, [{ offset: NO_LOCATION, message: 'max recursion depth exceeded' }]);
     const e = error as { summary?: string; message: string; range?: { start: number } };
     throw new CompileError(source, [{ offset: converter.at(e.range?.start ?? 0), message: `Syntax error: ${e.summary ?? e.message}` }]);
   }
   const expr = converter.convert(root);
   if (converter.issues.length) throw new CompileError(source, converter.issues);
+  if (treeDepth(expr) > MAX_TREE_DEPTH) throw new CompileError(source, [{ offset: NO_LOCATION, message: 'max recursion depth exceeded' }]);
   return expr;
+}
+
+/** The depth of a tree, found without recursion. */
+function treeDepth(root: Expr): number {
+  let max = 0;
+  const stack: [Expr, number][] = [[root, 1]];
+  while (stack.length) {
+    const [e, depth] = stack.pop()!;
+    if (depth > max) max = depth;
+    for (const child of children(e)) stack.push([child, depth + 1]);
+  }
+  return max;
+}
+
+function children(e: Expr): readonly Expr[] {
+  switch (e.kind) {
+    case 'select':
+      return [e.operand];
+    case 'call':
+      return e.target ? [e.target, ...e.args] : e.args;
+    case 'list':
+      return e.elements;
+    case 'map':
+      return e.entries.flatMap((entry) => [entry.key, entry.value]);
+    case 'comprehension':
+      return [e.range, e.init, e.cond, e.step, e.result];
+    default:
+      return [];
+  }
 }

@@ -5,7 +5,8 @@
 import { escapeName, unescapeName } from './escaping.js';
 import { parseDate, parseGoDuration, parseZonedRFC3339 } from './functions/time-values.js';
 import { additionalPropertiesOf, itemsOf, withTypeAndObjectMeta, type SchemaNode } from './schema-types.js';
-import { Duration, ErrorValue, ListValue, MapValue, OpaqueValue, Timestamp, valuesEqual, type Value } from './values.js';
+import { poll } from './interrupt.js';
+import { Duration, ErrorValue, ListValue, MapValue, OpaqueValue, Timestamp, UInt, valuesEqual, type Value } from './values.js';
 
 type Raw = unknown;
 type RawObject = Record<string, Raw>;
@@ -137,6 +138,7 @@ export class SchemaObject extends MapValue {
   override equals(other: MapValue): boolean | ErrorValue {
     if (this.size() !== other.size()) return false;
     for (const [property, raw] of Object.entries(this.raw)) {
+      poll();
       const schema = this.schema.properties?.[property];
       if (!schema) {
         if (!(other instanceof SchemaObject)) return false;
@@ -161,6 +163,7 @@ export class SchemaObject extends MapValue {
 /** Whether two JSON values are the same data (objects in any key order). */
 function rawEqual(a: Raw, b: Raw): boolean {
   if (a === b) return true;
+  poll();
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => rawEqual(x, b[i]));
   if (isObject(a)) {
     if (!isObject(b)) return false;
@@ -222,20 +225,70 @@ export class SchemaList extends ListValue {
   }
 }
 
-/** A list with x-kubernetes-list-type set: equal when the same elements, in any order; + appends what is new. */
+/**
+ * The elements of a set, looked up as upstream's Go map looks them up: by type and value (1 and
+ * 1.0 are two elements). JavaScript's Set already keeps bigint, number, string and bool apart;
+ * uints (boxed) are kept by value in a set of their own; a NaN is found by nothing, as in Go.
+ */
+class ElementSet {
+  private readonly scalars = new Set<unknown>();
+  private readonly uints = new Set<bigint>();
+
+  /** Whether `v` can be looked up here: a scalar. */
+  static holds(v: Value): boolean {
+    return typeof v !== 'object' || v === null || v instanceof UInt;
+  }
+
+  has(v: Value): boolean {
+    if (v instanceof UInt) return this.uints.has(v.value);
+    return !(typeof v === 'number' && Number.isNaN(v)) && this.scalars.has(v);
+  }
+
+  add(v: Value): void {
+    if (v instanceof UInt) this.uints.add(v.value);
+    else if (!(typeof v === 'number' && Number.isNaN(v))) this.scalars.add(v);
+  }
+}
+
+/** The elements of a set list, or undefined when one is not a scalar (then compared one by one). */
+function elementSet(list: ListValue): ElementSet | undefined {
+  const set = new ElementSet();
+  for (const v of list.values()) {
+    poll();
+    if (!ElementSet.holds(v)) return undefined;
+    set.add(v);
+  }
+  return set;
+}
+
+/**
+ * A list with x-kubernetes-list-type set: equal when the same elements, in any order; + appends
+ * what is new. Scalars are looked up by key (upstream's Go map), so both are linear in the lists'
+ * lengths, as their cost (1 for +) assumes.
+ */
 export class SchemaSetList extends SchemaList {
   override equals(other: ListValue): boolean | ErrorValue {
     if (this.size() !== other.size()) return false;
+    const mine = elementSet(this);
     for (const element of other.values()) {
-      const found = this.contains(element);
+      poll();
+      const found = mine && ElementSet.holds(element) ? mine.has(element) : this.contains(element);
       if (found !== true) return found;
     }
     return true;
   }
   override concat(other: ListValue): ListValue {
     const items: Value[] = [...this.values()];
+    const mine = elementSet(this);
     for (const element of other.values()) {
-      if (!items.some((item) => valuesEqual(item, element) === true)) items.push(element);
+      poll();
+      if (mine && ElementSet.holds(element)) {
+        if (mine.has(element)) continue;
+        mine.add(element);
+      } else if (items.some((item) => valuesEqual(item, element) === true)) {
+        continue;
+      }
+      items.push(element);
     }
     return new ComputedSetList(items);
   }
@@ -274,8 +327,12 @@ export class SchemaMapList extends SchemaList {
   override equals(other: ListValue): boolean | ErrorValue {
     if (this.size() !== other.size()) return false;
     const mine = new Map<string, Value>();
-    for (const item of this.values()) mine.set(this.keyOf(item), item);
+    for (const item of this.values()) {
+      poll();
+      mine.set(this.keyOf(item), item);
+    }
     for (const item of other.values()) {
+      poll();
       const match = mine.get(this.keyOf(item));
       if (match === undefined) return false;
       const eq = valuesEqual(match, item);
@@ -288,6 +345,7 @@ export class SchemaMapList extends SchemaList {
     const at = new Map<string, number>();
     items.forEach((item, i) => at.set(this.keyOf(item), i));
     for (const item of other.values()) {
+      poll();
       const key = this.keyOf(item);
       const position = at.get(key);
       if (position !== undefined) items[position] = item;

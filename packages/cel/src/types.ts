@@ -62,6 +62,8 @@ export function formatType(t: CelType): string {
 /** Type parameters bound so far while checking one expression. */
 export class Substitution {
   private readonly bindings = new Map<string, CelType>();
+  /** The names bound, in order, so that a failed attempt can be undone (see mark). */
+  private readonly trail: string[] = [];
 
   resolve(t: CelType): CelType {
     while (t.kind === 'param') {
@@ -87,18 +89,24 @@ export class Substitution {
     }
   }
 
+  /** Binds a free parameter (isAssignable binds only free ones). */
   bind(name: string, t: CelType): void {
     this.bindings.set(name, t);
+    this.trail.push(name);
   }
 
-  copy(): Substitution {
-    const s = new Substitution();
-    for (const [k, v] of this.bindings) s.bindings.set(k, v);
-    return s;
+  /**
+   * A point to come back to: trying an overload binds in place and undoes what it bound when it
+   * does not fit. (A copy per attempt would cost the whole expression's bindings each time, and
+   * make checking quadratic in the expression's size.)
+   */
+  mark(): number {
+    return this.trail.length;
   }
 
-  commit(from: Substitution): void {
-    for (const [k, v] of from.bindings) this.bindings.set(k, v);
+  /** Undoes every binding made since `mark`. */
+  rollback(mark: number): void {
+    while (this.trail.length > mark) this.bindings.delete(this.trail.pop()!);
   }
 }
 

@@ -3,6 +3,7 @@
 // share (10,000,000 for a binding's validations, 2,500,000 for match conditions), and the variables
 // evaluated when first read, at most once a pass, their cost charged to the pass.
 import {
+  ExpressionTimer,
   LiteralMap,
   MapValue,
   PER_CALL_LIMIT,
@@ -47,7 +48,10 @@ class LazyVariables extends MapValue {
   private cost = 0;
   activation!: Activation;
 
-  constructor(private readonly variables: ReadonlyMap<string, CompiledVariable>) {
+  constructor(
+    private readonly variables: ReadonlyMap<string, CompiledVariable>,
+    private readonly timer: ExpressionTimer,
+  ) {
     super();
   }
 
@@ -77,7 +81,7 @@ class LazyVariables extends MapValue {
     const outer = this.evaluating;
     this.evaluating = name;
     try {
-      const evaluation = expression.program.evaluate(this.activation, PER_CALL_LIMIT);
+      const evaluation = expression.program.evaluate(this.activation, PER_CALL_LIMIT, this.timer);
       this.cost += evaluation.cost;
       const value = evaluation.value;
       return value instanceof ErrorValue ? new ErrorValue(`composited variable "${name}" fails to evaluate: ${value.message}`) : value;
@@ -96,18 +100,21 @@ class LazyVariables extends MapValue {
 
 /**
  * Evaluates the expressions in order (upstream's ForInput): a compile error or a runtime error is the
- * expression's own result; running past the budget (the expressions' and the variables' costs) fails
- * the whole pass.
+ * expression's own result (one that ran out of time too: 'operation interrupted', as upstream's when
+ * the request's context is done); running past the budget (the expressions' and the variables'
+ * costs) fails the whole pass. `timer` bounds each expression's time, and once one is interrupted
+ * the rest of its group (a request) are.
  */
 export function evaluatePass(
   expressions: readonly (PolicyExpression | undefined)[],
   activation: Activation,
   variables: ReadonlyMap<string, CompiledVariable> | undefined,
   budget: number,
+  timer = new ExpressionTimer(),
 ): PassResult {
   let remaining = budget;
   if (!expressions.some((e) => e !== undefined)) return { results: expressions.map(() => undefined), remaining };
-  const lazy = variables?.size ? new LazyVariables(variables) : undefined;
+  const lazy = variables?.size ? new LazyVariables(variables, timer) : undefined;
   // `variables` is declared even when the policy has none (upstream's composing compiler).
   const full: Activation = { ...activation, variables: lazy ?? EMPTY_VARIABLES };
   if (lazy) lazy.activation = full;
@@ -122,7 +129,7 @@ export function evaluatePass(
       continue;
     }
     const started = performance.now();
-    const evaluation = (expression.program as CompiledExpression).evaluate(full, PER_CALL_LIMIT);
+    const evaluation = (expression.program as CompiledExpression).evaluate(full, PER_CALL_LIMIT, timer);
     const elapsed = (performance.now() - started) / 1000;
     if (lazy) {
       const composition = lazy.takeCost();

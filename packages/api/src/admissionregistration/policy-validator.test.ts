@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { compilePolicy } from './compiled-policy.js';
 import { policyActivation } from './policy-activation.js';
+import { ExpressionTimer } from '@plat/cel';
 import { evaluatePolicy } from './policy-validator.js';
 import type { ValidatingAdmissionPolicySpec } from './types.js';
 
@@ -74,4 +75,30 @@ describe('policy decisions: elapsed', () => {
       if (actions) assert.deepEqual(result.auditAnnotations.map((a) => a.action), actions);
     });
   }
+});
+
+describe('policy decisions: the time bound', () => {
+  const slow = 'object.metadata.labels.all(k, k.startsWith("k"))';
+  /** A request whose time has already run out: each comprehension stops at its first reading of the clock. */
+  const expired = (): ExpressionTimer => {
+    const timer = new ExpressionTimer();
+    timer.expire();
+    return timer;
+  };
+  const decide = (spec: Partial<ValidatingAdmissionPolicySpec>) =>
+    evaluatePolicy(compilePolicy({ metadata: { name: 'p', uid: 'u', generation: 1 }, spec: { matchConstraints: rules, ...spec } }), activation, undefined, expired()).decisions;
+
+  it('a validation out of time is an error, as upstream\'s when the request\'s context is done: denied under Fail', () => {
+    assert.deepEqual(
+      decide({ validations: [{ expression: slow }] }).map(({ action, evaluation, message }) => ({ action, evaluation, message })),
+      [{ action: 'deny', evaluation: 'error', message: `expression '${slow}' resulted in error: operation interrupted` }],
+    );
+  });
+  it('admitted under Ignore', () => {
+    assert.deepEqual(decide({ failurePolicy: 'Ignore', validations: [{ expression: slow }] }).map((d) => d.action), ['admit']);
+  });
+  it('a variable out of time fails the validations that read it', () => {
+    const [decision] = decide({ variables: [{ name: 'keys', expression: 'object.metadata.labels.filter(k, true)' }], validations: [{ expression: 'variables.keys.size() > 0' }] });
+    assert.equal(decision!.message, `expression 'variables.keys.size() > 0' resulted in error: composited variable "keys" fails to evaluate: operation interrupted`);
+  });
 });

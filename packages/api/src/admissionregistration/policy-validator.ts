@@ -2,7 +2,7 @@
 // validatingadmissionpolicy validator.go: match conditions first (their own budget), then the
 // validations and the messages of those that failed (sharing the binding's budget), then the audit
 // annotations; errors become decisions by the failure policy.
-import { MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES, RUNTIME_COST_BUDGET, type Value } from '@plat/cel';
+import { ExpressionTimer, MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES, RUNTIME_COST_BUDGET, type Value } from '@plat/cel';
 import { AUTHORIZER, REQUEST_RESOURCE_AUTHORIZER, NAMESPACE_OBJECT } from './policy-cel.js';
 import type { CompiledPolicy } from './compiled-policy.js';
 import { evaluatePass, type Activation } from './policy-evaluation.js';
@@ -58,9 +58,10 @@ function usableMessage(value: Value | undefined): string {
 
 /**
  * Evaluates `policy` for one binding and one parameter object. `activation` holds object, oldObject,
- * request, namespaceObject, params (when declared) and the authorizer variables.
+ * request, namespaceObject, params (when declared) and the authorizer variables. `timer` is the
+ * request's (upstream's context): once one expression runs out of time, the others do.
  */
-export function evaluatePolicy(policy: CompiledPolicy, activation: Activation, budget = RUNTIME_COST_BUDGET): ValidateResult {
+export function evaluatePolicy(policy: CompiledPolicy, activation: Activation, budget = RUNTIME_COST_BUDGET, timer = new ExpressionTimer()): ValidateResult {
   const failurePolicy = policy.failurePolicy;
   if (policy.matchConditions.length) {
     // Match conditions do not see the namespace object (upstream passes none).
@@ -69,6 +70,7 @@ export function evaluatePolicy(policy: CompiledPolicy, activation: Activation, b
       { ...activation, [NAMESPACE_OBJECT]: null },
       policy.variables,
       MATCH_CONDITIONS_BUDGET,
+      timer,
     );
     if ('error' in pass) return failurePolicy === 'Fail' ? errorResult(failurePolicy, pass.error) : { decisions: [], auditAnnotations: [] };
     const errors: string[] = [];
@@ -85,6 +87,7 @@ export function evaluatePolicy(policy: CompiledPolicy, activation: Activation, b
     activation,
     policy.variables,
     budget,
+    timer,
   );
   if ('error' in validations) return errorResult(failurePolicy, validations.error);
   // Messages are evaluated with what the validations left of the budget, without the authorizer.
@@ -94,6 +97,7 @@ export function evaluatePolicy(policy: CompiledPolicy, activation: Activation, b
     withoutAuthorizer,
     policy.variables,
     validations.remaining,
+    timer,
   );
   const messageFailure = 'error' in messages ? messages.error : undefined;
   const decisions = validations.results.map((result, i): PolicyDecision => {
@@ -118,6 +122,7 @@ export function evaluatePolicy(policy: CompiledPolicy, activation: Activation, b
     withoutAuthorizer,
     policy.variables,
     budget,
+    timer,
   );
   if ('error' in annotations) return errorResult(failurePolicy, annotations.error);
   const auditAnnotations = annotations.results.map((result, i): PolicyAuditAnnotation => {

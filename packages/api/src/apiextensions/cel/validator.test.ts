@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newPath } from '@plat/apimachinery';
+import { ExpressionTimer } from '@plat/cel';
 import type { JSONSchemaProps, ValidationRule } from '../types.js';
 import { RuleValidator, ruleErrors } from './validator.js';
 
@@ -13,9 +14,9 @@ const object = (properties: Record<string, JSONSchemaProps>, rules: ValidationRu
   ...(rules.length && { 'x-kubernetes-validations': rules }),
 });
 
-function errorsOf(schema: JSONSchemaProps, data: unknown, old?: unknown, budget?: number): string[] {
+function errorsOf(schema: JSONSchemaProps, data: unknown, old?: unknown, budget?: number, timer?: ExpressionTimer): string[] {
   return RuleValidator.build(schema, false)!
-    .validate(newPath('root'), data, old, budget)
+    .validate(newPath('root'), data, old, budget, timer)
     .errors.map(String);
 }
 
@@ -175,8 +176,41 @@ test('budget: a nested all over 725 items passes the per-call limit at runtime',
   const items = { type: 'array', maxItems: 725, items: { type: 'array', maxItems: 725, items: { type: 'string' } } } as JSONSchemaProps;
   const schema = object({ a: items }, [{ rule: 'self.a.all(x, x.all(y, y == "x"))' }]);
   const row = Array.from({ length: 725 }, () => 'x');
-  const [error] = errorsOf(schema, { a: Array.from({ length: 725 }, () => row) });
+  // A timer of a minute: the cost, not the clock, stops it, however cold or loaded the process.
+  const [error] = errorsOf(schema, { a: Array.from({ length: 725 }, () => row) }, undefined, undefined, new ExpressionTimer(60_000));
   assert.match(error!, /call cost exceeds limit for rule: self\.a\.all/);
+});
+
+test('time: a rule that runs out of time fails as upstream\'s does when its context is done, and so do the object\'s later rules', () => {
+  // Comparing b and c costs by their lengths (10), not by the 200,000 items they hold: for each
+  // of a's 100,000 items, minutes in all for a cost far below the limit.
+  const lists = { type: 'array', items: { type: 'array', items: { type: 'integer' } } } as JSONSchemaProps;
+  const schema = object({ a: { type: 'array', items: { type: 'integer' } }, b: lists, c: lists }, [
+    { rule: 'self.a.all(x, self.b == self.c)' },
+    { rule: 'self.a.exists(x, x < 0) == false' },
+    { rule: 'self.b.size() == 10', message: 'a rule of a few steps still runs' },
+    { rule: 'self.b.size() == 11', message: 'and still fails' },
+  ]);
+  const inner = Array<number>(20_000).fill(1);
+  const data = { a: Array<number>(100_000).fill(1), b: Array.from({ length: 10 }, () => inner), c: Array.from({ length: 10 }, () => inner) };
+  const started = performance.now();
+  const errors = errorsOf(schema, data);
+  const elapsed = performance.now() - started;
+  assert.deepEqual(errors, [
+    'root: Invalid value: "object": operation interrupted evaluating rule: self.a.all(x, self.b == self.c)',
+    'root: Invalid value: "object": operation interrupted evaluating rule: self.a.exists(x, x < 0) == false',
+    'root: Invalid value: "object": and still fails',
+  ]);
+  assert.ok(elapsed < 2_000, `${elapsed.toFixed(0)} ms`);
+});
+
+test('time: a messageExpression that runs out of time leaves the rule\'s own message', () => {
+  const schema = object({ a: { type: 'array', items: { type: 'integer' } } }, [
+    { rule: 'false', message: 'the rule\'s message', messageExpression: 'self.a.all(x, x > 0) ? "all positive" : "not"' },
+  ]);
+  const timer = new ExpressionTimer();
+  timer.expire();
+  assert.deepEqual(errorsOf(schema, { a: Array<number>(1_000).fill(1) }, undefined, undefined, timer), ['root: Invalid value: "object": the rule\'s message']);
 });
 
 test('schema errors that block rules: rules are skipped, with upstream\'s note', () => {

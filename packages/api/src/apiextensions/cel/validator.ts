@@ -1,10 +1,14 @@
 // The x-kubernetes-validations rules of a custom resource's schema, run on its objects (upstream's
 // cel.Validator): compiled once per CRD version, a node per schema node that has rules at or below
 // it; each rule sees `self` (and, on updates, `oldSelf` where old and new data pair up), costs are
-// counted against the per-call limit and the object's budget, and failures become field errors.
+// counted against the per-call limit and the object's budget, and each expression's time against
+// the time bound (a rule that runs out of time fails with upstream's 'operation interrupted
+// evaluating rule', as when its request's context is done; the object's other rules then do too);
+// failures become field errors.
 import { FieldError } from '@plat/apimachinery';
 import {
   ErrorValue,
+  ExpressionTimer,
   MAX_EVALUATED_MESSAGE_EXPRESSION_SIZE_BYTES,
   PER_CALL_LIMIT,
   RUNTIME_COST_BUDGET,
@@ -97,15 +101,18 @@ export class RuleValidator {
     return this.rules.some((r) => r.transition);
   }
 
-  /** The errors of `object` (with `old`, its previous version, on an update) within `budget`. */
-  validate(path: OptionalPath, object: unknown, old: unknown, budget = RUNTIME_COST_BUDGET): Outcome {
+  /**
+   * The errors of `object` (with `old`, its previous version, on an update) within `budget`, each
+   * expression within the time `timer` allows (one timer for the whole object).
+   */
+  validate(path: OptionalPath, object: unknown, old: unknown, budget = RUNTIME_COST_BUDGET, timer = new ExpressionTimer()): Outcome {
     if (object === null || object === undefined) return { errors: [], remaining: budget };
-    const outcome = this.validateRules(path, object, old ?? undefined, budget);
+    const outcome = this.validateRules(path, object, old ?? undefined, budget, timer);
     if (outcome.remaining < 0) return outcome;
-    if (Array.isArray(object)) return this.merge(outcome, this.validateItems(path, object, Array.isArray(old) ? old : undefined, outcome.remaining));
+    if (Array.isArray(object)) return this.merge(outcome, this.validateItems(path, object, Array.isArray(old) ? old : undefined, outcome.remaining, timer));
     if (typeof object === 'object') {
       const oldMap = old !== null && typeof old === 'object' && !Array.isArray(old) ? (old as Record<string, unknown>) : undefined;
-      return this.merge(outcome, this.validateFields(path, object as Record<string, unknown>, oldMap, outcome.remaining));
+      return this.merge(outcome, this.validateFields(path, object as Record<string, unknown>, oldMap, outcome.remaining, timer));
     }
     return outcome;
   }
@@ -114,7 +121,7 @@ export class RuleValidator {
     return { errors: [...first.errors, ...second.errors], remaining: second.remaining };
   }
 
-  private validateRules(path: OptionalPath, object: unknown, old: unknown, budget: number): Outcome {
+  private validateRules(path: OptionalPath, object: unknown, old: unknown, budget: number, timer: ExpressionTimer): Outcome {
     const type = this.schema.type ?? '';
     if (this.compileError) return { errors: [invalidAt(path, type, `rule compiler initialization error: ${this.compileError}`)], remaining: budget };
     if (!this.rules.length) return { errors: [], remaining: budget };
@@ -133,7 +140,7 @@ export class RuleValidator {
       if (!compiled.program) continue;
       // A transition rule runs only where there is an old value to compare with.
       if (compiled.transition && old === undefined) continue;
-      const result = compiled.program.evaluate(activation, this.perCallLimit);
+      const result = compiled.program.evaluate(activation, this.perCallLimit, timer);
       if (result.cost > remaining) return { errors: [...errors, invalidAt(path, type, outOfBudget)], remaining: -1 };
       remaining -= result.cost;
       if (result.cancelled) {
@@ -155,7 +162,7 @@ export class RuleValidator {
         errors.push(errorForReason(at, type, messageOrDefault(rule), rule.reason));
         continue;
       }
-      const message = compiled.messageExpression.evaluate(activation, this.perCallLimit);
+      const message = compiled.messageExpression.evaluate(activation, this.perCallLimit, timer);
       if (message.cost > remaining) {
         return { errors: [...errors, invalidAt(at, type, 'messageExpression evaluation failed due to running out of cost budget, no further validation rules will be run')], remaining: -1 };
       }
@@ -172,7 +179,7 @@ export class RuleValidator {
     return { errors, remaining };
   }
 
-  private validateItems(path: OptionalPath, items: readonly unknown[], old: readonly unknown[] | undefined, budget: number): Outcome {
+  private validateItems(path: OptionalPath, items: readonly unknown[], old: readonly unknown[] | undefined, budget: number, timer: ExpressionTimer): Outcome {
     const errors: FieldError[] = [];
     let remaining = budget;
     const itemSchema = itemsOf(this.schema);
@@ -180,7 +187,7 @@ export class RuleValidator {
     const oldByKey = this.correlatableOldItems(old);
     for (let i = 0; i < items.length; i++) {
       const oldItem = oldByKey?.get(this.mapKey(items[i]));
-      const outcome = this.items.validate(indexOf(path, i), items[i], oldItem, remaining);
+      const outcome = this.items.validate(indexOf(path, i), items[i], oldItem, remaining, timer);
       errors.push(...outcome.errors);
       remaining = outcome.remaining;
       if (remaining < 0) break;
@@ -202,13 +209,13 @@ export class RuleValidator {
     return JSON.stringify(keys.map((k) => fields[k] ?? null));
   }
 
-  private validateFields(path: OptionalPath, object: Record<string, unknown>, old: Record<string, unknown> | undefined, budget: number): Outcome {
+  private validateFields(path: OptionalPath, object: Record<string, unknown>, old: Record<string, unknown> | undefined, budget: number, timer: ExpressionTimer): Outcome {
     const errors: FieldError[] = [];
     let remaining = budget;
     // Every map type of 1.28 (granular, atomic) pairs a key's old and new values.
     if (this.additionalProperties) {
       for (const [key, value] of Object.entries(object)) {
-        const outcome = this.additionalProperties.validate(keyOf(path, key), value, old?.[key], remaining);
+        const outcome = this.additionalProperties.validate(keyOf(path, key), value, old?.[key], remaining, timer);
         errors.push(...outcome.errors);
         remaining = outcome.remaining;
         if (remaining < 0) return { errors, remaining };
@@ -217,7 +224,7 @@ export class RuleValidator {
     for (const [key, value] of Object.entries(object)) {
       const child = this.properties.get(key);
       if (!child) continue;
-      const outcome = child.validate(childOf(path, key), value, old?.[key], remaining);
+      const outcome = child.validate(childOf(path, key), value, old?.[key], remaining, timer);
       errors.push(...outcome.errors);
       remaining = outcome.remaining;
       if (remaining < 0) return { errors, remaining };

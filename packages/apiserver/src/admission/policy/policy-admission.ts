@@ -8,6 +8,7 @@
 // counts it.
 import { StatusError, isStatusError, labelSelectorFromObject, newForbidden, type GroupResource, type UserInfo } from '@plat/apimachinery';
 import {
+  ExpressionTimer,
   compileMatch,
   evaluatePolicy,
   matches,
@@ -108,6 +109,8 @@ export class ValidatingAdmissionPolicyPlugin {
       denials.push({ policy: policy.name, binding, decision: { action: 'deny', evaluation: 'error', message, elapsed: 0 } });
     };
 
+    // The request's time bound for its expressions (upstream's request context): once one runs out of time, the rest do.
+    const timer = new ExpressionTimer();
     for (const { policy, bindings } of candidates) {
       let definition;
       try {
@@ -146,7 +149,7 @@ export class ValidatingAdmissionPolicyPlugin {
           : undefined;
         for (const param of params) {
           const activation = await request.activation(definition.resource, definition.kind, policy, param);
-          const result = evaluatePolicy(policy, activation);
+          const result = evaluatePolicy(policy, activation, undefined, timer);
           result.decisions.forEach((decision, index) => {
             if (decision.action !== 'deny') {
               // An error let through by failurePolicy Ignore is counted as allowed; a pass, not at all.
