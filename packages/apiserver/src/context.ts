@@ -17,6 +17,11 @@ export interface RequestState {
   audit?: RequestAudit;
   /** The Protobuf media type the client negotiated for this resource, so errors answer in it too. */
   protobufErrors?: string;
+  /**
+   * Set where the server refuses or ends the request in self-defense (a limit's 429, the timeout's
+   * 504): counted in apiserver_request_terminations_total when the response closes.
+   */
+  terminated?: boolean;
 }
 
 export type RequestContext = Koa.ParameterizedContext<RequestState>;

@@ -45,7 +45,10 @@ test('limits: over the in-flight limit a request gets 429 with Retry-After; muta
     for (const res of await Promise.all(slow)) assert.equal(res.status, 200);
     const metrics = (await get('/metrics')).body;
     assert.match(metrics, /apiserver_current_inflight_requests\{request_kind="readOnly"\} 1/, 'the scrape itself');
-    assert.match(metrics, /apiserver_flowcontrol_rejected_requests_total\{priority_level="readOnly",flow_schema="max-inflight",reason="concurrency-limit"\} 1/);
+    // Upstream's max-in-flight filter's counts; the apiserver_flowcontrol_* names are API Priority and Fairness's alone.
+    assert.match(metrics, /apiserver_dropped_requests_total\{request_kind="readOnly"\} 1/);
+    assert.match(metrics, /apiserver_request_terminations_total\{verb="GET",group="",version="",resource="",subresource="",scope="",component="apiserver",code="429"\} 1/);
+    assert.doesNotMatch(metrics, /apiserver_flowcontrol_/);
   } finally {
     for (const release of releases) release();
     await server.shutdown();
@@ -69,6 +72,9 @@ test('limits: per-user rates refuse a user over its burst with Retry-After, not 
     assert.equal(refused.headers['retry-after'], '1');
     assert.equal((await get('/hello', as('t-bob'))).status, 200);
     assert.equal((await get('/readyz', as('t-alice'))).status, 200, 'probes are exempt');
+    const metrics = (await get('/metrics', as('t-bob'))).body;
+    assert.match(metrics, /^plat_ratelimit_rejected_requests_total 2$/m);
+    assert.match(metrics, /apiserver_request_terminations_total\{verb="GET",group="",version="",resource="",subresource="",scope="",component="apiserver",code="429"\} 2/);
   } finally {
     await server.shutdown();
   }

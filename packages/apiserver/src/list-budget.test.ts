@@ -141,6 +141,9 @@ test('ten large Table lists at once, asked indented (built whole): those that fi
     assert.match(await response.read(), /"reason":"TooManyRequests"/);
   }
   for (const response of ok) assert.match(await response.read(), /"kind": "Table"/);
+  const metrics = (await send('GET', '/metrics')).body;
+  assert.match(metrics, new RegExp(`^plat_list_memory_rejected_requests_total\\{resource="configmaps"\\} ${refused.length}$`, 'm'));
+  assert.match(metrics, new RegExp(`apiserver_request_terminations_total\\{verb="LIST",group="",version="v1",resource="configmaps",subresource="",scope="namespace",component="apiserver",code="429"\\} ${refused.length}`));
   // Every admitted response closed, its reservation handed back.
   assert.equal(budget.kept.length, fits);
   for (const release of budget.kept.splice(0)) release();

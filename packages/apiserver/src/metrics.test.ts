@@ -83,7 +83,8 @@ test('metrics: HELP carries each metric\'s stability class as upstream prints it
     const help = (name: string): string | undefined => new RegExp(`^# HELP ${name} (.*)$`, 'm').exec(metrics)?.[1];
     assert.equal(help('apiserver_request_total'), '[STABLE] Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.');
     assert.equal(help('apiserver_registered_watchers'), '[ALPHA] Number of currently registered watchers for a given resources');
-    assert.match(help('apiserver_flowcontrol_rejected_requests_total') ?? '', /^\[BETA\] /);
+    assert.equal(help('apiserver_dropped_requests_total'), "[ALPHA] Number of requests dropped with 'Try again later' response");
+    assert.equal(help('apiserver_request_terminations_total'), '[ALPHA] Number of requests which apiserver terminated in self-defense.');
     assert.match(help('apiserver_watch_cache_events_received_total') ?? '', /^\[ALPHA\] /);
     assert.match(help('registered_metrics_total') ?? '', /^\[BETA\] /);
     // Every metric of ours carries a class; the process's and node's default metrics, like Go's process collector upstream, do not.

@@ -8,6 +8,8 @@ import type { Handler } from './context.js';
 
 const requestLabels = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
 type RequestLabel = (typeof requestLabels)[number];
+const terminationLabels = ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component', 'code'] as const;
+type TerminationLabel = (typeof terminationLabels)[number];
 
 // Upstream's buckets for apiserver_request_duration_seconds.
 const durationBuckets = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
@@ -27,8 +29,14 @@ export class ServerMetrics {
   readonly inflightNow = { readOnly: 0, mutating: 0 };
   /** Long-running requests (watches) open now. */
   readonly longRunning: Gauge;
-  /** Requests refused with 429, by which limit refused them. */
-  readonly rejected: Counter<'priority_level' | 'flow_schema' | 'reason'>;
+  /** Requests the in-flight limits refused with 429, by readOnly or mutating (upstream's max-in-flight filter counts them so). */
+  readonly droppedRequests: Counter<'request_kind'>;
+  /** Requests the per-user rate limits refused with 429. */
+  readonly userRateRejected: Counter;
+  /** Lists the memory budget refused with 429, by <resource>.<group>. */
+  readonly listMemoryRejected: Counter<'resource'>;
+  /** Requests ended in self-defense (a limit's 429, the timeout's 504), by request and code. */
+  private readonly terminations: Counter<TerminationLabel>;
   /** 1 while per-user rates are shared through Redis, 0 while this replica decides alone. */
   readonly rateLimitRedisAvailable: Gauge;
   /** Per-user rate decisions made locally because Redis was unreachable. */
@@ -81,10 +89,26 @@ export class ServerMetrics {
       name: 'apiserver_longrunning_requests',
       ...declare('Gauge of all active long-running apiserver requests.', 'STABLE'),
     });
-    this.rejected = new Counter({
-      name: 'apiserver_flowcontrol_rejected_requests_total',
-      ...declare('Number of requests rejected by the in-flight limits or the per-user rate limits.', 'BETA'),
-      labelNames: ['priority_level', 'flow_schema', 'reason'],
+    // What refuses a request with 429 is counted under its own name; none is API Priority and
+    // Fairness, whose apiserver_flowcontrol_* names are left to it.
+    this.droppedRequests = new Counter({
+      name: 'apiserver_dropped_requests_total',
+      ...declare("Number of requests dropped with 'Try again later' response", 'ALPHA'),
+      labelNames: ['request_kind'],
+    });
+    this.userRateRejected = new Counter({
+      name: 'plat_ratelimit_rejected_requests_total',
+      ...declare('Requests refused with 429 by the per-user rate limits.', 'ALPHA'),
+    });
+    this.listMemoryRejected = new Counter({
+      name: 'plat_list_memory_rejected_requests_total',
+      ...declare('Lists refused with 429 because what they would hold does not fit in the memory lists and watchers may hold, by resource.', 'ALPHA'),
+      labelNames: ['resource'],
+    });
+    this.terminations = new Counter({
+      name: 'apiserver_request_terminations_total',
+      ...declare('Number of requests which apiserver terminated in self-defense.', 'ALPHA'),
+      labelNames: terminationLabels,
     });
     this.rateLimitRedisAvailable = new Gauge({
       name: 'plat_ratelimit_redis_available',
@@ -133,6 +157,12 @@ export class ServerMetrics {
   observe(labels: Record<RequestLabel, string>, code: number, seconds: number): void {
     this.requests.labels({ ...labels, code: String(code) }).inc();
     this.duration.labels(labels).observe(seconds);
+  }
+
+  /** A request ended in self-defense: its labels (but dry_run), and the code it was answered. */
+  terminated(labels: Record<RequestLabel, string>, code: number): void {
+    const { dry_run: _dryRun, ...rest } = labels;
+    this.terminations.inc({ ...rest, code: String(code) });
   }
 
   /** /metrics, or with `registry` another of its endpoints (/metrics/slis). */

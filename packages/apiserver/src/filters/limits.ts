@@ -27,7 +27,8 @@ export function inflightFilter(options: LimitOptions, metrics: ServerMetrics): M
     const limit = limits[kind];
     // As upstream: system:masters always gets an answer (super-admins, loopback clients).
     if (limit > 0 && current[kind] >= limit && !ctx.state.user.groups.includes(SYSTEM_PRIVILEGED_GROUP)) {
-      metrics.rejected.inc({ priority_level: kind, flow_schema: 'max-inflight', reason: 'concurrency-limit' });
+      metrics.droppedRequests.inc({ request_kind: kind });
+      ctx.state.terminated = true;
       throw newTooManyRequests(TOO_MANY_REQUESTS_MESSAGE, 1);
     }
     current[kind]++;
@@ -50,7 +51,8 @@ export function userRateFilter(limiter: UserRateLimiter, metrics: ServerMetrics)
     if (exemptPaths.test(ctx.path) || user.groups.includes(SYSTEM_PRIVILEGED_GROUP)) return next();
     const decision = await limiter.take(user.name);
     if (!decision.allowed) {
-      metrics.rejected.inc({ priority_level: 'per-user', flow_schema: 'per-user-rate', reason: 'rate-limit' });
+      metrics.userRateRejected.inc();
+      ctx.state.terminated = true;
       throw newTooManyRequests(TOO_MANY_REQUESTS_MESSAGE, Math.max(1, Math.ceil(decision.retryAfterSeconds)));
     }
     return next();

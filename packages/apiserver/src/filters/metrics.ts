@@ -51,6 +51,7 @@ export function metricsFilter(metrics: ServerMetrics, isKnownResource: (info: Re
         component: 'apiserver',
       };
       metrics.observe(labels, ctx.status, Number(process.hrtime.bigint() - start) / 1e9);
+      if ((ctx.state as Partial<RequestState>).terminated) metrics.terminated(labels, ctx.status);
     });
     await next();
   };

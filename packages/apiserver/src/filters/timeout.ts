@@ -35,6 +35,7 @@ export function timeoutFilter(requestTimeoutMs: number): Middleware {
       // The handler goes on; its late failure has no response left to become.
       work.catch(() => {});
       for (const name of ctx.res.getHeaderNames()) if (name !== 'connection') ctx.res.removeHeader(name);
+      ctx.state.terminated = true;
       writeStatus(ctx, newTimeout('request did not complete within the allotted timeout', 0));
     } finally {
       clearTimeout(timer);

@@ -66,7 +66,9 @@ export function reserveListMemory(scope: VerbScope, query: ListQueryWithSelector
   });
   const release = services.listBudget.reserve(cost);
   if (!release) {
-    services.metrics.rejected.inc({ priority_level: 'readOnly', flow_schema: 'list-memory', reason: 'memory-budget' });
+    const { group, resource } = served.resolved;
+    services.metrics.listMemoryRejected.inc({ resource: group ? `${resource}.${group}` : resource });
+    scope.ctx.state.terminated = true;
     throw newTooManyRequests(TOO_MANY_REQUESTS_MESSAGE, 1);
   }
   return release;
