@@ -2,6 +2,7 @@
 // serving (patch growth, nesting, YAML aliases, numbers a field cannot hold, bad parameters).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { customResourceDefinitions } from '@plat/api';
 import { encodeObject } from '@plat/protobuf';
 import { startApiServer, type ApiTestServer } from './api-test-support.js';
 import type { Response } from './test-support.js';
@@ -10,6 +11,29 @@ const rbac = '/apis/rbac.authorization.plat.io/v1';
 const NS = 'hostile';
 const roles = `${rbac}/namespaces/${NS}/roles`;
 const leases = `/apis/coordination.plat.io/v1/namespaces/${NS}/leases`;
+const widgets = `/apis/example.com/v1/namespaces/${NS}/widgets`;
+/** A kind whose spec.template is an embedded resource (x-kubernetes-embedded-resource). */
+const widgetCrd = {
+  metadata: { name: 'widgets.example.com' },
+  spec: {
+    group: 'example.com',
+    scope: 'Namespaced',
+    names: { plural: 'widgets', kind: 'Widget' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: { spec: { type: 'object', properties: { template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } } } },
+          },
+        },
+      },
+    ],
+  },
+};
 
 interface Json {
   [field: string]: any;
@@ -54,8 +78,13 @@ describe('hostile input', () => {
   };
 
   before(async () => {
-    api = await startApiServer();
+    api = await startApiServer({}, { customResources: customResourceDefinitions });
     assert.equal((await api.send('POST', '/api/v1/namespaces', { metadata: { name: NS } })).status, 201);
+    assert.equal((await api.send('POST', '/apis/apiextensions.plat.io/v1/customresourcedefinitions', widgetCrd)).status, 201);
+    for (let tries = 0; (await api.send('GET', widgets)).status !== 200; tries++) {
+      assert.ok(tries < 200, 'the custom resource is served');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
   });
   after(() => api?.server.shutdown());
 
@@ -178,6 +207,55 @@ describe('hostile input', () => {
       const created = await api.send('POST', roles, '{"metadata":{"name":"null-label","labels":{"a":null}},"rules":[]}');
       assert.equal(created.status, 201, created.body);
       assert.deepEqual(json(created).metadata.labels, { a: '' });
+    });
+  });
+
+  describe('metadata of the wrong JSON type is a 400, in an embedded resource and at the root', () => {
+    // Each ObjectMeta field given a value it cannot decode from (Go's decoding error, as upstream's
+    // objectmeta.Coerce reports it for an embedded resource).
+    const cases: [string, Json, string][] = [
+      ['name', { name: 5 }, 'json: cannot unmarshal number into Go struct field ObjectMeta.name of type string'],
+      ['namespace', { namespace: 5 }, 'json: cannot unmarshal number into Go struct field ObjectMeta.namespace of type string'],
+      ['generateName', { generateName: [] }, 'json: cannot unmarshal array into Go struct field ObjectMeta.generateName of type string'],
+      ['labels, not an object', { labels: 'a' }, 'json: cannot unmarshal string into Go struct field ObjectMeta.labels of type map[string]string'],
+      ['a label value', { labels: { a: 1 } }, 'json: cannot unmarshal number into Go struct field ObjectMeta.labels of type string'],
+      ['annotations, not an object', { annotations: [1] }, 'json: cannot unmarshal array into Go struct field ObjectMeta.annotations of type map[string]string'],
+      ['an annotation value', { annotations: { a: true } }, 'json: cannot unmarshal bool into Go struct field ObjectMeta.annotations of type string'],
+      ['finalizers, not a list', { finalizers: 'x' }, 'json: cannot unmarshal string into Go struct field ObjectMeta.finalizers of type []string'],
+      ['a finalizer', { finalizers: [{}] }, 'json: cannot unmarshal object into Go struct field ObjectMeta.finalizers of type string'],
+      ['ownerReferences, not a list', { ownerReferences: 5 }, 'json: cannot unmarshal number into Go struct field ObjectMeta.ownerReferences of type []v1.OwnerReference'],
+      ['an owner reference', { ownerReferences: [5] }, 'json: cannot unmarshal number into Go struct field ObjectMeta.ownerReferences of type v1.OwnerReference'],
+      ["an owner reference's name", { ownerReferences: [{ name: 5 }] }, 'json: cannot unmarshal number into Go struct field OwnerReference.ownerReferences.name of type string'],
+      ['generation', { generation: 'x' }, 'json: cannot unmarshal string into Go struct field ObjectMeta.generation of type int64'],
+      ['creationTimestamp', { creationTimestamp: 5 }, 'json: cannot unmarshal number into Go struct field ObjectMeta.creationTimestamp of type string'],
+      ['uid', { uid: 5 }, 'json: cannot unmarshal number into Go struct field ObjectMeta.uid of type string'],
+      ['resourceVersion', { resourceVersion: 5 }, 'json: cannot unmarshal number into Go struct field ObjectMeta.resourceVersion of type string'],
+    ];
+    let n = 0;
+    for (const [field, metadata, message] of cases) {
+      it(`an embedded resource's ${field}`, async () => {
+        const name = `embedded-${n++}`;
+        const response = await api.send('POST', widgets, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name }, spec: { template: { apiVersion: 'v1', kind: 'Pod', metadata } } });
+        const status = expectStatus(response, 400);
+        assert.equal(status.reason, 'BadRequest');
+        assert.ok(status.message.startsWith('Widget in version "v1" cannot be handled as a Widget: spec.template.metadata: Invalid value: map[string]interface {}{'), status.message);
+        assert.ok(status.message.endsWith(`}: ${message}`), status.message);
+        assert.equal((await api.send('GET', `${widgets}/${name}`)).status, 404);
+      });
+      it(`the custom object's own ${field}`, async () => {
+        const name = `root-${n++}`;
+        const response = await api.send('POST', widgets, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name, ...metadata } });
+        expectStatus(response, 400, /^Widget in version "v1" cannot be handled as a Widget: metadata\./);
+        // A name of the wrong type is no name: nothing is stored under any.
+        assert.equal(json(await api.send('GET', widgets)).items.filter((item: Json) => item.metadata.name.startsWith('root-')).length, 0);
+      });
+    }
+    it('an embedded resource whose metadata is not an object, by merge patch too', async () => {
+      const created = await api.send('POST', widgets, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'patched' }, spec: { template: { apiVersion: 'v1', kind: 'Pod' } } });
+      assert.equal(created.status, 201, created.body);
+      const response = await patch(`${widgets}/patched`, 'application/merge-patch+json', { spec: { template: { metadata: 'x' } } });
+      expectStatus(response, 400, /^Widget in version "v1" cannot be handled as a Widget: spec\.template\.metadata: Invalid value: "x": json: cannot unmarshal string into Go value of type v1\.ObjectMeta$/);
+      assert.equal(json(await api.send('GET', `${widgets}/patched`)).metadata.resourceVersion, json(created).metadata.resourceVersion);
     });
   });
 

@@ -264,6 +264,13 @@ export interface UnstructuredRules {
   storageVersion: string;
   /** Removes the fields the schema does not declare, in place; their paths (`spec.foo`), in document order. */
   prune(object: KubeObject): string[];
+  /**
+   * After pruning, a request's object as upstream's decoder coerces it: the type meta and metadata
+   * of the resources the schema embeds (x-kubernetes-embedded-resource) must decode as TypeMeta and
+   * ObjectMeta (`error`: the first that does not, a 400), each metadata rewritten as ObjectMeta
+   * writes it; `unknownFields`, the metadata fields that rewrite dropped. Absent: nothing embedded.
+   */
+  coerce?(object: KubeObject): { error?: string; unknownFields: string[] };
   /** Fills the schema's defaults in place; idempotent. Returns whether anything changed. */
   default(object: KubeObject): boolean;
   /**
