@@ -3,12 +3,17 @@
 //    | self.z == 1
 //    | .....^
 
+import { MAX_SNIPPET_LENGTH } from './limits.js';
 import type { CelType } from './types.js';
 
 export interface Issue {
+  /** Where in the source, in UTF-16 units; NO_LOCATION for an issue of the whole expression. */
   readonly offset: number;
   readonly message: string;
 }
+
+/** cel-go's NoLocation: shown as line -1, column 0, with no source line. */
+export const NO_LOCATION = -1;
 
 /** A failed compilation: its issues, and their display as one string. */
 export class CompileError extends Error {
@@ -38,7 +43,11 @@ function location(source: string, offset: number): { line: number; column: numbe
 }
 
 export function formatIssue(source: string, issue: Issue): string {
+  if (issue.offset === NO_LOCATION) return `ERROR: <input>:-1:0: ${issue.message}`;
   const { line, column, text } = location(source, Math.min(issue.offset, source.length));
+  const head = `ERROR: <input>:${line}:${column + 1}: ${issue.message}`;
+  // cel-go leaves out a source line too long to be worth showing (it would repeat the expression).
+  if (Buffer.byteLength(text) > MAX_SNIPPET_LENGTH) return head;
   const snippet = text.replaceAll('\t', ' ');
   const chars = Array.from(snippet);
   // A wide character is pointed at with wide marks, so that the caret stays under it.
@@ -46,7 +55,7 @@ export function formatIssue(source: string, issue: Issue): string {
   let indicator = '';
   for (let i = 0; i < column && i < chars.length; i++) indicator += wide(chars[i]) ? '\uff0e' : '.';
   indicator += wide(chars[column]) ? '\uff3e' : '^';
-  return `ERROR: <input>:${line}:${column + 1}: ${issue.message}\n | ${snippet}\n | ${indicator}`;
+  return `${head}\n | ${snippet}\n | ${indicator}`;
 }
 
 export const formatIssues = (source: string, issues: readonly Issue[]): string => issues.map((i) => formatIssue(source, i)).join('\n');

@@ -3,7 +3,8 @@
 // calls, negative number literals folded, macros expanded as cel-go expands them.
 import { Environment, type ASTNode } from '@marcbachmann/cel-js';
 import { ACCUMULATOR, OP, type Expr } from './ast.js';
-import { CompileError, type Issue } from './issues.js';
+import { CompileError, NO_LOCATION, type Issue } from './issues.js';
+import { EXPRESSION_SIZE_CODE_POINT_LIMIT } from './limits.js';
 import { bytesLiteral, leadingPointFloats } from './source-text.js';
 import { UInt, type Value } from './values.js';
 
@@ -222,6 +223,11 @@ class Converter {
 
 /** The expression tree of `source`, or a CompileError with the syntax errors. */
 export function parse(source: string): Expr {
+  // cel-go refuses an expression past its size limit before reading any of it.
+  const size = codePoints(source);
+  if (size > EXPRESSION_SIZE_CODE_POINT_LIMIT) {
+    throw new CompileError(source, [{ offset: NO_LOCATION, message: `expression code point size exceeds limit: size: ${size}, limit ${EXPRESSION_SIZE_CODE_POINT_LIMIT}` }]);
+  }
   const inserted = leadingPointFloats(source);
   let text = source;
   for (let j = inserted.length - 1; j >= 0; j--) text = `${text.slice(0, inserted[j])}0${text.slice(inserted[j])}`;
@@ -236,4 +242,20 @@ export function parse(source: string): Expr {
   const expr = converter.convert(root);
   if (converter.issues.length) throw new CompileError(source, converter.issues);
   return expr;
+}
+
+/** The number of code points of `text` (a surrogate pair is one). */
+function codePoints(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
 }
