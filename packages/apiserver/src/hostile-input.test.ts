@@ -2,10 +2,11 @@
 // serving (patch growth, nesting, YAML aliases, numbers a field cannot hold, bad parameters).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { request as httpsRequest } from 'node:https';
 import { customResourceDefinitions } from '@plat/api';
 import { encodeObject } from '@plat/protobuf';
 import { startApiServer, type ApiTestServer } from './api-test-support.js';
-import type { Response } from './test-support.js';
+import { testCert, type Response } from './test-support.js';
 
 const rbac = '/apis/rbac.authorization.plat.io/v1';
 const NS = 'hostile';
@@ -275,13 +276,84 @@ describe('hostile input', () => {
   });
 
   describe('parameters', () => {
-    it('timeoutSeconds that is not a number is a 400 on a list, as on a watch', async () => {
+    it('timeoutSeconds that is not a number is a 400 on a list, as on a watch, in strconv.ParseInt words', async () => {
       for (const query of ['?timeoutSeconds=abc', '?watch=1&timeoutSeconds=abc']) {
-        expectStatus(await api.send('GET', `${roles}${query}`), 400, /^invalid value for parameter timeoutSeconds: "abc": expected an integer$/);
+        expectStatus(await api.send('GET', `${roles}${query}`), 400, /^strconv\.ParseInt: parsing "abc": invalid syntax$/);
       }
+    });
+
+    it('int64 parameters are read exactly: past 2^53 taken, past int64 a 400', async () => {
+      const list = await api.send('GET', `${roles}?limit=9007199254740993`);
+      assert.equal(list.status, 200, list.body);
+      assert.equal(json(list).metadata.continue, undefined, 'a limit past every collection lists it all');
+      const cases: [string, string][] = [
+        [`${roles}?limit=9223372036854775808`, 'strconv.ParseInt: parsing "9223372036854775808": value out of range'],
+        [`${roles}?limit=-9223372036854775809`, 'strconv.ParseInt: parsing "-9223372036854775809": value out of range'],
+        [`${roles}?limit=`, 'strconv.ParseInt: parsing "": invalid syntax'],
+        [`${roles}?limit=1e3`, 'strconv.ParseInt: parsing "1e3": invalid syntax'],
+        [`${roles}?watch=1&timeoutSeconds=9223372036854775808`, 'strconv.ParseInt: parsing "9223372036854775808": value out of range'],
+        [`${roles}/none?gracePeriodSeconds=99999999999999999999`, 'strconv.ParseInt: parsing "99999999999999999999": value out of range'],
+      ];
+      for (const [path, message] of cases) {
+        const response = await api.send(path.includes('gracePeriodSeconds') ? 'DELETE' : 'GET', path);
+        assert.equal(expectStatus(response, 400).message, message);
+      }
+      const limited = await api.send('GET', `${roles}?limit=-9223372036854775808`);
+      assert.equal(limited.status, 200, 'the smallest int64 lists everything, as any limit below 1');
+    });
+
+    it('a resourceVersion past 2^53 is named exactly; up to uint64 it is one, past it a 400', async () => {
+      const current = json(await api.send('GET', roles)).metadata.resourceVersion;
+      const [get, list, exact, top] = await Promise.all([
+        api.send('GET', `${roles}/none?resourceVersion=9007199254740993`),
+        api.send('GET', `${roles}?resourceVersion=9007199254740993`),
+        api.send('GET', `${roles}?resourceVersion=9007199254740993&resourceVersionMatch=Exact`),
+        api.send('GET', `${roles}?resourceVersion=18446744073709551615`),
+      ]);
+      for (const response of [get, list, exact]) {
+        const status = expectStatus(response, 504);
+        assert.match(status.message, new RegExp(`^Timeout: Too large resource version: 9007199254740993, current: \\d+$`));
+        assert.ok(Number(status.message.split('current: ')[1]) >= Number(current));
+      }
+      assert.match(expectStatus(top, 504).message, /^Timeout: Too large resource version: 18446744073709551615, current: \d+$/);
+      expectStatus(await api.send('GET', `${roles}?resourceVersion=18446744073709551616`), 400, /^invalid resource version: "18446744073709551616"$/);
+    });
+
+    for (const [name, query] of [
+      ['timeoutSeconds=0 (no timeout: the default spread)', 'timeoutSeconds=0'],
+      ['timeoutSeconds past 2^31 ms (25 days)', 'timeoutSeconds=2147484'],
+    ] as const) {
+      it(`a watch with ${name} stays open`, async () => {
+        const ended = await watchEndsWithin(api, `${roles}?watch=1&${query}`, 400);
+        assert.equal(ended, false, 'the watch is still open');
+      });
+    }
+    it('a watch with timeoutSeconds=-1 ends at once, as upstream (a negative duration)', async () => {
+      assert.equal(await watchEndsWithin(api, `${roles}?watch=1&timeoutSeconds=-1`, 2000), true);
     });
   });
 });
+
+/** Whether a watch's response ends within `ms` (its connection then closed by us either way). */
+async function watchEndsWithin(api: ApiTestServer, path: string, ms: number): Promise<boolean> {
+  const { ca } = await testCert();
+  return new Promise((resolve, reject) => {
+    const request = httpsRequest({ host: '127.0.0.1', port: api.port, path, ca, agent: false }, (response) => {
+      assert.equal(response.statusCode, 200);
+      const timer = setTimeout(() => {
+        request.destroy();
+        resolve(false);
+      }, ms);
+      response.resume();
+      response.on('end', () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+    request.on('error', (error) => (request.destroyed ? undefined : reject(error)));
+    request.end();
+  });
+}
 
 /** A JSON patch that wraps a list in another, again and again: each round adds a level. */
 function nestByMoves(levels: number): unknown[] {

@@ -6,6 +6,7 @@ import { encodeWatchEvent } from '@plat/protobuf';
 import { listQuery } from './list.js';
 import { JoinedRuns, type JoinedRun } from './joined-runs.js';
 import { WatchBacklog } from './watch-backlog.js';
+import { longTimeout, watchTimeoutMs } from './watch-timeout.js';
 import type { VerbScope } from './scope.js';
 import type { Http2ServerResponse } from 'node:http2';
 import type { Writable } from 'node:stream';
@@ -17,14 +18,14 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
   // The deprecated /watch/.../{name} form and a watch of one object name it in the path.
   const fieldSelector = info.name ? [`metadata.name=${info.name}`, base.fieldSelector].filter(Boolean).join(',') : base.fieldSelector;
   const allowWatchBookmarks = query.boolean('allowWatchBookmarks') ?? false;
-  // Without timeoutSeconds, upstream's spread between --min-request-timeout and twice it, so that
-  // watches started together do not all end, and come back, together.
-  const timeoutSeconds = query.integer('timeoutSeconds') ?? services.minRequestTimeoutS * (1 + Math.random());
+  // Without timeoutSeconds (or with 0), upstream's spread between --min-request-timeout and twice
+  // it, so that watches started together do not all end, and come back, together.
+  const timeoutMs = watchTimeoutMs(query.int64('timeoutSeconds'), services.minRequestTimeoutS * (1 + Math.random()) * 1000);
   const watch = await startWatch(
     served.store,
     info.namespace,
     { ...base, ...(fieldSelector && { fieldSelector }), allowWatchBookmarks },
-    { bookmarkIntervalMs: services.bookmarkIntervalMs, timeoutMs: Math.max(0, timeoutSeconds) * 1000 },
+    { bookmarkIntervalMs: services.bookmarkIntervalMs, timeoutMs },
   );
 
   const encode = eventEncoder(scope);
@@ -44,7 +45,7 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
   const eventSizes = services.metrics.watchEventSizes.labels(watcherLabels);
   const { group, resource } = served.resolved;
   const groupResource = group ? `${resource}.${group}` : resource;
-  const timer = setTimeout(stop, Math.max(0, timeoutSeconds) * 1000);
+  const cancelTimeout = longTimeout(stop, timeoutMs);
   res.on('close', stop);
   // Over HTTP/1.1 a run goes to the socket as one chunk, framed once for all the watchers that
   // write it: the response would frame it again for each of them, in a writev of three buffers.
@@ -114,7 +115,7 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
     flush();
   } finally {
     out.off('drain', flush);
-    clearTimeout(timer);
+    cancelTimeout();
     stop();
     unregister();
     services.metrics.registeredWatchers.dec(watcherLabels);
