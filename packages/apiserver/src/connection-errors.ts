@@ -9,8 +9,9 @@ import type { Logger } from 'pino';
 import { Counter } from 'prom-client';
 import type { MetricsStability } from '@plat/serving';
 
-/** Go's http.DefaultMaxHeaderBytes, which kube-apiserver serves with: long label selectors fit. */
-export const MAX_HEADER_BYTES = 1024 * 1024;
+import { MAX_HEADER_BYTES } from '@plat/apimachinery';
+
+export { MAX_HEADER_BYTES };
 
 const LOG_INTERVAL_MS = 60_000;
 

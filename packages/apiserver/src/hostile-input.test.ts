@@ -2,8 +2,9 @@
 // serving (patch growth, nesting, YAML aliases, numbers a field cannot hold, bad parameters).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
 import { request as httpsRequest } from 'node:https';
-import { customResourceDefinitions } from '@plat/api';
+import { MAX_TOKEN_BYTES, customResourceDefinitions } from '@plat/api';
 import { encodeObject } from '@plat/protobuf';
 import { startApiServer, type ApiTestServer } from './api-test-support.js';
 import { testCert, type Response } from './test-support.js';
@@ -333,6 +334,49 @@ describe('hostile input', () => {
     });
   });
 });
+
+describe('hostile input: TokenRequest', () => {
+  let api: ApiTestServer;
+  const tokenPath = `/api/v1/namespaces/${NS}/serviceaccounts/robot/token`;
+  const tokenRequest = (audiences: string[]): Json => ({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences } });
+  before(async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    api = await startApiServer({ serviceAccountTokens: { issuers: ['https://issuer.example'], keys: [publicKey], signingKey: privateKey } }, { domain: 'k8s.io' });
+    assert.equal((await api.send('POST', '/api/v1/namespaces', { metadata: { name: NS } })).status, 201);
+    assert.equal((await api.send('POST', `/api/v1/namespaces/${NS}/serviceaccounts`, { metadata: { name: 'robot' } })).status, 201);
+  });
+  after(() => api?.server.shutdown());
+
+  it('a token no request header could carry is refused (upstream bounds neither audiences nor token)', async () => {
+    const response = await api.send('POST', tokenPath, tokenRequest(['a'.repeat(1024 * 1024)]));
+    const status = expectStatusOf(response, 422);
+    assert.match(
+      status.message,
+      new RegExp(`^TokenRequest\\.authentication\\.k8s\\.io "robot" is invalid: spec\\.audiences: Forbidden: the token would be \\d+ bytes, more than a request header can carry \\(at most ${MAX_TOKEN_BYTES}\\)$`),
+    );
+    assert.ok(response.body.length < 1024, 'the refusal does not repeat the audiences');
+    // Many short audiences add up the same way.
+    const many = await api.send('POST', tokenPath, tokenRequest(Array.from({ length: 100_000 }, (_, i) => `audience-${i}`)));
+    expectStatusOf(many, 422);
+  });
+
+  it('a token within the bound is issued, and authenticates', async () => {
+    const audience = 'b'.repeat(700 * 1024);
+    const response = await api.send('POST', tokenPath, tokenRequest([audience]));
+    assert.equal(response.status, 201, response.body.slice(0, 300));
+    const token = json(response).status.token as string;
+    assert.ok(token.length <= MAX_TOKEN_BYTES && token.length > 900 * 1024, String(token.length));
+    const review = await api.send('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { spec: { token, audiences: [audience] } });
+    assert.equal(json(review).status.authenticated, true, review.body.slice(0, 300));
+  });
+});
+
+function expectStatusOf(response: Response, code: number): Json {
+  assert.equal(response.status, code, response.body.slice(0, 500));
+  const status = json(response);
+  assert.equal(status.kind, 'Status');
+  return status;
+}
 
 /** Whether a watch's response ends within `ms` (its connection then closed by us either way). */
 async function watchEndsWithin(api: ApiTestServer, path: string, ms: number): Promise<boolean> {
