@@ -261,6 +261,27 @@ describe('hostile input', () => {
     });
   });
 
+  describe('a custom resource definition cannot take over a built-in group', () => {
+    it("a CRD naming the Role kind in RBAC's group, at v1 and at v2: the built-in Roles answer, the CRD's paths are 404s, and its deletion leaves the Roles", async () => {
+      const before = await role('shadowed');
+      for (const version of ['v1', 'v2']) {
+        const definition = {
+          metadata: { name: 'roles.rbac.authorization.plat.io', annotations: { 'api-approved.plat.io': 'https://github.com/kubernetes/kubernetes/pull/78458' } },
+          spec: { group: 'rbac.authorization.plat.io', scope: 'Namespaced', names: { plural: 'roles', kind: 'Role' }, versions: [{ name: version, served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
+        };
+        const created = await api.send('POST', '/apis/apiextensions.plat.io/v1/customresourcedefinitions', definition);
+        assert.equal(created.status, 201, created.body);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expectStatus(await api.send('GET', `/apis/rbac.authorization.plat.io/v2/namespaces/${NS}/roles`), 404, /^the server could not find the requested resource$/);
+        await unchanged('shadowed', before);
+        const deleted = await api.send('DELETE', '/apis/apiextensions.plat.io/v1/customresourcedefinitions/roles.rbac.authorization.plat.io');
+        assert.equal(deleted.status, 200, deleted.body);
+        assert.equal((await api.send('GET', '/apis/apiextensions.plat.io/v1/customresourcedefinitions/roles.rbac.authorization.plat.io')).status, 404, 'gone at once: nothing to clean up');
+        await unchanged('shadowed', before);
+      }
+    });
+  });
+
   describe('long values in errors', () => {
     it('a CEL rule past 100,000 code points is refused unread: the 422 holds it twice (the value), never its source again', async () => {
       const rule = `self.a == "${'x'.repeat(400 * 1024)}"`;

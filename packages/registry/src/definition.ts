@@ -13,6 +13,8 @@ export interface StrategyContext {
   domain: string;
   /** --event-ttl in seconds: how long an Event lives after its last write (0: until deleted). */
   eventTTLSeconds?: number;
+  /** Whether the server's built-in kinds have this API group (a custom resource of it is not served). */
+  builtInGroup?(group: string): boolean;
 }
 
 /** A JSON Schema (draft 2020-12 subset that ajv compiles) with Kubernetes' x-kubernetes-* markers. */
@@ -68,7 +70,7 @@ export interface ResourceStrategy<T extends KubeObject> {
    * after it (a CustomResourceDefinition's `customresourcecleanup.apiextensions.<domain>`: its
    * custom objects are deleted first).
    */
-  deletionFinalizers?(context: StrategyContext): readonly string[];
+  deletionFinalizers?(context: StrategyContext, object: T): readonly string[];
   /** Marks an object whose deletion has begun (deletionTimestamp is the store's; e.g. status.phase). */
   prepareForDeletion?(object: T, context: StrategyContext): void;
 }
