@@ -224,7 +224,8 @@ export function generateRequest(random: Random, resources: readonly ServedResour
     case 'list':
     case 'watch':
       path = collectionPath(resource, random.chance(0.8) ? ns : undefined);
-      if (verb === 'watch') query.push('watch=1', 'timeoutSeconds=0');
+      // A negative timeout ends the watch at once, as upstream's (0 would be no timeout: the default spread).
+      if (verb === 'watch') query.push('watch=1', 'timeoutSeconds=-1');
       query.push(...randomQuery(random, ['timeoutSeconds', 'watch', 'dryRun']));
       break;
     case 'get':

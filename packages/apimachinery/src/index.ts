@@ -38,6 +38,7 @@ export { Quantity, QuantityError, parseQuantity, type QuantityFormat } from './q
 export { FlagError, commandLineOrExit, deprecatedFlag, flag, parseFlags, usage, type FlagDef, type FlagSpecs, type FlagValues, type ParsedFlags } from './flags.js';
 export type { KubeObject, ObjectMeta, OwnerReference } from './object.js';
 export { MAX_NESTING_DEPTH, MAX_OBJECT_BYTES, depthExceededMessage, exceededJsonLimit } from './json-limits.js';
+export { MAX_HEADER_BYTES } from './header-limits.js';
 export { isInexactNumberLiteral, tagNumberLiteral, taggedNumberLiteral } from './exact-number.js';
 export type { UserInfo } from './types/user.js';
 export type { AccessAttributes, AccessDecision, AccessRules, Decision, NonResourceRule, ResourceRule } from './types/access.js';

@@ -57,6 +57,43 @@ describe('connection errors on the API server', () => {
   });
 });
 
+/**
+ * A GET whose X-Big header holds `size` bytes, written 16 KiB at a time while reading, as a slow
+ * client: what came back once the server closed; a reset (an answer lost) rejects.
+ */
+async function slowRequest(port: number, size: number): Promise<string> {
+  const { ca } = await testCert();
+  return new Promise((resolve, reject) => {
+    let data = '';
+    const socket = connect({ host: '127.0.0.1', port, ca, servername: 'localhost' }, async () => {
+      socket.write('GET /api/v1/namespaces HTTP/1.1\r\nHost: x\r\nX-Big: ');
+      for (let sent = 0; sent < size && socket.writable; sent += 16 * 1024) {
+        socket.write('b'.repeat(16 * 1024));
+        await new Promise((r) => setTimeout(r, 1));
+      }
+      if (socket.writable) socket.end('\r\n\r\n');
+    });
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (data += chunk));
+    socket.on('close', () => resolve(data));
+    socket.on('error', (error) => reject(new Error(`${error.message} after ${JSON.stringify(data.slice(0, 80))}`)));
+  });
+}
+
+describe('connection errors: a client still sending', () => {
+  let api: ApiTestServer;
+  before(async () => {
+    api = await startApiServer();
+  });
+  after(() => api?.server.shutdown());
+
+  it('reads its 431 before the connection closes, and the refusal is counted once', async () => {
+    const response = await slowRequest(api.port, 2 * MAX_HEADER_BYTES);
+    assert.equal(statusOf(response).code, 431, response.slice(0, 200));
+    assert.match((await api.get('/metrics')).body, /plat_http_connection_errors_total\{stage="request",code="HPE_HEADER_OVERFLOW"\} 1\n/);
+  });
+});
+
 describe('connection errors: the log', () => {
   let server: Server;
   let now = 0;

@@ -2,15 +2,17 @@
 // parse (an unknown method, headers past the limit, a request too slow to arrive), or a TLS
 // handshake that fails. Anyone can send these without credentials, so each is answered as node
 // answers it (400, 431, 408; here with a Status body), counted, and logged at most once a minute
-// with the count since the last line, rather than once each.
+// with the count since the last line, rather than once each. The connection is closed after the
+// answer as Go's server closes it (answerAndClose), so that a client still sending reads it.
 import type { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { Counter } from 'prom-client';
-import type { MetricsStability } from '@plat/serving';
+import { answerAndClose, wasAnswered, type MetricsStability } from '@plat/serving';
 
-/** Go's http.DefaultMaxHeaderBytes, which kube-apiserver serves with: long label selectors fit. */
-export const MAX_HEADER_BYTES = 1024 * 1024;
+import { MAX_HEADER_BYTES } from '@plat/apimachinery';
+
+export { MAX_HEADER_BYTES };
 
 const LOG_INTERVAL_MS = 60_000;
 
@@ -57,6 +59,8 @@ export function handleConnectionErrors(server: Pick<EventEmitter, 'on'>, logger:
   });
   const log = new ThrottledLog(logger, now);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    // Node reports the error again for each chunk the client sends after it: one refusal, counted once.
+    if (wasAnswered(socket)) return;
     const code = error.code ?? 'unknown';
     errors.inc({ stage: 'request', code });
     // A client that reset the connection is simply gone: nothing to answer, nothing to log.
@@ -66,7 +70,8 @@ export function handleConnectionErrors(server: Pick<EventEmitter, 'on'>, logger:
       return;
     }
     const [status, phrase, message] = responses[code] ?? [400, 'Bad Request', `the request could not be parsed: ${code}`];
-    socket.end(statusResponse(status, phrase, message, status === 400 ? 'BadRequest' : undefined));
+    // Closed as Go's server closes it, so that a client still sending its request reads the answer.
+    answerAndClose(socket, statusResponse(status, phrase, message, status === 400 ? 'BadRequest' : undefined));
   });
   // An HTTP/2 client that breaks the protocol: node ends its session (GOAWAY) itself.
   server.on('sessionError', (error: NodeJS.ErrnoException) => {

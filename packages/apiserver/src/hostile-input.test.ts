@@ -3,16 +3,40 @@
 // expressions too long, too deep or too costly in CRD rules and admission policies).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { customResourceDefinitions } from '@plat/api';
+import { generateKeyPairSync } from 'node:crypto';
+import { request as httpsRequest } from 'node:https';
+import { MAX_TOKEN_BYTES, customResourceDefinitions } from '@plat/api';
 import { encodeObject } from '@plat/protobuf';
-import { startApiServer, type ApiTestServer } from './testing/index.js';
+import { startApiServer, testCert, type ApiTestServer, type Response } from './testing/index.js';
 import { parseRuntimeConfig } from './runtime-config.js';
-import type { Response } from './testing/index.js';
 
 const rbac = '/apis/rbac.authorization.plat.io/v1';
 const NS = 'hostile';
 const roles = `${rbac}/namespaces/${NS}/roles`;
 const leases = `/apis/coordination.plat.io/v1/namespaces/${NS}/leases`;
+const widgets = `/apis/example.com/v1/namespaces/${NS}/widgets`;
+/** A kind whose spec.template is an embedded resource (x-kubernetes-embedded-resource). */
+const widgetCrd = {
+  metadata: { name: 'widgets.example.com' },
+  spec: {
+    group: 'example.com',
+    scope: 'Namespaced',
+    names: { plural: 'widgets', kind: 'Widget' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: { spec: { type: 'object', properties: { template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } } } },
+          },
+        },
+      },
+    ],
+  },
+};
 
 interface Json {
   [field: string]: any;
@@ -57,8 +81,13 @@ describe('hostile input', () => {
   };
 
   before(async () => {
-    api = await startApiServer();
+    api = await startApiServer({}, { customResources: customResourceDefinitions });
     assert.equal((await api.send('POST', '/api/v1/namespaces', { metadata: { name: NS } })).status, 201);
+    assert.equal((await api.send('POST', '/apis/apiextensions.plat.io/v1/customresourcedefinitions', widgetCrd)).status, 201);
+    for (let tries = 0; (await api.send('GET', widgets)).status !== 200; tries++) {
+      assert.ok(tries < 200, 'the custom resource is served');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
   });
   after(() => api?.server.shutdown());
 
@@ -184,12 +213,183 @@ describe('hostile input', () => {
     });
   });
 
-  describe('parameters', () => {
-    it('timeoutSeconds that is not a number is a 400 on a list, as on a watch', async () => {
-      for (const query of ['?timeoutSeconds=abc', '?watch=1&timeoutSeconds=abc']) {
-        expectStatus(await api.send('GET', `${roles}${query}`), 400, /^invalid value for parameter timeoutSeconds: "abc": expected an integer$/);
+  describe('metadata of the wrong JSON type is a 400, in an embedded resource and at the root', () => {
+    // Each ObjectMeta field given a value it cannot decode from (Go's decoding error, as upstream's
+    // objectmeta.Coerce reports it for an embedded resource).
+    const cases: [string, Json, string][] = [
+      ['name', { name: 5 }, 'json: cannot unmarshal number into Go struct field ObjectMeta.name of type string'],
+      ['namespace', { namespace: 5 }, 'json: cannot unmarshal number into Go struct field ObjectMeta.namespace of type string'],
+      ['generateName', { generateName: [] }, 'json: cannot unmarshal array into Go struct field ObjectMeta.generateName of type string'],
+      ['labels, not an object', { labels: 'a' }, 'json: cannot unmarshal string into Go struct field ObjectMeta.labels of type map[string]string'],
+      ['a label value', { labels: { a: 1 } }, 'json: cannot unmarshal number into Go struct field ObjectMeta.labels of type string'],
+      ['annotations, not an object', { annotations: [1] }, 'json: cannot unmarshal array into Go struct field ObjectMeta.annotations of type map[string]string'],
+      ['an annotation value', { annotations: { a: true } }, 'json: cannot unmarshal bool into Go struct field ObjectMeta.annotations of type string'],
+      ['finalizers, not a list', { finalizers: 'x' }, 'json: cannot unmarshal string into Go struct field ObjectMeta.finalizers of type []string'],
+      ['a finalizer', { finalizers: [{}] }, 'json: cannot unmarshal object into Go struct field ObjectMeta.finalizers of type string'],
+      ['ownerReferences, not a list', { ownerReferences: 5 }, 'json: cannot unmarshal number into Go struct field ObjectMeta.ownerReferences of type []v1.OwnerReference'],
+      ['an owner reference', { ownerReferences: [5] }, 'json: cannot unmarshal number into Go struct field ObjectMeta.ownerReferences of type v1.OwnerReference'],
+      ["an owner reference's name", { ownerReferences: [{ name: 5 }] }, 'json: cannot unmarshal number into Go struct field OwnerReference.ownerReferences.name of type string'],
+      ['generation', { generation: 'x' }, 'json: cannot unmarshal string into Go struct field ObjectMeta.generation of type int64'],
+      ['creationTimestamp', { creationTimestamp: 5 }, 'json: cannot unmarshal number into Go struct field ObjectMeta.creationTimestamp of type string'],
+      ['uid', { uid: 5 }, 'json: cannot unmarshal number into Go struct field ObjectMeta.uid of type string'],
+      ['resourceVersion', { resourceVersion: 5 }, 'json: cannot unmarshal number into Go struct field ObjectMeta.resourceVersion of type string'],
+    ];
+    let n = 0;
+    for (const [field, metadata, message] of cases) {
+      it(`an embedded resource's ${field}`, async () => {
+        const name = `embedded-${n++}`;
+        const response = await api.send('POST', widgets, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name }, spec: { template: { apiVersion: 'v1', kind: 'Pod', metadata } } });
+        const status = expectStatus(response, 400);
+        assert.equal(status.reason, 'BadRequest');
+        assert.ok(status.message.startsWith('Widget in version "v1" cannot be handled as a Widget: spec.template.metadata: Invalid value: map[string]interface {}{'), status.message);
+        assert.ok(status.message.endsWith(`}: ${message}`), status.message);
+        assert.equal((await api.send('GET', `${widgets}/${name}`)).status, 404);
+      });
+      it(`the custom object's own ${field}`, async () => {
+        const name = `root-${n++}`;
+        const response = await api.send('POST', widgets, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name, ...metadata } });
+        expectStatus(response, 400, /^Widget in version "v1" cannot be handled as a Widget: metadata\./);
+        // A name of the wrong type is no name: nothing is stored under any.
+        assert.equal(json(await api.send('GET', widgets)).items.filter((item: Json) => item.metadata.name.startsWith('root-')).length, 0);
+      });
+    }
+    it('an embedded resource whose metadata is not an object, by merge patch too', async () => {
+      const created = await api.send('POST', widgets, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'patched' }, spec: { template: { apiVersion: 'v1', kind: 'Pod' } } });
+      assert.equal(created.status, 201, created.body);
+      const response = await patch(`${widgets}/patched`, 'application/merge-patch+json', { spec: { template: { metadata: 'x' } } });
+      expectStatus(response, 400, /^Widget in version "v1" cannot be handled as a Widget: spec\.template\.metadata: Invalid value: "x": json: cannot unmarshal string into Go value of type v1\.ObjectMeta$/);
+      assert.equal(json(await api.send('GET', `${widgets}/patched`)).metadata.resourceVersion, json(created).metadata.resourceVersion);
+    });
+  });
+
+  describe('a custom resource definition cannot take over a built-in group', () => {
+    it("a CRD naming the Role kind in RBAC's group, at v1 and at v2: the built-in Roles answer, the CRD's paths are 404s, and its deletion leaves the Roles", async () => {
+      const before = await role('shadowed');
+      for (const version of ['v1', 'v2']) {
+        const definition = {
+          metadata: { name: 'roles.rbac.authorization.plat.io', annotations: { 'api-approved.plat.io': 'https://github.com/kubernetes/kubernetes/pull/78458' } },
+          spec: { group: 'rbac.authorization.plat.io', scope: 'Namespaced', names: { plural: 'roles', kind: 'Role' }, versions: [{ name: version, served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] },
+        };
+        const created = await api.send('POST', '/apis/apiextensions.plat.io/v1/customresourcedefinitions', definition);
+        assert.equal(created.status, 201, created.body);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expectStatus(await api.send('GET', `/apis/rbac.authorization.plat.io/v2/namespaces/${NS}/roles`), 404, /^the server could not find the requested resource$/);
+        await unchanged('shadowed', before);
+        const deleted = await api.send('DELETE', '/apis/apiextensions.plat.io/v1/customresourcedefinitions/roles.rbac.authorization.plat.io');
+        assert.equal(deleted.status, 200, deleted.body);
+        assert.equal((await api.send('GET', '/apis/apiextensions.plat.io/v1/customresourcedefinitions/roles.rbac.authorization.plat.io')).status, 404, 'gone at once: nothing to clean up');
+        await unchanged('shadowed', before);
       }
     });
+  });
+
+  describe('long values in errors', () => {
+    it('a CEL rule past 100,000 code points is refused unread: the 422 holds it twice (the value), never its source again', async () => {
+      const rule = `self.a == "${'x'.repeat(400 * 1024)}"`;
+      const crd = structuredClone(widgetCrd) as Json;
+      crd.metadata.name = 'gadgets.example.com';
+      crd.spec.names = { plural: 'gadgets', kind: 'Gadget' };
+      crd.spec.versions[0].schema.openAPIV3Schema.properties.spec['x-kubernetes-validations'] = [{ rule }];
+      const response = await api.send('POST', '/apis/apiextensions.plat.io/v1/customresourcedefinitions', crd);
+      const status = expectStatus(response, 422);
+      assert.match(status.details.causes[0].message, /: compilation failed: ERROR: <input>:-1:0: expression code point size exceeds limit: size: 409612, limit 100000$/);
+      // As upstream 1.28: the rule as the error's value, in the message and in the cause, and nothing more.
+      assert.ok(response.body.length < 2 * rule.length + 4096, `${response.body.length} bytes`);
+    });
+  });
+
+  describe('parameters', () => {
+    it('timeoutSeconds that is not a number is a 400 on a list, as on a watch, in strconv.ParseInt words', async () => {
+      for (const query of ['?timeoutSeconds=abc', '?watch=1&timeoutSeconds=abc']) {
+        expectStatus(await api.send('GET', `${roles}${query}`), 400, /^strconv\.ParseInt: parsing "abc": invalid syntax$/);
+      }
+    });
+
+    it('int64 parameters are read exactly: past 2^53 taken, past int64 a 400', async () => {
+      const list = await api.send('GET', `${roles}?limit=9007199254740993`);
+      assert.equal(list.status, 200, list.body);
+      assert.equal(json(list).metadata.continue, undefined, 'a limit past every collection lists it all');
+      const cases: [string, string][] = [
+        [`${roles}?limit=9223372036854775808`, 'strconv.ParseInt: parsing "9223372036854775808": value out of range'],
+        [`${roles}?limit=-9223372036854775809`, 'strconv.ParseInt: parsing "-9223372036854775809": value out of range'],
+        [`${roles}?limit=`, 'strconv.ParseInt: parsing "": invalid syntax'],
+        [`${roles}?limit=1e3`, 'strconv.ParseInt: parsing "1e3": invalid syntax'],
+        [`${roles}?watch=1&timeoutSeconds=9223372036854775808`, 'strconv.ParseInt: parsing "9223372036854775808": value out of range'],
+        [`${roles}/none?gracePeriodSeconds=99999999999999999999`, 'strconv.ParseInt: parsing "99999999999999999999": value out of range'],
+      ];
+      for (const [path, message] of cases) {
+        const response = await api.send(path.includes('gracePeriodSeconds') ? 'DELETE' : 'GET', path);
+        assert.equal(expectStatus(response, 400).message, message);
+      }
+      const limited = await api.send('GET', `${roles}?limit=-9223372036854775808`);
+      assert.equal(limited.status, 200, 'the smallest int64 lists everything, as any limit below 1');
+    });
+
+    it('a resourceVersion past 2^53 is named exactly; up to uint64 it is one, past it a 400', async () => {
+      const current = json(await api.send('GET', roles)).metadata.resourceVersion;
+      const [get, list, exact, top] = await Promise.all([
+        api.send('GET', `${roles}/none?resourceVersion=9007199254740993`),
+        api.send('GET', `${roles}?resourceVersion=9007199254740993`),
+        api.send('GET', `${roles}?resourceVersion=9007199254740993&resourceVersionMatch=Exact`),
+        api.send('GET', `${roles}?resourceVersion=18446744073709551615`),
+      ]);
+      for (const response of [get, list, exact]) {
+        const status = expectStatus(response, 504);
+        assert.match(status.message, new RegExp(`^Timeout: Too large resource version: 9007199254740993, current: \\d+$`));
+        assert.ok(Number(status.message.split('current: ')[1]) >= Number(current));
+      }
+      assert.match(expectStatus(top, 504).message, /^Timeout: Too large resource version: 18446744073709551615, current: \d+$/);
+      expectStatus(await api.send('GET', `${roles}?resourceVersion=18446744073709551616`), 400, /^invalid resource version: "18446744073709551616"$/);
+    });
+
+    for (const [name, query] of [
+      ['timeoutSeconds=0 (no timeout: the default spread)', 'timeoutSeconds=0'],
+      ['timeoutSeconds past 2^31 ms (25 days)', 'timeoutSeconds=2147484'],
+    ] as const) {
+      it(`a watch with ${name} stays open`, async () => {
+        const ended = await watchEndsWithin(api, `${roles}?watch=1&${query}`, 400);
+        assert.equal(ended, false, 'the watch is still open');
+      });
+    }
+    it('a watch with timeoutSeconds=-1 ends at once, as upstream (a negative duration)', async () => {
+      assert.equal(await watchEndsWithin(api, `${roles}?watch=1&timeoutSeconds=-1`, 2000), true);
+    });
+  });
+});
+
+describe('hostile input: TokenRequest', () => {
+  let api: ApiTestServer;
+  const tokenPath = `/api/v1/namespaces/${NS}/serviceaccounts/robot/token`;
+  const tokenRequest = (audiences: string[]): Json => ({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences } });
+  before(async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    api = await startApiServer({ serviceAccountTokens: { issuers: ['https://issuer.example'], keys: [publicKey], signingKey: privateKey } }, { domain: 'k8s.io' });
+    assert.equal((await api.send('POST', '/api/v1/namespaces', { metadata: { name: NS } })).status, 201);
+    assert.equal((await api.send('POST', `/api/v1/namespaces/${NS}/serviceaccounts`, { metadata: { name: 'robot' } })).status, 201);
+  });
+  after(() => api?.server.shutdown());
+
+  it('a token no request header could carry is refused (upstream bounds neither audiences nor token)', async () => {
+    const response = await api.send('POST', tokenPath, tokenRequest(['a'.repeat(1024 * 1024)]));
+    const status = expectStatusOf(response, 422);
+    assert.match(
+      status.message,
+      new RegExp(`^TokenRequest\\.authentication\\.k8s\\.io "robot" is invalid: spec\\.audiences: Forbidden: the token would be \\d+ bytes, more than a request header can carry \\(at most ${MAX_TOKEN_BYTES}\\)$`),
+    );
+    assert.ok(response.body.length < 1024, 'the refusal does not repeat the audiences');
+    // Many short audiences add up the same way.
+    const many = await api.send('POST', tokenPath, tokenRequest(Array.from({ length: 100_000 }, (_, i) => `audience-${i}`)));
+    expectStatusOf(many, 422);
+  });
+
+  it('a token within the bound is issued, and authenticates', async () => {
+    const audience = 'b'.repeat(700 * 1024);
+    const response = await api.send('POST', tokenPath, tokenRequest([audience]));
+    assert.equal(response.status, 201, response.body.slice(0, 300));
+    const token = json(response).status.token as string;
+    assert.ok(token.length <= MAX_TOKEN_BYTES && token.length > 900 * 1024, String(token.length));
+    const review = await api.send('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { spec: { token, audiences: [audience] } });
+    assert.equal(json(review).status.authenticated, true, review.body.slice(0, 300));
   });
 });
 
@@ -352,9 +552,34 @@ describe('hostile input: CEL expressions', () => {
   });
 });
 
-function expectStatusOf(response: Response, code: number, message: RegExp): void {
-  assert.equal(response.status, code, response.body);
-  assert.match(json(response).message, message);
+/** The response's Status, checked to have `code` and, if given, a message matching `message`. */
+function expectStatusOf(response: Response, code: number, message?: RegExp): Json {
+  assert.equal(response.status, code, response.body.slice(0, 500));
+  const status = json(response);
+  assert.equal(status.kind, 'Status');
+  if (message) assert.match(status.message, message);
+  return status;
+}
+
+/** Whether a watch's response ends within `ms` (its connection then closed by us either way). */
+async function watchEndsWithin(api: ApiTestServer, path: string, ms: number): Promise<boolean> {
+  const { ca } = await testCert();
+  return new Promise((resolve, reject) => {
+    const request = httpsRequest({ host: '127.0.0.1', port: api.port, path, ca, agent: false }, (response) => {
+      assert.equal(response.statusCode, 200);
+      const timer = setTimeout(() => {
+        request.destroy();
+        resolve(false);
+      }, ms);
+      response.resume();
+      response.on('end', () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+    request.on('error', (error) => (request.destroyed ? undefined : reject(error)));
+    request.end();
+  });
 }
 
 /** A JSON patch that wraps a list in another, again and again: each round adds a level. */

@@ -65,6 +65,32 @@ test('compile: a syntax error', () => {
   assert.match(compileError('self.spec.replicas >'), /^ERROR: <input>:1:21: Syntax error: /);
 });
 
+test('compile: an expression past 100,000 code points is refused unread, with no location (cel-go 0.16)', () => {
+  // `"…" == ""` is 8 code points around the literal's.
+  const literal = (points: number, char = 'x'): string => `"${char.repeat(points - 8)}" == ""`;
+  assert.equal(compileError(literal(100_000)), '', 'the limit itself is taken');
+  assert.equal(compileError(literal(100_001)), 'ERROR: <input>:-1:0: expression code point size exceeds limit: size: 100001, limit 100000');
+  // Code points, not UTF-16 units: 99,992 astral characters are 199,984 units.
+  assert.equal(compileError(literal(100_000, '\u{1F600}')), '');
+  assert.equal(compileError(`${literal(400_000)} && self.spec.z`), 'ERROR: <input>:-1:0: expression code point size exceeds limit: size: 400015, limit 100000');
+});
+
+test('compile: a source line over 16 KiB is not repeated beneath its error', () => {
+  const padding = (length: number): string => ` && "${'x'.repeat(length - 12)}" == ""`;
+  const source = (bytes: number): string => {
+    const text = `self.spec.z == 1${padding(bytes - 16)}`;
+    assert.equal(Buffer.byteLength(text), bytes);
+    return text;
+  };
+  assert.equal(compileError(source(16_385)), "ERROR: <input>:1:10: undefined field 'z'");
+  const shown = compileError(source(16_384));
+  assert.ok(shown.startsWith(`ERROR: <input>:1:10: undefined field 'z'\n | self.spec.z == 1 && "xxx`), shown.slice(0, 100));
+  assert.ok(shown.endsWith('\n | .........^'));
+  // Only the line of the error counts.
+  const other = compileError(`"${'x'.repeat(20_000)}" == ""\n|| self.spec.z == 1`);
+  assert.equal(other, "ERROR: <input>:2:13: undefined field 'z'\n | || self.spec.z == 1\n | ............^");
+});
+
 test('compile: no matching overload', () => {
   assert.match(compileError('self.spec.replicas + "a" == 1'), /found no matching overload for '_\+_' applied to '\(int, string\)'/);
 });

@@ -3,6 +3,7 @@
 //    | self.z == 1
 //    | .....^
 
+import { MAX_SNIPPET_LENGTH } from './limits.js';
 import type { CelType } from './types.js';
 
 export interface Issue {
@@ -53,13 +54,16 @@ export function formatIssue(source: string, issue: Issue): string {
   if (issue.offset === NO_LOCATION) return `ERROR: <input>:-1:0: ${issue.message}`;
   const offset = Math.min(issue.offset, source.length);
   const { line, start, end } = lineOf(source, offset);
+  const head = `ERROR: <input>:${line}:${codePoints(source.slice(start, offset)) + 1}: ${issue.message}`;
+  // cel-go leaves out a source line too long to be worth showing (it would repeat the expression).
+  if (Buffer.byteLength(source.slice(start, end)) > MAX_SNIPPET_LENGTH) return head;
   const snippet = source.slice(start, end).replaceAll('\t', ' ');
   const before = snippet.slice(0, offset - start);
   // A mark per code point before the error, a wide one under a wide (non-ASCII) character, so that
   // the caret stays under it: whole-string replacements, not a string per character.
   const marks = before.replace(/[\x00-\x7f]/g, '.').replace(/[^.]/gu, '\uff0e');
   const caret = (source.codePointAt(offset) ?? 0) > 0x7f && offset < end ? '\uff3e' : '^';
-  return `ERROR: <input>:${line}:${codePoints(before) + 1}: ${issue.message}\n | ${snippet}\n | ${marks}${caret}`;
+  return `${head}\n | ${snippet}\n | ${marks}${caret}`;
 }
 
 /** cel-go's maxErrorsToReport: the errors kept and shown; the rest are counted. */

@@ -15,6 +15,9 @@ export const STATIC_ESTIMATED_COST_LIMIT = 10_000_000;
 /** The estimated cost all the rules of one CRD version's schema may have together. */
 export const STATIC_ESTIMATED_CRD_COST_LIMIT = 100_000_000;
 
+/** The longest source line, in UTF-8 bytes, that cel-go shows beneath an error (common/error.go). */
+export const MAX_SNIPPET_LENGTH = 16_384;
+
 /** Cost units (cel-go common/cost.go, except where noted). */
 export const COST = {
   /** An identifier, or the selection of a field. */

@@ -13,6 +13,8 @@ export interface StrategyContext {
   domain: string;
   /** --event-ttl in seconds: how long an Event lives after its last write (0: until deleted). */
   eventTTLSeconds?: number;
+  /** Whether the server's built-in kinds have this API group (a custom resource of it is not served). */
+  builtInGroup?(group: string): boolean;
 }
 
 /** A JSON Schema (draft 2020-12 subset that ajv compiles) with Kubernetes' x-kubernetes-* markers. */
@@ -68,7 +70,7 @@ export interface ResourceStrategy<T extends KubeObject> {
    * after it (a CustomResourceDefinition's `customresourcecleanup.apiextensions.<domain>`: its
    * custom objects are deleted first).
    */
-  deletionFinalizers?(context: StrategyContext): readonly string[];
+  deletionFinalizers?(context: StrategyContext, object: T): readonly string[];
   /** Marks an object whose deletion has begun (deletionTimestamp is the store's; e.g. status.phase). */
   prepareForDeletion?(object: T, context: StrategyContext): void;
 }
@@ -264,6 +266,13 @@ export interface UnstructuredRules {
   storageVersion: string;
   /** Removes the fields the schema does not declare, in place; their paths (`spec.foo`), in document order. */
   prune(object: KubeObject): string[];
+  /**
+   * After pruning, a request's object as upstream's decoder coerces it: the type meta and metadata
+   * of the resources the schema embeds (x-kubernetes-embedded-resource) must decode as TypeMeta and
+   * ObjectMeta (`error`: the first that does not, a 400), each metadata rewritten as ObjectMeta
+   * writes it; `unknownFields`, the metadata fields that rewrite dropped. Absent: nothing embedded.
+   */
+  coerce?(object: KubeObject): { error?: string; unknownFields: string[] };
   /** Fills the schema's defaults in place; idempotent. Returns whether anything changed. */
   default(object: KubeObject): boolean;
   /**

@@ -42,7 +42,12 @@ export function objectFromInput<T extends KubeObject>(
   const rules = resolved.definition.unstructured;
   // As upstream's custom resource decoding: pruned by the schema (its defaults are the store's,
   // strategy.default, so that every write gets them).
-  if (rules) check.unknownFields.push(...rules.prune(object as KubeObject));
+  if (rules) {
+    check.unknownFields.push(...rules.prune(object as KubeObject));
+    const coerced = rules.coerce?.(object as KubeObject);
+    if (coerced?.error) throw newBadRequest(`${kind} in version "${version}" cannot be handled as a ${kind}: ${coerced.error}`);
+    if (coerced) check.unknownFields.push(...coerced.unknownFields);
+  }
   const problems = [...check.unknownFields.map((field) => `unknown field "${field}"`), ...input.duplicates.map((field) => `duplicate field "${field}"`)];
   if (problems.length && fieldValidation === 'Strict') throw newBadRequest(`strict decoding error: ${problems.join(', ')}`);
   object.metadata ??= {};

@@ -22,15 +22,28 @@ export interface ListQuery {
 export type ReadSemantic =
   | { kind: 'latest' }
   | { kind: 'any' }
-  | { kind: 'notOlderThan'; revision: number }
-  | { kind: 'exact'; revision: number }
+  | { kind: 'notOlderThan'; revision: bigint }
+  | { kind: 'exact'; revision: bigint }
   | { kind: 'continue' };
 
-/** A parsed resourceVersion: 0 for "0", else a positive revision. 400 when it is not a number. */
-export function parseResourceVersion(value: string): number {
-  if (!/^\d{1,16}$/.test(value)) throw newBadRequest(`invalid resource version: ${JSON.stringify(value)}`);
-  return Number(value);
+const UINT64_MAX = (1n << 64n) - 1n;
+
+/**
+ * A parsed resourceVersion, as upstream's versioner reads one (strconv.ParseUint, base 10): 0 for
+ * "0", else a revision, exact whatever its size (a revision no store has reached is still one). A
+ * 400 when it is not a number or is past uint64.
+ */
+export function parseResourceVersion(value: string): bigint {
+  const revision = /^\d+$/.test(value) ? BigInt(value) : undefined;
+  if (revision === undefined || revision > UINT64_MAX) throw newBadRequest(`invalid resource version: ${JSON.stringify(value)}`);
+  return revision;
 }
+
+/**
+ * A requested revision as a store takes it: exact up to Number.MAX_SAFE_INTEGER, the furthest a
+ * store's revisions (JavaScript numbers) can go; past it, that bound, which no store reaches either.
+ */
+export const storeRevision = (revision: bigint): number => (revision > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(revision));
 
 export function getSemantic(resourceVersion: string | undefined): ReadSemantic {
   if (!resourceVersion) return { kind: 'latest' };

@@ -64,7 +64,7 @@ export class ResourceDeleter<T extends KubeObject = KubeObject> extends Resource
   }
 
   private missingDeletionFinalizers(object: T): string[] {
-    const wanted = this.strategy.deletionFinalizers?.(this.context) ?? [];
+    const wanted = this.strategy.deletionFinalizers?.(this.context, object) ?? [];
     if (!wanted.length || object.metadata.deletionTimestamp) return [];
     return wanted.filter((f) => !object.metadata.finalizers?.includes(f));
   }

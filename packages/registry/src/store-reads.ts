@@ -85,12 +85,12 @@ export class ResourceReader<T extends KubeObject = KubeObject> {
     return object;
   }
 
-  /** Waits until the store has reached `revision`; 504 if it does not in time. */
-  async waitForRevision(revision: number): Promise<void> {
+  /** Waits until the store has reached `revision` (compared exactly); 504 if it does not in time. */
+  async waitForRevision(revision: bigint): Promise<void> {
     const deadline = Date.now() + (this.options.resourceVersionWaitMs ?? DEFAULT_RESOURCE_VERSION_WAIT_MS);
     for (;;) {
       const current = await this.storage.currentRevision().catch((error: unknown) => this.fail(error));
-      if (current >= revision) return;
+      if (BigInt(current) >= revision) return;
       if (Date.now() >= deadline) throw tooLargeResourceVersion(`${revision}, current: ${current}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -99,7 +99,8 @@ export class ResourceReader<T extends KubeObject = KubeObject> {
   async get(namespace: string, name: string, resourceVersion?: string): Promise<T> {
     const semantic = getSemantic(resourceVersion);
     if (semantic.kind === 'notOlderThan') await this.waitForRevision(semantic.revision);
-    const notOlderThan = semantic.kind === 'any' ? 0 : semantic.kind === 'notOlderThan' ? semantic.revision : undefined;
+    // Past the wait, the revision is one the store has reached: a number holds it exactly.
+    const notOlderThan = semantic.kind === 'any' ? 0 : semantic.kind === 'notOlderThan' ? Number(semantic.revision) : undefined;
     try {
       return this.served(await this.storage.get<T>(this.resource.key(namespace, name), notOlderThan === undefined ? {} : { notOlderThan }));
     } catch (error) {
@@ -134,9 +135,10 @@ export class ResourceReader<T extends KubeObject = KubeObject> {
     try {
       result = await this.storage.list<T>(this.resource.prefix(namespace), {
         limit,
-        ...(semantic.kind === 'exact' && { revision: semantic.revision }),
+        // Past the wait, the revision is one the store has reached: a number holds it exactly.
+        ...(semantic.kind === 'exact' && { revision: Number(semantic.revision) }),
         ...(semantic.kind === 'any' && { notOlderThan: 0 }),
-        ...(semantic.kind === 'notOlderThan' && { notOlderThan: semantic.revision }),
+        ...(semantic.kind === 'notOlderThan' && { notOlderThan: Number(semantic.revision) }),
         ...(semantic.kind === 'continue' && { continue: query.continue! }),
         ...(predicate.filter && { filter: this.storedFilter(predicate.filter) }),
       });

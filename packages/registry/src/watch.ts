@@ -8,7 +8,7 @@ import type { KubeObject } from './definition.js';
 import type { ResourceStore } from './store.js';
 import type { ListQueryWithSelectors } from './requests.js';
 import { buildPredicate, type Predicate } from './predicate.js';
-import { parseResourceVersion, validateListQuery } from './resource-version.js';
+import { parseResourceVersion, storeRevision, validateListQuery } from './resource-version.js';
 import { toStatusError } from './errors.js';
 import type { StoredForm } from './stored-form.js';
 
@@ -73,11 +73,11 @@ export async function startWatch<T extends KubeObject>(
   validateListQuery({ ...query, watch: true }, store.context.domain, store.features.watchList);
   const predicate: Predicate<T> = buildPredicate(resource, query.labelSelector, query.fieldSelector);
   const rv = query.resourceVersion ?? '';
-  const requested = rv ? parseResourceVersion(rv) : 0;
+  const requested = rv ? parseResourceVersion(rv) : 0n;
   // Initial state is sent for an unset or "0" version, or when sendInitialEvents asks for it.
   const initialEvents = query.sendInitialEvents ?? (rv === '' || rv === '0');
   const queue = new EventQueue<ApiWatchEvent>({ highWaterMark: 1_000_000 });
-  const bookmark = (revision: number, annotations?: Record<string, string>): ApiWatchEvent => ({
+  const bookmark = (revision: bigint, annotations?: Record<string, string>): ApiWatchEvent => ({
     type: 'BOOKMARK',
     object: {
       kind: resource.kind,
@@ -86,27 +86,28 @@ export async function startWatch<T extends KubeObject>(
     },
   });
 
-  let startRevision: number;
+  // Revisions as bigints: a watch may start from one past any a store reaches, named exactly.
+  let startRevision: bigint;
   if (initialEvents) {
     // "Start at Any" (resourceVersion=0) may begin from the cache's state as it is; a requested
     // revision is a floor; otherwise the state is the current one: the store's revision now is the
     // floor, so that the watch cache, where there is one, serves it once it has caught up (upstream
     // 1.28 reads it from etcd, to the same effect). Its objects are then the cache's, shared, and a
     // watcher that reads them slowly holds references, not a copy of the resource.
-    const floor = requested > 0 ? requested : rv === '' ? await store.storage.currentRevision() : 0;
+    const floor = requested > 0n ? requested : rv === '' ? BigInt(await store.storage.currentRevision()) : 0n;
     const list = await store.list(namespace, {
       ...(rv === '0' && { resourceVersion: '0' }),
-      ...(floor > 0 && { resourceVersion: String(floor), resourceVersionMatch: 'NotOlderThan' }),
+      ...(floor > 0n && { resourceVersion: String(floor), resourceVersionMatch: 'NotOlderThan' }),
       ...(query.labelSelector && { labelSelector: query.labelSelector }),
       ...(query.fieldSelector && { fieldSelector: query.fieldSelector }),
     });
     for (const item of list.items) queue.push({ type: 'ADDED', object: typedItem(item, resource.apiVersion, resource.kind) });
-    startRevision = Number(list.metadata.resourceVersion);
+    startRevision = BigInt(list.metadata.resourceVersion ?? 0);
     if (query.sendInitialEvents && query.allowWatchBookmarks) {
       queue.push(bookmark(startRevision, { [`${store.context.domain}/initial-events-end`]: 'true' }));
     }
   } else {
-    startRevision = requested > 0 ? requested : await store.storage.currentRevision();
+    startRevision = requested > 0n ? requested : BigInt(await store.storage.currentRevision());
   }
 
   const key = predicate.name !== undefined ? resource.key(namespace, predicate.name) : resource.prefix(namespace);
@@ -117,7 +118,7 @@ export async function startWatch<T extends KubeObject>(
     newResourceExpired(`too old resource version: ${startRevision} (${Math.max(gone.revision - 1, 0)})`);
   let source: Watch<T>;
   try {
-    source = await store.storage.watch<T>(key, { recursive: predicate.name === undefined, revision: startRevision });
+    source = await store.storage.watch<T>(key, { recursive: predicate.name === undefined, revision: storeRevision(startRevision) });
   } catch (error) {
     if (!isStorageError(error, 'Gone')) throw toStatusError(error, { groupResource: resource.groupResource });
     queue.push({ type: 'ERROR', object: tooOld(error).status });
@@ -131,6 +132,11 @@ export async function startWatch<T extends KubeObject>(
   }
 
   let lastRevision = startRevision;
+  /** How far the watch has got: its last event, or the store's progress past it. */
+  const reached = (): bigint => {
+    const progress = BigInt(source.progressRevision?.() ?? 0);
+    return progress > lastRevision ? progress : lastRevision;
+  };
   // A bookmark says how far this watch has got: past its last event when the store reports progress
   // (the watch cache, from etcd's progress notifications), which is asked for the next one.
   const deadline = settings.timeoutMs === undefined ? Infinity : Date.now() + settings.timeoutMs;
@@ -151,7 +157,7 @@ export async function startWatch<T extends KubeObject>(
     const at = last ? beforeEnd : now + settings.bookmarkIntervalMs;
     if (at <= now) return; // no time for it
     timer = setTimeout(() => {
-      queue.push(bookmark(Math.max(lastRevision, source.progressRevision?.() ?? 0)));
+      queue.push(bookmark(reached()));
       source.requestProgress?.();
       if (!last) scheduleBookmark();
     }, at - now);
@@ -164,7 +170,7 @@ export async function startWatch<T extends KubeObject>(
     queue.discard();
   };
   const finish = (): void => {
-    if (bookmarking && !queue.closed) queue.push(bookmark(Math.max(lastRevision, source.progressRevision?.() ?? 0)));
+    if (bookmarking && !queue.closed) queue.push(bookmark(reached()));
     stopBookmarks();
     source.stop();
     queue.end();
@@ -175,7 +181,7 @@ export async function startWatch<T extends KubeObject>(
   const take = (run: readonly StorageWatchEvent<T>[]): boolean => {
     if (run.length === 0) return true;
     const outs = apiEvents(form ? servedRun(form, run) : run, predicate);
-    lastRevision = run[run.length - 1]!.revision;
+    lastRevision = BigInt(run[run.length - 1]!.revision);
     if (queue.length + outs.length > maxBuffered) {
       // Too far behind: what fits goes, then the stream ends; the client watches again from what
       // it has seen.

@@ -1,5 +1,6 @@
 // What every component's secure port shares: its serving certificate (given, or self-signed in a
-// directory or in memory) and the health endpoints' format.
+// directory or in memory), the health endpoints' format, and how a request that cannot be parsed
+// is answered and its connection closed.
 export {
   loadServingCert,
   ensureSelfSignedCert,
@@ -12,6 +13,7 @@ export {
   type ServingCertOptions,
   type CertificateNames,
 } from './serving-cert.js';
+export { answerAndClose, goErrorResponse, wasAnswered } from './refused-connection.js';
 export { pingCheck, runHealthChecks, runHealthCheck, type HealthCheck, type HealthReport } from './health.js';
 export { HealthCheckMetrics } from './health-metrics.js';
 export { parseTlsCipherSuites, parseTlsMinVersion, secureServingOptions, serverCiphers, type SecureServingOptions, type ServingTlsOptions, type TlsPolicy } from './tls-options.js';

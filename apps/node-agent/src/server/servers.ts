@@ -6,8 +6,10 @@ import { once } from 'node:events';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { MAX_HEADER_BYTES } from '@plat/apimachinery';
 import type { Logger } from '@plat/client';
-import { runHealthChecks, type HealthCheck } from '@plat/serving';
+import { answerAndClose, goErrorResponse, runHealthChecks, type HealthCheck } from '@plat/serving';
 import type { RequestAuthenticator } from './authentication.js';
 import type { RequestAuthorizer } from './authorization.js';
 import type { Handler } from './handlers.js';
@@ -19,7 +21,25 @@ export interface Listener {
   close(): Promise<void>;
 }
 
+/**
+ * A request node cannot parse, answered as the kubelet's Go server answers it: a header section past
+ * MaxHeaderBytes (1 MiB, as the kubelet sets it; node's own default is 16 KiB) is a 431, anything
+ * else malformed a 400, in net/http's plain text; a client gone, or too slow to send its request,
+ * gets no answer.
+ */
+function refuseUnparsable(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    socket.destroy();
+    return;
+  }
+  answerAndClose(socket, goErrorResponse(error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request'));
+}
+
+/** What every agent server is created with: Go's header bound. */
+const httpOptions = { maxHeaderSize: MAX_HEADER_BYTES };
+
 async function listen(server: Server, host: string, port: number): Promise<Listener> {
+  server.on('clientError', refuseUnparsable);
   server.listen(port, host);
   await once(server, 'listening');
   return {
@@ -46,6 +66,7 @@ function serve(handler: (req: IncomingMessage, res: ServerResponse, url: URL) =>
 
 export function startHealthz(host: string, port: number, checks: readonly HealthCheck[], logger: Logger): Promise<Listener> {
   const server = createHttpServer(
+    httpOptions,
     serve(async (_req, res, url) => {
       if (url.pathname !== '/healthz') return plain(res, 404, '404 page not found\n');
       const report = await runHealthChecks('healthz', checks, url.searchParams);
@@ -57,6 +78,7 @@ export function startHealthz(host: string, port: number, checks: readonly Health
 
 export function startReadOnly(host: string, port: number, handler: Handler, logger: Logger): Promise<Listener> {
   const server = createHttpServer(
+    httpOptions,
     serve(async (req, res, url) => {
       if (!(await handler(req, res, url))) plain(res, 404, '404 page not found\n');
     }, logger),
@@ -86,6 +108,7 @@ export async function startSecured(options: SecuredOptions): Promise<Listener> {
       minVersion: tls.minVersion ?? 'TLSv1.2',
       ...(tls.ciphers && { ciphers: tls.ciphers }),
       honorCipherOrder: true,
+      ...httpOptions,
     },
     serve(async (req, res, url) => {
       let authenticated;

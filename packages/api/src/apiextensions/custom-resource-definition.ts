@@ -2,7 +2,7 @@
 // Its strategy is upstream's: v1 defaults, the server's status (names accepted and conditions are
 // the definitions' controller's, apiserver/src/apiextensions), generation counting spec changes,
 // and on the first delete the cleanup finalizer the controller-manager removes once the custom
-// objects are gone.
+// objects are gone (none for a definition of a built-in group, which has none).
 import { formatTimestamp, type ResourceDefinition } from '@plat/registry';
 import { allVerbs } from '../common/verbs.js';
 import { setCondition } from './conditions.js';
@@ -43,7 +43,10 @@ export const customResourceDefinitionDefinition = {
     default: (crd) => setCustomResourceDefinitionDefaults(crd),
     validate: (crd, { domain }) => validateCustomResourceDefinition(crd, { domain }),
     validateUpdate: (crd, old, { domain }) => validateCustomResourceDefinitionUpdate(crd, old, { domain }),
-    deletionFinalizers: ({ domain }) => [customResourceCleanupFinalizer(domain)],
+    // A definition of a built-in group was never served (upstream's handlers claim every path of
+    // such a group): there is nothing of it to clean up, and a cleanup through the API would reach
+    // the built-in kind where the group, version and resource are the same (all its objects).
+    deletionFinalizers: ({ domain, builtInGroup }, crd) => (builtInGroup?.(crd.spec.group) ? [] : [customResourceCleanupFinalizer(domain)]),
     prepareForDeletion(crd) {
       setCondition(
         crd,

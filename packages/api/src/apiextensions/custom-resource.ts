@@ -7,6 +7,7 @@ import { compareKubeVersions, type FieldError } from '@plat/apimachinery';
 import { pruneUnknownFields, type JSONSchema, type KubeObject, type ResourceDefinition, type SubresourceDefinition, type TableColumn } from '@plat/registry';
 import { objectMetaSchema } from '../common/object-meta-schema.js';
 import { nameColumn } from '../common/table.js';
+import { coerceEmbeddedResources } from './embedded-object-meta.js';
 import { customResourceScale } from './scale-subresource.js';
 import { RuleValidator, ruleErrors } from './cel/validator.js';
 import { allVerbs } from '../common/verbs.js';
@@ -28,6 +29,7 @@ import type {
   CustomResourceDefinitionVersion,
   CustomResourceSubresourceScale,
   JSONSchemaProps,
+  JsonValue,
 } from './types.js';
 
 type CustomObject = KubeObject & { status?: unknown; [field: string]: unknown };
@@ -138,6 +140,7 @@ function versionDefinition(crd: CustomResourceDefinition, version: CustomResourc
     unstructured: {
       storageVersion,
       prune: (object) => pruneUnknownFields(values, object).sort(),
+      coerce: (object) => coerceEmbeddedResources(schema, object as unknown as JsonValue),
       default: defaults,
       openAPIV3Schema: schema as JSONSchema,
       fieldsSchema: structural,

@@ -129,8 +129,44 @@ function fieldError(value: JsonValue, field: string, kind: FieldKind): DecodeErr
   }
 }
 
-/** `metadata` as ObjectMeta writes it back: known fields only, empty ones left out, times in UTC. */
-function normalizedObjectMeta(metadata: JsonObject): JsonObject {
+const managedFieldsEntryFields = new Set(['manager', 'operation', 'apiVersion', 'time', 'fieldsType', 'fieldsV1', 'subresource']);
+
+/** Go decodes a null element of a map or list of strings as the empty string. */
+const stringOrEmpty = (value: JsonValue): JsonValue => (value === null ? '' : value);
+
+/** Keys of `object` that `known` does not name, as kjson's strict decoding reports them (`ownerReferences[0].x`). */
+function unknownKeys(object: JsonObject, known: { has(key: string): boolean }, prefix: string, found: string[]): void {
+  for (const key of Object.keys(object)) if (!known.has(key)) found.push(`${prefix}${key}`);
+}
+
+const objectMetaKeys = new Set(Object.keys(objectMetaFields));
+const ownerReferenceKeys = new Set(Object.keys(ownerReferenceFields));
+
+/** An owner reference as OwnerReference writes it: its four strings always, the two flags when set. */
+function normalizedOwnerReference(ref: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const key of ['apiVersion', 'kind', 'name', 'uid']) out[key] = ref[key] ?? '';
+  for (const key of ['controller', 'blockOwnerDeletion']) if (ref[key] !== undefined && ref[key] !== null) out[key] = ref[key]!;
+  return out;
+}
+
+/** A managedFields entry as ManagedFieldsEntry writes it: known fields only, empty ones left out. */
+function normalizedManagedFieldsEntry(entry: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const key of managedFieldsEntryFields) {
+    const value = entry[key];
+    if (value !== undefined && value !== null && value !== '') out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * `metadata` (known to decode) as ObjectMeta writes it back: known fields only, empty ones left
+ * out, times in UTC, nulls inside maps and lists as Go decodes them. The fields a strict decoder
+ * does not know are added to `unknown` (`foo`, `ownerReferences[0].bar`).
+ */
+function normalizedObjectMeta(metadata: JsonObject, unknown: string[]): JsonObject {
+  unknownKeys(metadata, objectMetaKeys, '', unknown);
   const out: JsonObject = {};
   for (const [key, kind] of Object.entries(objectMetaFields)) {
     const value = metadata[key];
@@ -139,7 +175,21 @@ function normalizedObjectMeta(metadata: JsonObject): JsonObject {
     else if (kind === 'string' && value === '') continue;
     else if (key === 'generation' && value === 0) continue;
     else if ((kind === 'stringMap' && Object.keys(value as JsonObject).length === 0) || (Array.isArray(value) && value.length === 0)) continue;
-    else out[key] = value;
+    else if (kind === 'stringMap') out[key] = Object.fromEntries(Object.entries(value as JsonObject).map(([k, v]) => [k, stringOrEmpty(v)]));
+    else if (kind === 'stringList') out[key] = (value as JsonValue[]).map(stringOrEmpty);
+    else if (kind === 'ownerReferences') {
+      out[key] = (value as (JsonObject | null)[]).map((ref, i) => {
+        if (ref === null) return normalizedOwnerReference({});
+        unknownKeys(ref, ownerReferenceKeys, `ownerReferences[${i}].`, unknown);
+        return normalizedOwnerReference(ref);
+      });
+    } else if (kind === 'managedFields') {
+      out[key] = (value as (JsonObject | null)[]).map((entry, i) => {
+        if (entry === null) return {};
+        unknownKeys(entry, managedFieldsEntryFields, `managedFields[${i}].`, unknown);
+        return normalizedManagedFieldsEntry(entry);
+      });
+    } else out[key] = value;
   }
   return out;
 }
@@ -148,14 +198,22 @@ const isEmbedded = (s: JSONSchemaProps, forceEmbedded: boolean): boolean => forc
 
 /**
  * Upstream's objectmeta.Coerce without dropping: apiVersion and kind must be strings and metadata
- * must decode as ObjectMeta; metadata is rewritten as ObjectMeta writes it. The first problem.
+ * must decode as ObjectMeta; metadata is rewritten as ObjectMeta writes it. The first problem. The
+ * paths of the metadata fields ObjectMeta does not know, dropped by the rewrite, are added to
+ * `unknownFields` (`spec.template.metadata.foo`), as upstream's ReturnUnknownFieldPaths gives them.
  */
-export function coerceEmbeddedMeta(path: OptionalPath, x: JsonValue, s: JSONSchemaProps | undefined, isResourceRoot: boolean): FieldError | undefined {
+export function coerceEmbeddedMeta(
+  path: OptionalPath,
+  x: JsonValue,
+  s: JSONSchemaProps | undefined,
+  isResourceRoot: boolean,
+  unknownFields: string[] = [],
+): FieldError | undefined {
   if (!s) return undefined;
   if (Array.isArray(x)) {
     const items = s.items && !Array.isArray(s.items) ? s.items : undefined;
     for (let i = 0; i < x.length; i++) {
-      const error = coerceEmbeddedMeta(indexOf(path, i), x[i]!, items, false);
+      const error = coerceEmbeddedMeta(indexOf(path, i), x[i]!, items, false, unknownFields);
       if (error) return error;
     }
     return undefined;
@@ -169,8 +227,12 @@ export function coerceEmbeddedMeta(path: OptionalPath, x: JsonValue, s: JSONSche
       if (key === 'metadata') {
         const problem = objectMetaDecodeError(value);
         if (problem) return invalid(childOf(path, 'metadata'), badValue(value), problem);
-        if (isJsonObject(value)) x.metadata = normalizedObjectMeta(value);
-        else delete x.metadata;
+        if (isJsonObject(value)) {
+          const unknown: string[] = [];
+          x.metadata = normalizedObjectMeta(value, unknown);
+          const prefix = childOf(path, 'metadata').toString();
+          unknownFields.push(...unknown.map((field) => `${prefix}.${field}`));
+        } else x.metadata = {}; // null decodes as an empty ObjectMeta, written back as {}
       }
     }
     const property = s.properties?.[key];
@@ -178,11 +240,23 @@ export function coerceEmbeddedMeta(path: OptionalPath, x: JsonValue, s: JSONSche
     const next = x[key];
     if (next === undefined) continue;
     const error = property
-      ? coerceEmbeddedMeta(childOf(path, key), next, property, false)
+      ? coerceEmbeddedMeta(childOf(path, key), next, property, false, unknownFields)
       : additional
-        ? coerceEmbeddedMeta(keyOf(path, key), next, additional, false)
+        ? coerceEmbeddedMeta(keyOf(path, key), next, additional, false, unknownFields)
         : undefined;
     if (error) return error;
   }
   return undefined;
+}
+
+/**
+ * A request's custom object after pruning, as upstream's decoder coerces it
+ * (unstructuredSchemaCoercer.apply): every embedded resource's type meta and metadata, the root's
+ * being the store's ObjectMeta. `error` is the first problem as Go's field.Error prints it (the
+ * request's 400); `unknownFields`, sorted, the metadata fields ObjectMeta does not know.
+ */
+export function coerceEmbeddedResources(schema: JSONSchemaProps, object: JsonValue): { error?: string; unknownFields: string[] } {
+  const unknownFields: string[] = [];
+  const error = coerceEmbeddedMeta(undefined, object, schema, false, unknownFields);
+  return { ...(error && { error: error.toString() }), unknownFields: unknownFields.sort() };
 }

@@ -1,6 +1,6 @@
 // TokenRequest (authentication.{domain}/v1, the `token` subresource of a ServiceAccount, create only,
 // never stored): a signed, expiring token for the account, optionally bound to an object.
-import { invalid, newInvalid, newPath, type FieldError } from '@plat/apimachinery';
+import { MAX_HEADER_BYTES, forbidden, invalid, newInvalid, newPath, type FieldError } from '@plat/apimachinery';
 import type { KubeObject, ResourceDefinition } from '@plat/registry';
 import { kindSchema } from '../common/object-meta-schema.js';
 import { atomicStringList, integerField, objectSchema, stringField, timeField } from '../common/schema.js';
@@ -21,6 +21,15 @@ export interface TokenRequest extends KubeObject {
 const MIN_TOKEN_EXPIRATION_SECONDS = 10 * 60;
 const MAX_TOKEN_EXPIRATION_SECONDS = 2 ** 32;
 const DEFAULT_TOKEN_EXPIRATION_SECONDS = 60 * 60;
+
+/**
+ * The longest token issued. Upstream bounds neither the audiences nor the token (1.28's
+ * ValidateTokenRequest checks only expirationSeconds), so there a long audience list gets a token
+ * no request can carry. A token is sent as `Authorization: Bearer <token>` in a header section of
+ * at most MAX_HEADER_BYTES (Go's default: kube-apiserver's and this server's), which must also
+ * hold the request line and the client's other headers: 4 KiB is kept for them.
+ */
+export const MAX_TOKEN_BYTES = MAX_HEADER_BYTES - 'Authorization: Bearer \r\n'.length - 4096;
 
 function validateTokenRequest(request: TokenRequest): FieldError[] {
   const errors: FieldError[] = [];
@@ -102,6 +111,13 @@ export const tokenRequestDefinition = {
         expirationSeconds: request.spec.expirationSeconds ?? DEFAULT_TOKEN_EXPIRATION_SECONDS,
         ...(request.spec.boundObjectRef && { boundObjectRef: request.spec.boundObjectRef }),
       });
+      if (issued.token.length > MAX_TOKEN_BYTES) {
+        const error = forbidden(
+          newPath('spec', 'audiences'),
+          `the token would be ${issued.token.length} bytes, more than a request header can carry (at most ${MAX_TOKEN_BYTES})`,
+        );
+        throw newInvalid({ group: `authentication.${domain}`, kind: 'TokenRequest' }, name, [error]);
+      }
       return {
         apiVersion: request.apiVersion,
         kind: request.kind,

@@ -21,6 +21,8 @@ interface Served {
   group: string;
   resource: string;
   versions: string[];
+  /** Listed in discovery only: the group is a built-in one, whose paths the built-in kinds' handlers claim. */
+  unserved: boolean;
   terminating: boolean;
 }
 
@@ -190,29 +192,43 @@ export class CustomResourceDefinitionController implements HealthCheck {
     const definitions = this.options.build(crd);
     const group = crd.spec.group;
     const resource = crd.status?.acceptedNames?.plural ?? crd.spec.names.plural;
+    // As upstream: the built-in kinds' handlers claim every path of their groups (the group's
+    // discovery web service is their prefix), so the definition's versions are listed in discovery
+    // and every request for them is a 404.
+    const unserved = catalog.isBuiltInGroup(group);
     const versions: string[] = [];
+    if (before) this.withdraw(before, (version) => before.unserved !== unserved || before.resource !== resource || before.group !== group || !definitions.some((d) => d.version === version));
     for (const definition of definitions) {
+      if (unserved) {
+        catalog.listUnserved(definition as ResourceDefinition<KubeObject>);
+        versions.push(definition.version);
+        continue;
+      }
       try {
         catalog.replace(definition as ResourceDefinition<KubeObject>);
         versions.push(definition.version);
       } catch (error) {
-        // A built-in resource has this group, version and name: it is served, not the custom one.
         this.options.logger.warn({ err: error, crd: name, version: definition.version }, 'custom resource definition: a version cannot be served');
       }
     }
-    if (before) {
-      for (const version of before.versions) {
-        if (before.resource !== resource || before.group !== group || !versions.includes(version)) catalog.remove(before.group, version, before.resource);
-      }
+    this.served.set(name, { signature, group, resource, versions, unserved, terminating });
+    if (unserved) this.options.logger.info({ crd: name, group, versions }, 'custom resource of a built-in group: listed in discovery, not served');
+    else this.options.logger.info({ crd: name, versions }, 'serving custom resource');
+  }
+
+  /** Stops serving (or listing) the versions of `served` that `which` picks. */
+  private withdraw(served: Served, which: (version: string) => boolean = () => true): void {
+    for (const version of served.versions) {
+      if (!which(version)) continue;
+      if (served.unserved) this.options.catalog.unlistUnserved(served.group, version, served.resource);
+      else this.options.catalog.remove(served.group, version, served.resource);
     }
-    this.served.set(name, { signature, group, resource, versions, terminating });
-    this.options.logger.info({ crd: name, versions }, 'serving custom resource');
   }
 
   private unserve(name: string): void {
     const before = this.served.get(name);
     if (!before) return;
-    for (const version of before.versions) this.options.catalog.remove(before.group, version, before.resource);
+    this.withdraw(before);
     this.served.delete(name);
     this.options.logger.info({ crd: name }, 'stopped serving custom resource');
   }

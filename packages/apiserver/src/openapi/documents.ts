@@ -170,6 +170,12 @@ class DocumentBuilder {
     };
   }
 
+  /** The published form of a meta.v1 type (Status, DeleteOptions, Patch), publishing it if need be. */
+  metaDefinition(kind: 'Status' | 'DeleteOptions' | 'Patch'): JSONSchema {
+    this.schemaRef({ kind: 'meta', name: kind }, { object: '', list: '', subresources: new Map() });
+    return this.schemas.all()[metaDefinitionName(kind, this.options.domain)]!;
+  }
+
   /** The reference to a body's or response's schema, publishing the meta.v1 type on first use. */
   private schemaRef(schema: SchemaName, names: KindNames): JSONSchema {
     if (schema.kind === 'subresource') return this.schemas.ref(names.subresources.get(schema.subresource)!);
@@ -250,23 +256,25 @@ class DocumentBuilder {
 const SECURITY = [{ BearerToken: [] }];
 const BEARER_TOKEN = { type: 'apiKey', description: 'Bearer Token authentication', name: 'authorization', in: 'header' };
 
-function swagger(builder: DocumentBuilder, options: DocumentOptions): JSONSchema {
+type Entries = Record<string, JSONSchema>;
+
+function swagger(paths: Entries, definitions: Entries, options: DocumentOptions): JSONSchema {
   return {
     swagger: '2.0',
     info: { title: 'Kubernetes', version: options.version },
-    paths: byKey(builder.paths),
-    definitions: builder.schemas.all(),
+    paths,
+    definitions,
     securityDefinitions: { BearerToken: BEARER_TOKEN },
     security: SECURITY,
   };
 }
 
-function openapi3(builder: DocumentBuilder, options: DocumentOptions): JSONSchema {
+function openapi3(paths: Entries, schemas: Entries, options: DocumentOptions): JSONSchema {
   return {
     openapi: '3.0.0',
     info: { title: 'Kubernetes', version: options.version },
-    paths: byKey(builder.paths),
-    components: { schemas: builder.schemas.all(), securitySchemes: { BearerToken: BEARER_TOKEN } },
+    paths,
+    components: { schemas, securitySchemes: { BearerToken: BEARER_TOKEN } },
     security: SECURITY,
   };
 }
@@ -275,14 +283,79 @@ function openapi3(builder: DocumentBuilder, options: DocumentOptions): JSONSchem
  * The document of a group version of custom resources only: upstream serves the one its CRD
  * builder made, which has its own info and no security schemes.
  */
-function customOpenapi3(builder: DocumentBuilder): JSONSchema {
+function customOpenapi3(paths: Entries, schemas: Entries): JSONSchema {
   return {
     openapi: '3.0.0',
     info: { title: 'Kubernetes CRD Swagger', version: 'v0.1.0' },
-    paths: byKey(builder.paths),
-    components: { schemas: builder.schemas.all() },
+    paths,
+    components: { schemas },
   };
 }
+
+/** The group versions of some resources, in their order: DeleteOptions names each as one it may be sent to. */
+export function groupVersionsOf(resources: readonly ResolvedResource[]): { group: string; version: string }[] {
+  const seen = new Map<string, { group: string; version: string }>();
+  for (const { group, version } of resources) {
+    const key = groupVersionPath(group, version);
+    if (!seen.has(key)) seen.set(key, { group, version });
+  }
+  return [...seen.values()];
+}
+
+/**
+ * What some resources put in a document of one dialect, built on their own, a resource at a time:
+ * their paths and the schemas they publish (shared ones, ObjectMeta or Status, included).
+ * DeleteOptions lists no group version here: the document's list is every served one, put in when
+ * the parts are put together.
+ */
+export interface DocumentPart {
+  paths: Map<string, JSONSchema>;
+  definitions: Record<string, JSONSchema>;
+}
+
+export class DocumentPartBuilder {
+  private readonly builder: DocumentBuilder;
+
+  constructor(dialect: Dialect, options: DocumentOptions) {
+    this.builder = new DocumentBuilder(dialect, options, []);
+  }
+
+  add(resolved: ResolvedResource): void {
+    this.builder.add(resolved);
+  }
+
+  part(): DocumentPart {
+    return { paths: this.builder.paths, definitions: this.builder.schemas.all() };
+  }
+}
+
+/** DeleteOptions as a document of `dialect` publishes it, naming the group versions given. */
+export function deleteOptionsDefinition(dialect: Dialect, options: DocumentOptions, groupVersions: readonly { group: string; version: string }[]): JSONSchema {
+  return new DocumentBuilder(dialect, options, groupVersions).metaDefinition('DeleteOptions');
+}
+
+/** The name DeleteOptions is published under. */
+export const deleteOptionsName = (options: DocumentOptions): string => metaDefinitionName('DeleteOptions', options.domain);
+
+/** The published names a custom resource's version defines itself (its kind and list): they replace any earlier. */
+export const customDefinitionNames = (resolved: ResolvedResource): string[] => [
+  customKindDefinitionName(resolved.group, resolved.version, resolved.kind),
+  customKindDefinitionName(resolved.group, resolved.version, resolved.listKind),
+];
+
+export type DocumentKind = 'v2' | 'v3' | 'v3-custom';
+
+/**
+ * A document's frame, `paths` and its schemas left empty, with the key order of the whole: the
+ * Swagger document, a group version's OpenAPI 3.0 document, or one of custom resources only.
+ */
+export function documentFrame(kind: DocumentKind, options: DocumentOptions, paths: Entries = {}, schemas: Entries = {}): JSONSchema {
+  return kind === 'v2' ? swagger(paths, schemas, options) : kind === 'v3' ? openapi3(paths, schemas, options) : customOpenapi3(paths, schemas);
+}
+
+/** The kind of a group version's document: custom resources only get their builder's. */
+export const v3Kind = (resources: readonly ResolvedResource[]): DocumentKind =>
+  resources.every((resolved) => resolved.definition.unstructured) ? 'v3-custom' : 'v3';
 
 /** Both documents of the given resources (the catalog's, in its order). */
 export function buildOpenAPIDocuments(resources: readonly ResolvedResource[], options: DocumentOptions): OpenAPIDocuments {
@@ -301,8 +374,7 @@ export function buildOpenAPIDocuments(resources: readonly ResolvedResource[], op
   for (const [key, entry] of groupVersions) {
     const builder = new DocumentBuilder('v3', options, all);
     for (const resolved of entry.resources) builder.add(resolved);
-    const custom = entry.resources.every((resolved) => resolved.definition.unstructured);
-    v3.set(key, custom ? customOpenapi3(builder) : openapi3(builder, options));
+    v3.set(key, documentFrame(v3Kind(entry.resources), options, byKey(builder.paths), builder.schemas.all()));
   }
-  return { v2: swagger(v2, options), v3 };
+  return { v2: swagger(byKey(v2.paths), v2.schemas.all(), options), v3 };
 }

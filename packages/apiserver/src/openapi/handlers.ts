@@ -1,35 +1,43 @@
 // /openapi/v2 (JSON and Protobuf) and /openapi/v3 (the index and one JSON document per group
-// version), built from the catalog as it is when asked for, and served as kube-openapi's handlers serve them: the ETag is
+// version), made from the catalog as it is when asked for (from parts kept across its changes), and served as kube-openapi's handlers serve them: the ETag is
 // the JSON's SHA-512, If-None-Match answers 304, and a /openapi/v3 URL with ?hash= is immutable (a
 // stale hash is redirected to the current one with 301).
 import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
+import { gzip } from 'node:zlib';
+import { promisify } from 'node:util';
 import { newGenericServerResponse, newNotAcceptable } from '@plat/apimachinery';
 import type { ResolvedResource } from '@plat/registry';
 import type { Handler, RequestContext } from '../context.js';
 import type { ResourceCatalog } from '../resources/catalog.js';
 import { parseAccept } from '../resources/negotiation.js';
 import { versionInfo } from '../version.js';
-import { buildOpenAPIDocuments } from './documents.js';
-import { swaggerToProtobuf } from './protobuf-v2.js';
+import { DocumentParts } from './document-parts.js';
+import { groupVersionPath } from './names.js';
 
 /** A document as sent: its bytes, their hash and when it was built. */
 interface Published {
   body: Buffer;
   contentType: string;
-  /** Only for /openapi/v2, which upstream serves through a gzip handler. */
-  gzipped?: Buffer;
+  /** Only for /openapi/v2, which upstream serves through a gzip handler: compressed when first asked for, off the event loop. */
+  gzipped?: () => Promise<Buffer>;
   /** Upper-case hex SHA-512 of the JSON form, unquoted (the ?hash= value; the Protobuf form shares it). */
   hash: string;
   lastModified: Date;
 }
 
+const gzipAsync = promisify(gzip);
+
 /** Upstream's computeETag: SHA-512 of the JSON, in upper-case hex. */
 const hashOf = (body: Buffer): string => createHash('sha512').update(body).digest('hex').toUpperCase();
 
-function publish(document: unknown, builtAt: Date, gzip = false): Published {
-  const body = Buffer.from(JSON.stringify(document));
-  return { body, contentType: 'application/json', hash: hashOf(body), lastModified: builtAt, ...(gzip && { gzipped: gzipSync(body) }) };
+/** The gzip form of `body`, made once, on the thread pool. */
+function lazyGzip(body: Buffer): () => Promise<Buffer> {
+  let gzipped: Promise<Buffer> | undefined;
+  return () => (gzipped ??= gzipAsync(body));
+}
+
+function publish(body: Buffer, builtAt: Date, gzip = false): Published {
+  return { body, contentType: 'application/json', hash: hashOf(body), lastModified: builtAt, ...(gzip && { gzipped: lazyGzip(body) }) };
 }
 
 /** The media types of the v2 Protobuf form: the one clients send, and the newer spelling. */
@@ -44,6 +52,9 @@ const JSON_RANGES = ['application/json', 'application/*', '*/*'];
  * The first form the client accepts, in its order of preference, JSON first for a wildcard (as
  * kube-openapi); undefined when none is (406).
  */
+/** Stands for the v2 Protobuf form in negotiation, before it is made. */
+const PROTOBUF_FORM: Published = { body: Buffer.alloc(0), contentType: '', hash: '', lastModified: new Date(0) };
+
 function negotiate(ctx: RequestContext, json: Published, protobuf?: Published): Published | undefined {
   for (const range of parseAccept(ctx.get('accept'))) {
     if (JSON_RANGES.includes(range.type)) return json;
@@ -66,7 +77,7 @@ function notModified(ctx: RequestContext, published: Published): boolean {
   return !Number.isNaN(since) && Math.floor(published.lastModified.getTime() / 1000) * 1000 <= since;
 }
 
-function serve(ctx: RequestContext, published: Published): void {
+async function serve(ctx: RequestContext, published: Published): Promise<void> {
   ctx.set('ETag', `"${published.hash}"`);
   ctx.set('Last-Modified', published.lastModified.toUTCString());
   if (notModified(ctx, published)) {
@@ -75,7 +86,7 @@ function serve(ctx: RequestContext, published: Published): void {
   }
   ctx.status = 200;
   if (published.gzipped && /\bgzip\b/.test(ctx.get('accept-encoding'))) {
-    ctx.body = published.gzipped;
+    ctx.body = await published.gzipped();
     ctx.set('Content-Encoding', 'gzip');
     ctx.append('Vary', 'Accept-Encoding');
   } else {
@@ -92,67 +103,98 @@ function inOneYear(): string {
   return date.toUTCString();
 }
 
-/** The documents of one state of the catalog. */
+/** The documents of one state of the catalog, each made when first asked for. */
 interface Documents {
   generation: number;
-  v2: Published;
-  v2Protobuf: Published;
-  v3: Map<string, Published>;
-  v3Index: Published;
+  builtAt: Date;
+  v2(): Promise<{ json: Published; protobuf: () => Promise<Published> }>;
+  v3(): Promise<{ documents: Map<string, Published>; index: Published }>;
 }
 
 const hashedUrl = (key: string, published: Published): string => `/openapi/v3/${key}?hash=${published.hash}`;
 
+/** Calls `make` once, when first asked for, and keeps what it gave. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
+
 /**
- * The handlers of the OpenAPI documents. They are built when first asked for after the catalog
+ * The handlers of the OpenAPI documents. They are made when first asked for after the catalog
  * changed (custom resources come and go), not at every change: installing many definitions at
- * once builds them once.
+ * once makes them once. They are put together from parts kept across changes (document-parts.ts),
+ * so a change costs what changed; each form (JSON, Protobuf, gzip, the v3 documents) is made only
+ * when it is asked for.
  */
 export class OpenAPI {
   private documents: Documents | undefined;
+  private readonly parts: DocumentParts;
+  /** Each v3 document as published, by its bytes: while they are the same, so are its hash and its time. */
+  private readonly v3Published = new WeakMap<Buffer, Published>();
 
   constructor(
     private readonly catalog: ResourceCatalog,
-    private readonly domain: string,
+    domain: string,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.parts = new DocumentParts({ domain, version: versionInfo().gitVersion });
+  }
+
+  /** The served resources, in the catalog's order. */
+  private resources(): ResolvedResource[] {
+    const resources: ResolvedResource[] = [];
+    for (const [, versions] of this.catalog.groups()) {
+      for (const served of versions.values()) resources.push(...served.map(({ resolved }) => resolved));
+    }
+    return resources;
+  }
 
   private current(): Documents {
     const generation = this.catalog.generation;
     if (this.documents?.generation === generation) return this.documents;
     const builtAt = this.now();
-    const resources: ResolvedResource[] = [];
-    for (const [, versions] of this.catalog.groups()) {
-      for (const served of versions.values()) resources.push(...served.map(({ resolved }) => resolved));
-    }
-    const documents = buildOpenAPIDocuments(resources, { domain: this.domain, version: versionInfo().gitVersion });
-    const v2 = publish(documents.v2, builtAt, true);
-    const protobuf = swaggerToProtobuf(documents.v2);
-    const v2Protobuf = { body: protobuf, contentType: V2_PROTOBUF_CONTENT_TYPE, gzipped: gzipSync(protobuf), hash: v2.hash, lastModified: builtAt };
-    const v3 = new Map<string, Published>();
-    for (const [key, document] of documents.v3) {
-      // A group version whose document did not change keeps its hash and its time.
-      const body = Buffer.from(JSON.stringify(document));
-      const before = this.documents?.v3.get(key);
-      v3.set(key, before?.body.equals(body) ? before : { body, contentType: 'application/json', hash: hashOf(body), lastModified: builtAt });
-    }
-    const keys = [...v3.keys()].sort();
-    const paths = Object.fromEntries(keys.map((key) => [key, { serverRelativeURL: hashedUrl(key, v3.get(key)!) }]));
-    this.documents = { generation, v2, v2Protobuf, v3, v3Index: publish({ paths }, builtAt) };
+    const resources = this.resources();
+    const v2 = once(async () => {
+      const swagger = await this.parts.swagger(resources);
+      const json = publish(swagger.json, builtAt, true);
+      const protobuf = once(async (): Promise<Published> => {
+        const body = await swagger.protobuf();
+        return { body, contentType: V2_PROTOBUF_CONTENT_TYPE, gzipped: lazyGzip(body), hash: json.hash, lastModified: builtAt };
+      });
+      return { json, protobuf };
+    });
+    const v3 = once(async () => {
+      const bodies = await this.parts.groupVersionDocuments(resources);
+      const documents = new Map<string, Published>();
+      for (const [key, body] of bodies) {
+        // A group version whose document did not change (the same bytes) keeps its hash and its time.
+        let published = this.v3Published.get(body);
+        if (!published) {
+          published = publish(body, builtAt);
+          this.v3Published.set(body, published);
+        }
+        documents.set(key, published);
+      }
+      const keys = [...documents.keys()].sort();
+      const paths = Object.fromEntries(keys.map((key) => [key, { serverRelativeURL: hashedUrl(key, documents.get(key)!) }]));
+      return { documents, index: publish(Buffer.from(JSON.stringify({ paths })), builtAt) };
+    });
+    this.documents = { generation, builtAt, v2, v3 };
     return this.documents;
   }
 
   /** Handlers by exact path. */
   handlers(): Map<string, Handler> {
     const handlers = new Map<string, Handler>();
-    handlers.set('/openapi/v2', (ctx) => {
+    handlers.set('/openapi/v2', async (ctx) => {
       ctx.append('Vary', 'Accept');
-      const { v2, v2Protobuf } = this.current();
-      const published = negotiate(ctx, v2, v2Protobuf);
+      const { json, protobuf } = await this.current().v2();
+      // Negotiated first on what the client accepts: the Protobuf form is made only when chosen.
+      const published = negotiate(ctx, json, PROTOBUF_FORM);
       if (!published) throw newNotAcceptable(['application/json', V2_PROTOBUF_TYPES[0]!]);
-      serve(ctx, published);
+      await serve(ctx, published === PROTOBUF_FORM ? await protobuf() : published);
     });
-    handlers.set('/openapi/v3', (ctx) => serve(ctx, this.current().v3Index));
+    handlers.set('/openapi/v3', async (ctx) => serve(ctx, (await this.current().v3()).index));
     return handlers;
   }
 
@@ -160,10 +202,10 @@ export class OpenAPI {
   handlerFor(path: string): Handler | undefined {
     if (!path.startsWith('/openapi/v3/')) return undefined;
     const key = path.slice('/openapi/v3/'.length);
-    if (!this.current().v3.has(key)) return undefined;
-    return (ctx) => {
+    if (!this.resources().some((resolved) => groupVersionPath(resolved.group, resolved.version) === key)) return undefined;
+    return async (ctx) => {
       // Looked up again: the catalog may have changed since the path was resolved.
-      const published = this.current().v3.get(key);
+      const published = (await this.current().v3()).documents.get(key);
       if (!published) throw newGenericServerResponse(404);
       ctx.set('Vary', 'Accept');
       // The Protobuf form of the v3 documents is not served: kubectl reads the JSON form.
@@ -182,7 +224,7 @@ export class OpenAPI {
         ctx.set('Cache-Control', 'public, immutable');
         ctx.set('Expires', inOneYear());
       }
-      serve(ctx, published);
+      await serve(ctx, published);
     };
   }
 }

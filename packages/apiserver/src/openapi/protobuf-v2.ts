@@ -4,76 +4,108 @@
 // Field numbers below are that file's. Vendor extensions, defaults and enums are openapi.v2.Any
 // values carried as YAML text, as gnostic's compiler stores them; JSON is YAML, so JSON text is used.
 
-/** Protobuf wire encoding of one message: fields are appended in the order written. */
+/** Protobuf wire encoding of one message: fields are appended in the order written, into one growing buffer. */
 class Writer {
-  private readonly chunks: Buffer[] = [];
+  private buffer = Buffer.allocUnsafe(64);
+  private length = 0;
 
-  private tag(field: number, wireType: number): void {
-    this.varint(BigInt((field << 3) | wireType));
+  private reserve(bytes: number): void {
+    if (this.length + bytes <= this.buffer.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.length + bytes));
+    this.buffer.copy(grown, 0, 0, this.length);
+    this.buffer = grown;
   }
 
-  private varint(value: bigint): void {
-    const bytes: number[] = [];
-    // Negative int64 values are 10-byte two's complement.
-    let rest = BigInt.asUintN(64, value);
+  private tag(field: number, wireType: number): void {
+    this.varint((field << 3) | wireType);
+  }
+
+  /** A non-negative integer up to 2^53 as a varint. */
+  private varint(value: number): void {
+    this.reserve(8);
+    let rest = value;
+    while (rest >= 0x80) {
+      this.buffer[this.length++] = (rest % 0x80) | 0x80;
+      rest = Math.floor(rest / 0x80);
+    }
+    this.buffer[this.length++] = rest;
+  }
+
+  /** An int64 as a varint: a negative one is 10 bytes of two's complement. */
+  private varint64(value: number): void {
+    if (value >= 0 && Number.isSafeInteger(value)) return this.varint(value);
+    let rest = BigInt.asUintN(64, BigInt(value));
+    this.reserve(10);
     do {
       let byte = Number(rest & 0x7fn);
       rest >>= 7n;
       if (rest) byte |= 0x80;
-      bytes.push(byte);
+      this.buffer[this.length++] = byte;
     } while (rest);
-    this.chunks.push(Buffer.from(bytes));
   }
 
   /** proto3: an empty string is the default and is not written. */
   string(field: number, value: unknown): void {
     if (typeof value !== 'string' || value === '') return;
-    this.bytes(field, Buffer.from(value, 'utf8'));
+    this.text(field, value);
   }
 
   strings(field: number, values: unknown): void {
-    for (const value of (values as unknown[] | undefined) ?? []) {
-      const text = String(value);
-      this.bytes(field, Buffer.from(text, 'utf8'));
-    }
+    for (const value of (values as unknown[] | undefined) ?? []) this.text(field, String(value));
+  }
+
+  /** A string field, its UTF-8 written in place. */
+  private text(field: number, value: string): void {
+    const length = Buffer.byteLength(value, 'utf8');
+    this.tag(field, 2);
+    this.varint(length);
+    this.reserve(length);
+    this.length += this.buffer.write(value, this.length, 'utf8');
   }
 
   /** `always` for a bool inside a oneof, which has presence even when false. */
   bool(field: number, value: unknown, always = false): void {
     if (typeof value !== 'boolean' || (!value && !always)) return;
     this.tag(field, 0);
-    this.varint(value ? 1n : 0n);
+    this.varint(value ? 1 : 0);
   }
 
   int64(field: number, value: unknown): void {
     if (typeof value !== 'number' || value === 0) return;
     this.tag(field, 0);
-    this.varint(BigInt(Math.trunc(value)));
+    this.varint64(Math.trunc(value));
   }
 
   double(field: number, value: unknown): void {
     if (typeof value !== 'number' || value === 0) return;
     this.tag(field, 1);
-    const buffer = Buffer.alloc(8);
-    buffer.writeDoubleLE(value);
-    this.chunks.push(buffer);
+    this.reserve(8);
+    this.buffer.writeDoubleLE(value, this.length);
+    this.length += 8;
   }
 
   /** A nested message, written even when empty (presence). */
   message(field: number, build: (writer: Writer) => void): void {
     const nested = new Writer();
     build(nested);
-    this.bytes(field, nested.finish());
+    this.bytes(field, nested.buffer.subarray(0, nested.length));
+  }
+
+  /** A message already encoded (its fields' bytes), as field `field`. */
+  encoded(field: number, value: Buffer): void {
+    this.bytes(field, value);
   }
 
   private bytes(field: number, value: Buffer): void {
     this.tag(field, 2);
-    this.varint(BigInt(value.length));
-    this.chunks.push(value);
+    this.varint(value.length);
+    this.reserve(value.length);
+    value.copy(this.buffer, this.length);
+    this.length += value.length;
   }
 
   finish(): Buffer {
-    return Buffer.concat(this.chunks);
+    return Buffer.from(this.buffer.subarray(0, this.length));
   }
 }
 
@@ -243,8 +275,36 @@ function pathItem(w: Writer, item: Json): void {
   vendorExtensions(w, 10, item);
 }
 
+/** One entry of Paths' path (a NamedPathItem), encoded: what the document's field repeats per path. */
+export function namedPathItem(path: string, item: Json): Buffer {
+  const w = new Writer();
+  w.string(1, path);
+  w.message(2, (inner) => pathItem(inner, item));
+  return w.finish();
+}
+
+/** One entry of Definitions' additional_properties (a NamedSchema), encoded. */
+export function namedSchema(name: string, value: Json): Buffer {
+  const w = new Writer();
+  w.string(1, name);
+  w.message(2, (inner) => schema(inner, value));
+  return w.finish();
+}
+
 /** The Swagger 2.0 document (as documents.ts builds it) as an openapi.v2.Document. */
 export function swaggerToProtobuf(document: Json): Buffer {
+  const paths = entries(document.paths)
+    .filter(([path]) => !path.startsWith('x-'))
+    .map(([path, item]) => namedPathItem(path, item as Json));
+  const definitions = entries(document.definitions).map(([name, value]) => namedSchema(name, value as Json));
+  return swaggerDocumentToProtobuf(document, paths, definitions);
+}
+
+/**
+ * The document as an openapi.v2.Document, its paths and definitions given as encoded entries (in
+ * the document's order) rather than read from it: entries can then be encoded once and kept.
+ */
+export function swaggerDocumentToProtobuf(document: Json, paths: readonly Buffer[], definitions: readonly Buffer[]): Buffer {
   known(document, 'the document', ['swagger', 'info', 'paths', 'definitions', 'securityDefinitions', 'security', 'consumes', 'produces', 'schemes']);
   const w = new Writer();
   w.string(1, document.swagger);
@@ -261,23 +321,12 @@ export function swaggerToProtobuf(document: Json): Buffer {
   w.strings(5, document.schemes);
   w.strings(6, document.consumes);
   w.strings(7, document.produces);
-  w.message(8, (paths) => {
-    vendorExtensions(paths, 1, (document.paths ?? {}) as Json);
-    for (const [path, item] of entries(document.paths)) {
-      if (path.startsWith('x-')) continue;
-      paths.message(2, (named) => {
-        named.string(1, path);
-        named.message(2, (inner) => pathItem(inner, item as Json));
-      });
-    }
+  w.message(8, (out) => {
+    vendorExtensions(out, 1, (document.paths ?? {}) as Json);
+    for (const entry of paths) out.encoded(2, entry);
   });
-  w.message(9, (definitions) => {
-    for (const [name, value] of entries(document.definitions)) {
-      definitions.message(1, (named) => {
-        named.string(1, name);
-        named.message(2, (inner) => schema(inner, value as Json));
-      });
-    }
+  w.message(9, (out) => {
+    for (const entry of definitions) out.encoded(1, entry);
   });
   for (const requirement of (document.security as Json[] | undefined) ?? []) {
     w.message(12, (r) => {

@@ -48,6 +48,10 @@ export class ResourceCatalog {
   private readonly addedGroups = new Set<string>();
   /** The resources added after start-up: only these may be replaced or removed. */
   private readonly addedPaths = new Set<string>();
+  /** The groups of the built-in kinds: a custom resource of one is listed in discovery, not served. */
+  private readonly builtInGroups = new Set<string>();
+  /** Custom resources of built-in groups, by path: discovery lists them; nothing serves them. */
+  private readonly unserved = new Map<string, ResolvedResource>();
   private readonly listeners = new Set<() => void>();
   private readonly admission: AdmissionChecks;
   private changes = 0;
@@ -63,7 +67,7 @@ export class ResourceCatalog {
     const { storage, storageFor, domain, eventTTLSeconds, now, features, virtualServices } = this.options;
     const store = new ResourceStore(resolved, {
       storage: storageFor?.(resolved) ?? storage,
-      context: { domain, ...(eventTTLSeconds !== undefined && { eventTTLSeconds }) },
+      context: { domain, ...(eventTTLSeconds !== undefined && { eventTTLSeconds }), builtInGroup: (group) => this.builtInGroups.has(group) },
       admission: this.admission,
       ...(now && { now }),
       ...(features && { features }),
@@ -133,6 +137,7 @@ export class ResourceCatalog {
     if (this.byPath.has(path)) throw new Error(`two definitions serve ${path}`);
     this.byPath.set(path, served);
     if (added) this.addedPaths.add(path);
+    else this.builtInGroups.add(group);
     let versions = this.byGroup.get(group);
     if (!versions) {
       versions = new Map();
@@ -148,6 +153,42 @@ export class ResourceCatalog {
       versions.clear();
       for (const [v, list] of ordered) versions.set(v, list);
     }
+  }
+
+  /**
+   * Whether the built-in kinds have this group. Upstream's API server claims every path under a
+   * built-in group for its own handlers (its group discovery web service is the prefix
+   * /apis/<group>), so a custom resource of such a group is listed in discovery and never served.
+   */
+  isBuiltInGroup(group: string): boolean {
+    return this.builtInGroups.has(group);
+  }
+
+  /**
+   * Lists a custom resource of a built-in group in discovery, in place of what listed its group,
+   * version and resource; it is not served (requests for it are 404, as upstream's).
+   */
+  listUnserved(definition: ResourceDefinition<KubeObject>): void {
+    const resolved = resolveResource(definition, this.options.domain);
+    this.unserved.set(pathOf(resolved.group, resolved.version, resolved.resource), resolved);
+    this.changed();
+  }
+
+  /** Stops listing an unserved custom resource. */
+  unlistUnserved(group: string, version: string, resource: string): void {
+    if (this.unserved.delete(pathOf(group, version, resource))) this.changed();
+  }
+
+  /** The unserved custom resources of a group, by version, in the order they were listed. */
+  unservedVersions(group: string): Map<string, ResolvedResource[]> {
+    const versions = new Map<string, ResolvedResource[]>();
+    for (const resolved of this.unserved.values()) {
+      if (resolved.group !== group) continue;
+      const list = versions.get(resolved.version);
+      if (list) list.push(resolved);
+      else versions.set(resolved.version, [resolved]);
+    }
+    return versions;
   }
 
   private changed(): void {

@@ -1,5 +1,15 @@
 // Discovery (/api, /apis, /apis/{group}, the group-version resource lists) and the
 // aggregated discovery document kubectl 1.28 asks for first, with the plain documents as fallback.
+//
+// Custom resources of a built-in group are listed as upstream 1.28 lists them, though nothing
+// serves them (catalog.listUnserved): upstream's plain /apis and /apis/<group> come from the
+// aggregator's APIServices, where the CRD registration controller gives every version a CRD
+// serves priority 1000/100 (replacing a built-in version's own APIService of the same name), so
+// those versions come first and a group all of whose versions were replaced sorts among the custom
+// groups; the aggregated document keeps a built-in version's own resources and priority (the
+// built-in source wins) and adds a new version, with the CRD's resources, before the built-in ones.
+// /apis/<group>/<version> lists only built-in resources: the built-in handlers answer it.
+import { compareKubeVersions } from '@plat/apimachinery';
 import { DEFAULT_SUBRESOURCE_VERBS, type KubeObject, type ResolvedResource, type SubresourceDefinition, type Verb } from '@plat/registry';
 import type { Handler, RequestContext } from '../context.js';
 import type { GroupVersions, ResourceCatalog, ServedResource } from './catalog.js';
@@ -66,8 +76,8 @@ function apiResources(served: readonly ServedResource[], foreign: readonly Forei
   return out;
 }
 
-function discoveredResources(served: readonly ServedResource[], foreign: readonly ForeignSubresource[] = []): unknown[] {
-  return served.map(({ resolved }) => {
+function discoveredResources(resources: readonly ResolvedResource[], foreign: readonly ForeignSubresource[] = []): unknown[] {
+  return resources.map((resolved) => {
     const { definition } = resolved;
     const responseKind = { group: resolved.group, version: resolved.version, kind: resolved.kind };
     const subresources = Object.entries(definition.subresources ?? {});
@@ -116,8 +126,53 @@ export class Discovery {
     return this.catalog.groups().filter(([group]) => group !== '');
   }
 
-  private groupDocument(group: string, versions: GroupVersions): unknown {
-    const list = [...versions.keys()].map((version) => ({ groupVersion: groupVersion(group, version), version }));
+  /**
+   * The versions of a group as upstream's APIServices order them (plain discovery): those a custom
+   * resource names (priority 100) first, by Kubernetes' version order, then the built-in ones.
+   */
+  private plainVersions(group: string, versions: GroupVersions): string[] {
+    if (!this.catalog.isBuiltInGroup(group)) return [...versions.keys()];
+    const named = [...this.catalog.unservedVersions(group).keys()].sort(compareKubeVersions);
+    return [...named, ...[...versions.keys()].filter((version) => !named.includes(version))];
+  }
+
+  /**
+   * The versions of a group in the aggregated document, with their resources: a built-in version
+   * keeps its own, a new version of a built-in group comes first with its custom resources.
+   */
+  private aggregatedVersions(group: string, versions: GroupVersions): [string, ResolvedResource[]][] {
+    const builtIn = [...versions].map(([version, served]): [string, ResolvedResource[]] => [version, served.map(({ resolved }) => resolved)]);
+    if (!this.catalog.isBuiltInGroup(group)) return builtIn;
+    const added = [...this.catalog.unservedVersions(group)].filter(([version]) => !versions.has(version));
+    added.sort(([a], [b]) => compareKubeVersions(a, b));
+    return [...added, ...builtIn];
+  }
+
+  /**
+   * The groups of plain /apis in upstream's order: by their APIServices' priority, the built-in
+   * groups first; those at a custom resource's (every custom group, and a built-in one all of whose
+   * versions a custom resource names) by the first of their APIServices' names (`<version>.<group>`).
+   */
+  private plainGroups(): { group: string; versions: string[] }[] {
+    const first: { group: string; versions: string[] }[] = [];
+    const low: { group: string; versions: string[]; key: string }[] = [];
+    for (const [group, versions] of this.namedGroups()) {
+      const listed = this.plainVersions(group, versions);
+      const named = this.catalog.unservedVersions(group);
+      const builtIn = this.catalog.isBuiltInGroup(group);
+      if (builtIn && ![...versions.keys()].every((version) => named.has(version))) {
+        first.push({ group, versions: listed });
+        continue;
+      }
+      const key = listed.map((version) => `${version}.${group}`).sort()[0]!;
+      low.push({ group, versions: listed, key });
+    }
+    low.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    return [...first, ...low];
+  }
+
+  private groupDocument(group: string, versions: readonly string[]): unknown {
+    const list = versions.map((version) => ({ groupVersion: groupVersion(group, version), version }));
     return { name: group, versions: list, preferredVersion: list[0] };
   }
 
@@ -140,7 +195,7 @@ export class Discovery {
       metadata: {},
       items: groups.map(([group, versions]) => ({
         metadata: { name: group, creationTimestamp: null },
-        versions: [...versions].map(([v, served]) => ({ version: v, resources: discoveredResources(served, this.foreign), freshness: 'Current' })),
+        versions: this.aggregatedVersions(group, versions).map(([v, resources]) => ({ version: v, resources: discoveredResources(resources, this.foreign), freshness: 'Current' })),
       })),
     });
     ctx.set('Content-Type', `application/json;g=${this.aggregatedGroup};v=${version};as=APIGroupDiscoveryList`);
@@ -164,7 +219,7 @@ export class Discovery {
       await writeObject(ctx, 200, {
         kind: 'APIGroupList',
         apiVersion: 'v1',
-        groups: this.namedGroups().map(([group, versions]) => this.groupDocument(group, versions)),
+        groups: this.plainGroups().map(({ group, versions }) => this.groupDocument(group, versions)),
       });
     },
   };
@@ -186,7 +241,7 @@ export class Discovery {
     if (parts.length === 3) {
       const versions = this.catalog.group(first);
       if (!versions || first === '') return undefined;
-      return (ctx) => writeObject(ctx, 200, { kind: 'APIGroup', apiVersion: 'v1', ...(this.groupDocument(first, versions) as object) });
+      return (ctx) => writeObject(ctx, 200, { kind: 'APIGroup', apiVersion: 'v1', ...(this.groupDocument(first, this.plainVersions(first, versions)) as object) });
     }
     if (parts.length === 4) return this.versionHandler(first, second!);
     return undefined;

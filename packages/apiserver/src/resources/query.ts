@@ -1,6 +1,7 @@
 // Query parameters of resource requests (conventions 4.3), parsed as upstream's parameter codec
-// does: Go's boolean and integer syntax, with a 400 naming the parameter for anything else.
-import { GoFormatted, goStringSlice, invalid, newBadRequest, newInvalid, newPath, notSupported, tooLong, type FieldError } from '@plat/apimachinery';
+// does: Go's boolean syntax (a 400 naming the parameter for anything else) and int64s exactly, as
+// strconv.ParseInt reads them (a 400 in its words).
+import { GoFormatted, goQuote, goStringSlice, invalid, newBadRequest, newInvalid, newPath, notSupported, tooLong, type FieldError } from '@plat/apimachinery';
 
 export class Query {
   constructor(private readonly params: URLSearchParams) {}
@@ -26,15 +27,29 @@ export class Query {
     throw newBadRequest(`invalid value for parameter ${name}: ${JSON.stringify(value)}: expected a boolean`);
   }
 
-  integer(name: string): number | undefined {
+  /**
+   * An int64 parameter, as upstream's parameter codec reads one (strconv.ParseInt, base 10): exact,
+   * whatever its size. Anything else, an empty value included, is a 400 in strconv's words.
+   */
+  int64(name: string): bigint | undefined {
     const value = this.params.get(name);
-    if (value === null || value === '') return undefined;
-    if (!/^[+-]?\d{1,15}$/.test(value)) {
-      throw newBadRequest(`invalid value for parameter ${name}: ${JSON.stringify(value)}: expected an integer`);
-    }
-    return Number(value);
+    return value === null ? undefined : parseInt64(value);
   }
 }
+
+const INT64_MIN = -(1n << 63n);
+const INT64_MAX = (1n << 63n) - 1n;
+
+/** Go's strconv.ParseInt(value, 10, 64), its errors a 400 as upstream's parameter decoding gives them. */
+export function parseInt64(value: string): bigint {
+  if (!/^[+-]?\d+$/.test(value)) throw newBadRequest(`strconv.ParseInt: parsing ${goQuote(value)}: invalid syntax`);
+  const parsed = BigInt(value);
+  if (parsed < INT64_MIN || parsed > INT64_MAX) throw newBadRequest(`strconv.ParseInt: parsing ${goQuote(value)}: value out of range`);
+  return parsed;
+}
+
+/** An int64 as a number where a number holds it exactly, else as it is. */
+export const exactNumber = (value: bigint): number | bigint => (value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value);
 
 /** dryRun (4.10): absent or empty for a real request, `All` for a dry run; other values are field errors. */
 export function dryRunErrors(values: readonly string[]): FieldError[] {

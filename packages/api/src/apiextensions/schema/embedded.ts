@@ -2,19 +2,13 @@
 // formed, metadata valid ObjectMeta (upstream's schema/objectmeta Validate). The root object is not
 // one of them: its type meta and metadata are the store's.
 import { FieldError, invalid, isDNS1035Label, nameIsPathSegment, required, validateObjectMeta, type ObjectMetaFields } from '@plat/apimachinery';
-import type { JSONSchemaProps } from '../types.js';
+import { objectMetaDecodeError } from '../embedded-object-meta.js';
+import type { JSONSchemaProps, JsonValue } from '../types.js';
 import { badValue } from './go-format.js';
 import { childOf, indexOf, keyOf, type OptionalPath } from './field-path.js';
 
 const asObject = (value: unknown): Record<string, unknown> | undefined =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-
-/** Go's name of a JSON value's type in its decoder's errors. */
-function jsonTypeName(value: unknown): string {
-  if (Array.isArray(value)) return 'array';
-  if (value === null) return 'null';
-  return typeof value === 'boolean' ? 'bool' : typeof value === 'object' ? 'object' : typeof value;
-}
 
 /** Upstream's ParseGroupVersion: at most one slash. */
 function groupVersionError(apiVersion: string): string | undefined {
@@ -44,11 +38,15 @@ function validateEmbedded(path: OptionalPath, object: Record<string, unknown>): 
       }
     } else if (key === 'metadata') {
       const at = childOf(path, key);
-      const meta = asObject(value);
-      if (!meta) {
-        errors.push(invalid(at, badValue(value), `json: cannot unmarshal ${jsonTypeName(value)} into Go value of type v1.ObjectMeta`));
+      // Upstream decodes it as ObjectMeta first: a value that does not decode is that error alone.
+      // Decoding refuses such values in a request; a schema's defaults reach here unchecked.
+      const problem = objectMetaDecodeError(value as JsonValue);
+      if (problem) {
+        errors.push(invalid(at, badValue(value), problem));
         continue;
       }
+      const meta = asObject(value);
+      if (!meta) continue;
       const fields = meta as ObjectMetaFields;
       // Upstream fills in a name so that a missing one is no error; the rest is ObjectMeta's validation.
       const named = { ...fields, name: fields.name || 'fakename' };

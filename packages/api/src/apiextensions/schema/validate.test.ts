@@ -282,7 +282,7 @@ const cases: Case[] = [
   {
     name: 'embedded resources',
     schema: object({ template: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } }),
-    valid: [{ template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' } } }, { template: { apiVersion: 'apps/v1', kind: 'Deployment' } }],
+    valid: [{ template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' } } }, { template: { apiVersion: 'apps/v1', kind: 'Deployment' } }, { template: { apiVersion: 'v1', kind: 'Pod', metadata: null } }],
     invalid: [
       { value: { template: {} }, errors: ['template.apiVersion: Required value: must not be empty', 'template.kind: Required value: must not be empty'] },
       {
@@ -295,6 +295,19 @@ const cases: Case[] = [
         ],
       },
       { value: { template: { apiVersion: 1, kind: '' } }, errors: ['template.apiVersion: Invalid value: 1: must be a string', 'template.kind: Invalid value: "": must not be empty'] },
+      // Metadata that does not decode as ObjectMeta is that decoding error alone, never a throw.
+      ...(
+        [
+          [{ name: 5 }, 'map[string]interface {}{"name":5}', 'json: cannot unmarshal number into Go struct field ObjectMeta.name of type string'],
+          [{ generateName: true }, 'map[string]interface {}{"generateName":true}', 'json: cannot unmarshal bool into Go struct field ObjectMeta.generateName of type string'],
+          [{ labels: { a: 1 } }, 'map[string]interface {}{"labels":map[string]interface {}{"a":1}}', 'json: cannot unmarshal number into Go struct field ObjectMeta.labels of type string'],
+          [{ finalizers: 'x' }, 'map[string]interface {}{"finalizers":"x"}', 'json: cannot unmarshal string into Go struct field ObjectMeta.finalizers of type []string'],
+          ['x', '"x"', 'json: cannot unmarshal string into Go value of type v1.ObjectMeta'],
+        ] as const
+      ).map(([metadata, shown, detail]) => ({
+        value: { template: { apiVersion: 'v1', kind: 'Pod', metadata } },
+        errors: [`template.metadata: Invalid value: ${shown}: ${detail}`],
+      })),
     ],
   },
   {

@@ -3,7 +3,7 @@ import { invalid, newBadRequest, newInvalid, newPath, notSupported } from '@plat
 import type { DeleteRequest } from '@plat/registry';
 import type { RequestContext } from '../../context.js';
 import { readBody } from '../body.js';
-import { PROPAGATION_POLICIES, dryRunErrors, isDryRun, operationOptions, type Query } from '../query.js';
+import { PROPAGATION_POLICIES, dryRunErrors, exactNumber, isDryRun, operationOptions, type Query } from '../query.js';
 import { auditAnnotationSink, warningSink } from '../respond.js';
 
 interface DeleteOptionsBody {
@@ -25,7 +25,8 @@ export async function deleteRequest(ctx: RequestContext, query: Query, domain: s
     }
     if (body === null || typeof body !== 'object' || Array.isArray(body)) throw newBadRequest('the DeleteOptions body is not a JSON object');
   }
-  const gracePeriodSeconds = body.gracePeriodSeconds ?? query.integer('gracePeriodSeconds');
+  const fromQuery = query.int64('gracePeriodSeconds');
+  const gracePeriodSeconds = body.gracePeriodSeconds ?? (fromQuery === undefined ? undefined : exactNumber(fromQuery));
   const policy = body.propagationPolicy ?? (query.string('propagationPolicy') || undefined);
   const orphan = body.orphanDependents ?? query.boolean('orphanDependents');
   const dryRunValues = body.dryRun ?? query.all('dryRun');

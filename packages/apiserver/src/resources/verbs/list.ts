@@ -12,19 +12,28 @@ import type { VerbScope } from './scope.js';
 
 export function listQuery(query: Query): ListQueryWithSelectors {
   // Decoded for a list too, as upstream's ListOptions decoding does: a bad value is a 400 whatever the verb.
-  query.integer('timeoutSeconds');
+  query.int64('timeoutSeconds');
   query.boolean('allowWatchBookmarks');
   const defined = <K extends keyof ListQueryWithSelectors>(key: K, value: ListQueryWithSelectors[K] | undefined) =>
     value === undefined ? {} : { [key]: value };
   return {
     ...defined('labelSelector', query.string('labelSelector')),
     ...defined('fieldSelector', query.string('fieldSelector')),
-    ...defined('limit', query.integer('limit')),
+    ...defined('limit', listLimit(query.int64('limit'))),
     ...defined('continue', query.string('continue') || undefined),
     ...defined('resourceVersion', query.string('resourceVersion')),
     ...defined('resourceVersionMatch', query.string('resourceVersionMatch') || undefined),
     ...defined('sendInitialEvents', query.boolean('sendInitialEvents')),
   };
+}
+
+/**
+ * The limit as a number: exact where a number holds it; past that, the furthest a number goes,
+ * which lists the same (every collection is shorter). 0 or below lists everything, as upstream.
+ */
+function listLimit(limit: bigint | undefined): number | undefined {
+  if (limit === undefined) return undefined;
+  return limit > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : limit < 0n ? -1 : Number(limit);
 }
 
 export async function listObjects(scope: VerbScope): Promise<void> {

@@ -6,6 +6,7 @@ import { encodeWatchEvent } from '@plat/protobuf';
 import { listQuery, reserveListMemory } from './list.js';
 import { JoinedRuns } from './joined-runs.js';
 import { WatchWriter } from './watch-writer.js';
+import { longTimeout, watchTimeoutMs } from './watch-timeout.js';
 import type { VerbScope } from './scope.js';
 import type { Http2ServerResponse } from 'node:http2';
 import type { Writable } from 'node:stream';
@@ -17,9 +18,9 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
   // The deprecated /watch/.../{name} form and a watch of one object name it in the path.
   const fieldSelector = info.name ? [`metadata.name=${info.name}`, base.fieldSelector].filter(Boolean).join(',') : base.fieldSelector;
   const allowWatchBookmarks = query.boolean('allowWatchBookmarks') ?? false;
-  // Without timeoutSeconds, upstream's spread between --min-request-timeout and twice it, so that
-  // watches started together do not all end, and come back, together.
-  const timeoutSeconds = query.integer('timeoutSeconds') ?? services.minRequestTimeoutS * (1 + Math.random());
+  // Without timeoutSeconds (or with 0), upstream's spread between --min-request-timeout and twice
+  // it, so that watches started together do not all end, and come back, together.
+  const timeoutMs = watchTimeoutMs(query.int64('timeoutSeconds'), services.minRequestTimeoutS * (1 + Math.random()) * 1000);
   // The initial state is a list, and reserves what it holds as one until it has been written.
   const rv = base.resourceVersion ?? '';
   const initialEvents = base.sendInitialEvents ?? (rv === '' || rv === '0');
@@ -35,7 +36,7 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
     served.store,
     info.namespace,
     { ...base, ...(fieldSelector && { fieldSelector }), allowWatchBookmarks },
-    { bookmarkIntervalMs: services.bookmarkIntervalMs, timeoutMs: Math.max(0, timeoutSeconds) * 1000 },
+    { bookmarkIntervalMs: services.bookmarkIntervalMs, timeoutMs },
   );
 
   const encode = eventEncoder(scope);
@@ -55,7 +56,7 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
   const eventSizes = services.metrics.watchEventSizes.labels(watcherLabels);
   const { group, resource } = served.resolved;
   const groupResource = group ? `${resource}.${group}` : resource;
-  const timer = setTimeout(stop, Math.max(0, timeoutSeconds) * 1000);
+  const cancelTimeout = longTimeout(stop, timeoutMs);
   res.on('close', stop);
   // Over HTTP/1.1 a run goes to the socket as one chunk, framed once for all the watchers that
   // write it: the response would frame it again for each of them, in a writev of three buffers.
@@ -102,7 +103,7 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
   } finally {
     writer.close();
     held.release();
-    clearTimeout(timer);
+    cancelTimeout();
     stop();
     unregister();
     services.metrics.registeredWatchers.dec(watcherLabels);
