@@ -222,6 +222,7 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
       responseCompression: config.featureGates.enabled('APIResponseCompression'),
       features: { watchList: config.featureGates.enabled('WatchList'), apiListChunking: config.featureGates.enabled('APIListChunking') },
       runtimeConfig: config.runtimeConfig,
+      admissionPlugins: config.admissionPlugins,
       minRequestTimeoutS: config.minRequestTimeoutS,
       customResources: customResourceDefinitions,
       validatingAdmissionPolicy: config.featureGates.enabled('ValidatingAdmissionPolicy'),

@@ -48,7 +48,37 @@ test('options: defaults', () => {
     auditLog: { format: 'json', maxSizeMB: 0, maxBackups: 0, maxAgeDays: 0 },
     limits: { maxRequestsInflight: 400, maxMutatingRequestsInflight: 200 },
     runtimeConfig: [],
+    // kube-apiserver 1.28's default set of admission plugins, in its order.
+    admissionPlugins: [
+      'NamespaceLifecycle',
+      'LimitRanger',
+      'ServiceAccount',
+      'TaintNodesByCondition',
+      'PodSecurity',
+      'Priority',
+      'DefaultTolerationSeconds',
+      'DefaultStorageClass',
+      'StorageObjectInUseProtection',
+      'PersistentVolumeClaimResize',
+      'RuntimeClass',
+      'CertificateApproval',
+      'CertificateSigning',
+      'ClusterTrustBundleAttest',
+      'CertificateSubjectRestriction',
+      'DefaultIngressClass',
+      'MutatingAdmissionWebhook',
+      'ValidatingAdmissionPolicy',
+      'ValidatingAdmissionWebhook',
+      'ResourceQuota',
+    ],
   });
+});
+
+test('options: --enable-admission-plugins and --disable-admission-plugins, in upstream\'s order whatever theirs', () => {
+  const { admissionPlugins } = config([...memory, '--enable-admission-plugins=AlwaysDeny,AlwaysAdmit', '--disable-admission-plugins=TaintNodesByCondition,ValidatingAdmissionPolicy,ResourceQuota']);
+  assert.deepEqual(admissionPlugins.slice(0, 2), ['AlwaysAdmit', 'NamespaceLifecycle']);
+  assert.equal(admissionPlugins.at(-1), 'AlwaysDeny');
+  for (const name of ['TaintNodesByCondition', 'ValidatingAdmissionPolicy', 'ResourceQuota']) assert.ok(!admissionPlugins.includes(name as never), name);
 });
 
 const ok: { name: string; argv: string[]; want: Partial<ApiserverConfig> }[] = [
@@ -346,6 +376,17 @@ const bad: { name: string; argv: string[]; message: string }[] = [
     name: 'a deprecated flag\'s value is still checked',
     argv: [...memory, '--default-watch-cache-size=lots'],
     message: 'invalid value "lots" for flag --default-watch-cache-size: must be an integer between -9007199254740991 and 9007199254740991',
+  },
+  { name: 'an unknown admission plugin', argv: [...memory, '--enable-admission-plugins=Nope'], message: 'enable-admission-plugins plugin "Nope" is unknown' },
+  {
+    name: 'admission plugins both enabled and disabled, and an unknown one disabled',
+    argv: [...memory, '--enable-admission-plugins=AlwaysDeny', '--disable-admission-plugins=AlwaysDeny,Nope'],
+    message: '[disable-admission-plugins plugin "Nope" is unknown, [AlwaysDeny] in enable-admission-plugins and disable-admission-plugins overlapped]',
+  },
+  {
+    name: 'an admission plugin this server does not have, for what it serves',
+    argv: [...memory, '--enable-admission-plugins=NodeRestriction'],
+    message: 'admission plugin "NodeRestriction" is not implemented by this server: leave it out of --enable-admission-plugins',
   },
   {
     name: 'runtime-config with a value that is no bool',

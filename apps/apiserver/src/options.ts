@@ -1,4 +1,5 @@
 // The apiserver's flags (kube-apiserver's names where one exists) and the config they make.
+import { AdmissionPluginFlagsError, DEFAULT_OFF_PLUGINS, ORDERED_PLUGINS, enabledPlugins, type PluginName } from '@plat/admission';
 import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +30,9 @@ export function defaultCertDir(): string {
   const runtimeDir = process.env.XDG_RUNTIME_DIR;
   return runtimeDir ? join(runtimeDir, 'plat') : join(tmpdir(), `plat-${process.getuid?.() ?? 'user'}`);
 }
+
+/** Upstream's default set, as its help lists it. */
+const defaultOnPlugins = (): string => ORDERED_PLUGINS.filter((name) => !DEFAULT_OFF_PLUGINS.has(name)).join(', ');
 
 export const apiserverFlags = {
   'storage-backend': flag.enum(
@@ -151,6 +155,12 @@ export const apiserverFlags = {
   'service-account-max-token-expiration': flag.duration(
     'The maximum validity duration of a token created by the service account token issuer. If an otherwise valid TokenRequest with a validity duration larger than this value is requested, a token will be issued with a validity duration of this value. 0: no maximum.',
     0,
+  ),
+  'enable-admission-plugins': flag.stringSlice(
+    `admission plugins that should be enabled in addition to default enabled ones (${defaultOnPlugins()}). Comma-delimited list of admission plugins: ${ORDERED_PLUGINS.join(', ')}. The order of plugins in this flag does not matter. Those that act only on kinds this server does not serve (pods, persistent volume claims, ...) have nothing to admit here; NamespaceAutoProvision, NamespaceExists, NodeRestriction, EventRateLimit and OwnerReferencesPermissionEnforcement are refused: they would act on what this server serves, and are not implemented.`,
+  ),
+  'disable-admission-plugins': flag.stringSlice(
+    `admission plugins that should be disabled although they are in the default enabled plugins list (${defaultOnPlugins()}). Comma-delimited list of admission plugins: ${ORDERED_PLUGINS.join(', ')}. The order of plugins in this flag does not matter.`,
   ),
   'runtime-config': flag.list(
     'A set of key=value pairs that enable or disable built-in APIs: api/all, api/ga, api/beta, api/alpha, <group>/<version> (the core group: v1) or <group>/<version>/<resource>, =true or =false (no value means true); the most specific wins. Groups may be named in the k8s.io form. By default GA and beta versions are served and alpha versions are not.',
@@ -275,6 +285,8 @@ export interface ApiserverConfig {
   };
   /** --runtime-config, checked for syntax (the server checks the names). */
   runtimeConfig: RuntimeConfigEntry[];
+  /** --enable-admission-plugins and --disable-admission-plugins: the plugins that run, in order. */
+  admissionPlugins: PluginName[];
   limits: { maxRequestsInflight: number; maxMutatingRequestsInflight: number; userRate?: { qps: number; burst: number; redisUrl: string } };
 }
 
@@ -395,6 +407,15 @@ function watchCacheSizes(watchCache: boolean, entries: string[]): WatchCacheSize
   }
 }
 
+function admissionPlugins(enable: string[], disable: string[]): PluginName[] {
+  try {
+    return enabledPlugins({ enable, disable });
+  } catch (error) {
+    if (error instanceof AdmissionPluginFlagsError) throw new FlagError(error.problems.length === 1 ? error.problems[0]! : `[${error.problems.join(', ')}]`);
+    throw error;
+  }
+}
+
 function runtimeConfig(items: string[]): RuntimeConfigEntry[] {
   try {
     return parseRuntimeConfig(items);
@@ -503,6 +524,7 @@ export function buildConfig(values: ApiserverFlagValues, flagWarnings: string[] 
     },
     ...(values['audit-policy-file'] && { auditPolicyFile: values['audit-policy-file'] }),
     runtimeConfig: runtimeConfig(values['runtime-config']),
+    admissionPlugins: admissionPlugins(values['enable-admission-plugins'], values['disable-admission-plugins']),
     limits: {
       maxRequestsInflight: values['max-requests-inflight'],
       maxMutatingRequestsInflight: values['max-mutating-requests-inflight'],

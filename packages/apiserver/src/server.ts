@@ -3,8 +3,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import { CachedStorage, type CachedStorageOptions, type Storage } from '@plat/storage';
-import { resolveGroup, type AdmissionCheck, type KubeObject, type ResolvedResource, type ResourceDefinition, type StoreFeatures, type VirtualServices } from '@plat/registry';
-import { namespaceLifecycle } from './admission/namespace-lifecycle.js';
+import { resolveGroup, type KubeObject, type ResolvedResource, type ResourceDefinition, type StoreFeatures, type VirtualServices } from '@plat/registry';
+import { AdmissionChain, alwaysAdmit, alwaysDeny, enabledPlugins, namespaceLifecycle, taintNodesByCondition, type PluginName } from '@plat/admission';
+import { LateStoreCheck } from './admission/late-check.js';
 import { rbacEscalation } from './admission/rbac-escalation.js';
 import { paramAuthorization } from './admission/policy/param-authorization.js';
 import { ValidatingAdmissionPolicyPlugin } from './admission/policy/policy-admission.js';
@@ -156,6 +157,11 @@ export interface ApiOptions {
    * CustomResourceDefinition kind among `definitions`, the server serves custom resources.
    */
   customResources?: CustomResourceBuilder;
+  /**
+   * --enable-admission-plugins and --disable-admission-plugins, resolved: the admission plugins that
+   * run, in order (@plat/admission enabledPlugins). Default: upstream's default set.
+   */
+  admissionPlugins?: readonly PluginName[];
   /**
    * The ValidatingAdmissionPolicy feature gate (beta, off by default in Kubernetes 1.28): the
    * policies and bindings are enforced on every request and their status written. Their API
@@ -408,13 +414,16 @@ function serveApi(
     const defined = api.definitions.some((d) => resolveGroup(d.group, api.domain) === group && d.version === version && d.resource === resource);
     if (defined && !enabled(group, version, resource)) throw new Error(`--runtime-config: ${group ? `${group}/` : ''}${version}/${resource} cannot be disabled: the server needs it`);
   }
-  // Admission is fixed when the catalog is built; the escalation check needs the catalog's RBAC
-  // stores, and the never-stored kinds' services need the authorizer built on them: both come later.
-  let escalation: AdmissionCheck | undefined;
+  // The admission chain and the kinds' own checks are given to the stores when the catalog is built;
+  // what they need of the catalog (namespaces, the RBAC index, the policies) is provided once it
+  // exists, and until then they refuse writes (fail closed). The never-stored kinds' services need
+  // the authorizer built on the catalog: they come later.
+  const admission = new AdmissionChain(api.admissionPlugins ?? enabledPlugins({ enable: [], disable: [] }), logger);
+  const escalationCheck = new LateStoreCheck('the RBAC escalation check', logger);
+  const customResourceCheck = new LateStoreCheck("the custom resources' definition check", logger);
+  const paramCheck = new LateStoreCheck("the admission policies' parameter authorization", logger);
   let customResources: CustomResourceDefinitionController | undefined;
   let services: VirtualServices | undefined;
-  let paramAuthorizationCheck: AdmissionCheck | undefined;
-  let policies: ValidatingAdmissionPolicyPlugin | undefined;
   const cachedResource = watchCacheDecision(watchCache, api.domain, logger);
   const catalog = new ResourceCatalog(definitions, {
     storage,
@@ -422,17 +431,16 @@ function serveApi(
     domain: api.domain,
     eventTTLSeconds: api.eventTTLSeconds ?? DEFAULT_EVENT_TTL_SECONDS,
     ...(api.features && { features: api.features }),
-    admission: (self) => ({
-      mutating: [
-        namespaceLifecycle(self, api.immortalNamespaces ?? []),
-        async (attributes) => escalation?.(attributes),
-        (attributes) => customResources?.admission(attributes),
-      ],
-      // After the kind's validation: who may name a policy's parameters (upstream's strategies), then the policies.
-      validating: [(attributes) => paramAuthorizationCheck?.(attributes), (attributes) => policies?.admission(attributes)],
-    }),
+    admission,
+    // After the kind's validation: who may name a policy's parameters (upstream's strategies).
+    checks: { beforeValidation: [escalationCheck.check, customResourceCheck.check], afterValidation: [paramCheck.check] },
     virtualServices: () => services,
   });
+  const namespaces = catalog.store('', 'v1', 'namespaces');
+  admission.provide(namespaceLifecycle({ peek: (name) => namespaces.peek('', name), get: (name) => namespaces.get('', name) }, api.immortalNamespaces ?? []));
+  admission.provide(taintNodesByCondition(api.domain));
+  admission.provide(alwaysAdmit);
+  admission.provide(alwaysDeny);
   const crdGroup = `apiextensions.${api.domain}`;
   if (api.customResources && catalog.find(crdGroup, 'v1', 'customresourcedefinitions')) {
     customResources = new CustomResourceDefinitionController({
@@ -446,14 +454,19 @@ function serveApi(
   const policy = security.modes.includes('RBAC') ? rbacBootstrap(api.domain) : undefined;
   const rbac = policy && new RbacAuthorizer(catalog, api.domain, logger, policy.seed);
   const authorizer = newAuthorizer(security.modes, { ...(rbac && { rbac }), ...(security.webhook && { webhook: security.webhook }) });
-  if (rbac) escalation = rbacEscalation(api.domain, authorizer, rbac.index);
+  // Without RBAC, the authorizer (AlwaysAllow, Webhook) is asked for nothing an escalation check asks.
+  escalationCheck.provide(rbac ? rbacEscalation(api.domain, authorizer, rbac.index) : () => {});
+  const crdController = customResources;
+  customResourceCheck.provide(crdController ? (attributes) => crdController.admission(attributes) : () => {});
   const policyGroup = `admissionregistration.${api.domain}`;
   const policyVersion = ['v1beta1', 'v1alpha1'].find((version) => catalog.find(policyGroup, version, 'validatingadmissionpolicies') && catalog.find(policyGroup, version, 'validatingadmissionpolicybindings'));
-  if (policyVersion) paramAuthorizationCheck = paramAuthorization(catalog, api.domain, authorizer);
+  // Without the policy kinds served there is no policy to name parameters in.
+  paramCheck.provide(policyVersion ? paramAuthorization(catalog, api.domain, authorizer) : () => {});
   let policySource: PolicySource | undefined;
   let policyStatus: PolicyStatusWriter | undefined;
   // Declared whether the gate is on or not, as kube-apiserver registers them.
   const policyMetrics = new PolicyMetrics(metrics.stability);
+  let policies: ValidatingAdmissionPolicyPlugin | undefined;
   if (api.validatingAdmissionPolicy) {
     if (!policyVersion) {
       throw new Error(
@@ -473,6 +486,9 @@ function serveApi(
     policySource.onPolicy.push((policy) => writer.observe(policy));
     policyStatus = writer;
   }
+  // The feature gate off, upstream's plugin admits everything: there are no policies to enforce.
+  const enforced = policies;
+  admission.provide({ name: 'ValidatingAdmissionPolicy', validate: enforced ? (attributes) => enforced.admission(attributes) : () => {} });
   const tokens = security.serviceAccountTokens && new ServiceAccountTokens(security.serviceAccountTokens, catalog, api.domain);
   services = virtualServices(authorizer, security.authentication, tokens);
 

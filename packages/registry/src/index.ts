@@ -4,9 +4,11 @@ export { resolveResource, resolveGroup, DEFAULT_SUBRESOURCE_VERBS, type Resolved
 export { ResourceStore } from './store.js';
 export { ResourceReader, type StoreOptions, type StoreFeatures } from './store-reads.js';
 export type {
+  Admission,
   AdmissionAttributes,
-  AdmissionCheck,
-  AdmissionChecks,
+  GroupVersionKind,
+  StoreCheck,
+  StoreChecks,
   CreateRequest,
   DeleteRequest,
   DeleteResult,

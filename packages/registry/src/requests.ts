@@ -7,11 +7,24 @@ import type { ListQuery } from './resource-version.js';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
 
+export interface GroupVersionKind {
+  group: string;
+  version: string;
+  kind: string;
+}
+
 export interface AdmissionAttributes {
+  /** Unique to the write: the uid of the AdmissionReview a webhook is sent. */
+  uid: string;
   operation: Operation;
   /** Absent for the server's own writes (bootstrap). */
   user?: UserInfo;
   resource: ResolvedResource;
+  /**
+   * The kind of `object` and `oldObject`: a subresource's own where it is served as another kind
+   * (a scale write is admitted as Scale objects), else the resource's.
+   */
+  kind: GroupVersionKind;
   namespace: string;
   name: string;
   object?: KubeObject;
@@ -29,17 +42,34 @@ export interface AdmissionAttributes {
   annotate?: (key: string, value: string) => void;
 }
 
-/** Checks run before a write is stored; throwing a StatusError refuses the request. */
-export type AdmissionCheck = (attributes: AdmissionAttributes) => Promise<void> | void;
+/**
+ * Admission as a store runs it: the server's chain of admission plugins (packages/admission),
+ * chosen by --enable-admission-plugins and --disable-admission-plugins, behind one interface: the
+ * store knows no plugin by name.
+ */
+export interface Admission {
+  /**
+   * The mutating phase, before the kind's validation: the object as the plugins leave it, or
+   * undefined where none changed it. The store then decodes (prunes) and defaults the changed
+   * object again, as upstream does after mutating admission. Throws a StatusError to refuse.
+   */
+  mutate(attributes: AdmissionAttributes): Promise<KubeObject | undefined>;
+  /** The validating phase, after the kind's validation, on the object as it will be stored. */
+  validate(attributes: AdmissionAttributes): Promise<void>;
+}
+
+/** A check a kind's store runs on a write whatever the admission plugins; throwing a StatusError refuses it. */
+export type StoreCheck = (attributes: AdmissionAttributes) => Promise<void> | void;
 
 /**
- * The checks of admission, by phase: `mutating` ones run before the kind's validation (they may
- * still change or refuse the object), `validating` ones after it, on the object as it will be
- * stored (upstream's validating admission: ValidatingAdmissionPolicy).
+ * What a kind's own storage checks on a write, as upstream's REST storage of those kinds does
+ * (RBAC's escalation check, a custom resource's definition being terminated, who may name a
+ * policy's parameters): `beforeValidation` after mutating admission, `afterValidation` before
+ * validating admission. Not admission plugins: no flag turns them off.
  */
-export interface AdmissionChecks {
-  mutating: readonly AdmissionCheck[];
-  validating: readonly AdmissionCheck[];
+export interface StoreChecks {
+  beforeValidation: readonly StoreCheck[];
+  afterValidation: readonly StoreCheck[];
 }
 
 /** How a request's unknown and duplicate fields are answered (conventions 4.9). */

@@ -2,6 +2,7 @@
 // policies, marking for deletion), and what its writes share with them: the storage a request
 // writes to (a dry run's does not), admission, and removing an object whose last finalizer a write
 // took away.
+import { randomUUID } from 'node:crypto';
 import { StatusError, newInvalid, type FieldError } from '@plat/apimachinery';
 import { dryRunStorage, isStorageError, type Storage } from '@plat/storage';
 import { deepCopy } from '@plat/merge';
@@ -10,7 +11,7 @@ import { ResourceReader, type StoreOptions } from './store-reads.js';
 import type { ResolvedResource } from './resolved.js';
 import { formatTimestamp } from './object-meta.js';
 import { propagationFinalizers } from './deletion.js';
-import type { AdmissionAttributes, AdmissionCheck, Operation, DeleteRequest, DeleteResult, ListQueryWithSelectors, ObjectList, WriteOptions } from './requests.js';
+import type { AdmissionAttributes, Operation, DeleteRequest, DeleteResult, ListQueryWithSelectors, ObjectList, StoreCheck, WriteOptions } from './requests.js';
 
 /** Finalizers appeared between the read and the delete: mark the object instead. */
 class PendingFinalizers extends Error {}
@@ -77,14 +78,17 @@ export class ResourceDeleter<T extends KubeObject = KubeObject> extends Resource
    * The attributes of a write that admission sees, from its request. A patch or a PUT that creates
    * is admitted with CreateOptions, a patch that updates with UpdateOptions, as upstream converts them.
    */
-  protected attributesOf(request: WriteOptions, operation: Operation): Pick<AdmissionAttributes, 'dryRun' | 'user' | 'options' | 'warn' | 'annotate'> {
+  protected attributesOf(request: WriteOptions, operation: Operation): Pick<AdmissionAttributes, 'uid' | 'kind' | 'dryRun' | 'user' | 'options' | 'warn' | 'annotate'> {
     let options = request.operationOptions;
     const wanted = operation === 'CREATE' ? 'CreateOptions' : operation === 'UPDATE' ? 'UpdateOptions' : undefined;
     if (options && wanted && options.kind !== wanted) {
       const { dryRun, fieldManager, fieldValidation } = options;
       options = { kind: wanted, apiVersion: options.apiVersion, ...(dryRun !== undefined && { dryRun }), ...(fieldManager !== undefined && { fieldManager }), ...(fieldValidation !== undefined && { fieldValidation }) };
     }
+    const { group, version, kind } = this.resource;
     return {
+      uid: randomUUID(),
+      kind: { group, version, kind },
       dryRun: !!request.dryRun,
       ...(request.user && { user: request.user }),
       ...(options && { options }),
@@ -93,23 +97,36 @@ export class ResourceDeleter<T extends KubeObject = KubeObject> extends Resource
     };
   }
 
-  /** Mutating admission: before the kind's validation. */
-  protected async admit(attributes: Omit<AdmissionAttributes, 'resource'>): Promise<void> {
-    await this.runChecks(this.options.admission?.mutating, attributes);
+  /**
+   * Mutating admission (the server's chain of plugins): the object the plugins changed it to, or
+   * undefined where none did. The caller makes a changed object what the store writes again.
+   */
+  protected async mutatingAdmission(attributes: Omit<AdmissionAttributes, 'resource'>): Promise<KubeObject | undefined> {
+    return this.options.admission?.mutate(this.withResource(attributes));
   }
 
-  /** Validating admission: after the kind's validation, on the object as it will be stored. */
-  protected async admitValidated(attributes: Omit<AdmissionAttributes, 'resource'>): Promise<void> {
-    await this.runChecks(this.options.admission?.validating, attributes);
+  /** The kind's own checks after mutating admission, before its validation. */
+  protected async checksBeforeValidation(attributes: Omit<AdmissionAttributes, 'resource'>): Promise<void> {
+    await this.runChecks(this.options.checks?.beforeValidation, attributes);
   }
 
-  private async runChecks(checks: readonly AdmissionCheck[] | undefined, attributes: Omit<AdmissionAttributes, 'resource'>): Promise<void> {
+  /** After the kind's validation, on the object as it will be stored: its own checks, then validating admission. */
+  protected async validatingAdmission(attributes: Omit<AdmissionAttributes, 'resource'>): Promise<void> {
+    await this.runChecks(this.options.checks?.afterValidation, attributes);
+    await this.options.admission?.validate(this.withResource(attributes));
+  }
+
+  /** Admission sees every kind through the one base type. */
+  private withResource(attributes: Omit<AdmissionAttributes, 'resource'>): AdmissionAttributes {
+    return { ...attributes, resource: this.resource as unknown as ResolvedResource };
+  }
+
+  private async runChecks(checks: readonly StoreCheck[] | undefined, attributes: Omit<AdmissionAttributes, 'resource'>): Promise<void> {
     if (!checks?.length) return;
-    // Admission sees every kind through the one base type.
-    const resource = this.resource as unknown as ResolvedResource;
+    const withResource = this.withResource(attributes);
     for (const check of checks) {
       // A check with nothing to do returns no promise, and costs no wait.
-      const pending = check({ ...attributes, resource });
+      const pending = check(withResource);
       if (pending) await pending;
     }
   }
@@ -141,8 +158,11 @@ export class ResourceDeleter<T extends KubeObject = KubeObject> extends Resource
     try {
       const current = this.current(await storage.get<T>(key));
       const attributes = { operation: 'DELETE' as const, namespace, name, oldObject: current, ...this.attributesOf(request, 'DELETE') };
-      await this.admit(attributes);
-      await this.admitValidated(attributes);
+      // A delete is admitted as upstream's: the mutating phase (what it returns is not used), the
+      // kind's checks, then the validating phase.
+      await this.mutatingAdmission(attributes);
+      await this.checksBeforeValidation(attributes);
+      await this.validatingAdmission(attributes);
       const collecting = propagationFinalizers(current, request.propagationPolicy) !== undefined || this.missingDeletionFinalizers(current).length > 0;
       if (!collecting && !this.pendingFinalizers(current) && !current.metadata.deletionTimestamp) {
         try {

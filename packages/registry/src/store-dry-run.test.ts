@@ -40,7 +40,10 @@ async function setUp(): Promise<{ store: ResourceStore<Widget>; storage: Storage
   const store = new ResourceStore(resolveResource(widgets, 'example.com'), {
     storage,
     context: { domain: 'example.com' },
-    admission: { mutating: [(attributes) => void admitted.push(attributes)], validating: [(attributes) => void validated.push(attributes)] },
+    admission: {
+      mutate: async (attributes) => void admitted.push(attributes),
+      validate: async (attributes) => void validated.push(attributes),
+    },
   });
   await store.create('ns', { metadata: { name: 'a' }, size: 1 });
   await store.create('ns', { metadata: { name: 'held', finalizers: ['example.com/hold'] }, size: 1 });

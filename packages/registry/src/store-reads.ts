@@ -2,7 +2,7 @@
 // share with them: the storage, the kind's context and feature gates, type meta, error mapping.
 import type { Storage, ListResult, StoredObject } from '@plat/storage';
 import type { KubeObject, StrategyContext, VirtualServices } from './definition.js';
-import type { AdmissionChecks, ListQueryWithSelectors, ObjectList } from './requests.js';
+import type { Admission, ListQueryWithSelectors, ObjectList, StoreChecks } from './requests.js';
 import type { ResolvedResource } from './resolved.js';
 import { toStatusError, tooLargeResourceVersion } from './errors.js';
 import { buildPredicate } from './predicate.js';
@@ -22,7 +22,10 @@ export interface StoreOptions {
   storage: Storage;
   context: StrategyContext;
   features?: StoreFeatures;
-  admission?: AdmissionChecks;
+  /** The server's admission chain; absent: none (tests, the server's own stores). */
+  admission?: Admission;
+  /** The kind's own checks (see StoreChecks); absent: none. */
+  checks?: StoreChecks;
   now?: () => Date;
   /** How long a read waits for a resourceVersion the store has not reached before a 504. */
   resourceVersionWaitMs?: number;

@@ -92,7 +92,7 @@ async function setUp(definition = widgets): Promise<{ store: ResourceStore<Widge
   const store = new ResourceStore(resolveResource(definition, 'example.com'), {
     storage,
     context: { domain: 'example.com' },
-    admission: { mutating: [(attributes) => void admitted.push(attributes)], validating: [] },
+    admission: { mutate: async (attributes) => void admitted.push(attributes), validate: async () => {} },
     now: () => new Date('2026-03-04T05:06:07Z'),
   });
   await store.create('ns', { metadata: { name: 'w', labels: { app: 'w' } }, spec: { replicas: 1, color: 'blue' } }, { manager: 'creator' });

@@ -6,6 +6,7 @@ import {
   newBadRequest,
   newConflict,
   newGenericServerResponse,
+  newInternalError,
   newNotFound,
   validateObjectMeta,
   validateObjectMetaUpdate,
@@ -22,6 +23,7 @@ import { fillCreateMeta, fillUpdateMeta, formatTimestamp, generateName } from '.
 import { mergeErrorToStatus, recordOwnership, setManagedFields } from './managed-fields.js';
 import { parentManagedFields, subresourceManagedFields } from './subresource-fields.js';
 import { ensureIdentity } from './object-input.js';
+import { checkFields } from './schema-check.js';
 import { applyPatch } from './patcher.js';
 import type {
   CreateRequest,
@@ -42,6 +44,9 @@ interface CreateMode {
   virtual?: boolean;
 }
 
+/** The metadata the server sets, which admission may not change (upstream sets it after admission). */
+const SYSTEM_METADATA = ['uid', 'creationTimestamp', 'resourceVersion', 'generation', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'managedFields'] as const;
+
 /** Generated names are retried this many times when the name is taken. */
 const GENERATE_NAME_ATTEMPTS = 8;
 
@@ -59,7 +64,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceDe
    * or an apply that creates, and the never-stored kinds.
    */
   async prepareCreate(namespace: string, input: T, request: UpdateRequest, mode: CreateMode = {}): Promise<T> {
-    const object = deepCopy(input);
+    let object = deepCopy(input);
     if (this.resource.namespaced) object.metadata.namespace = namespace;
     if (mode.generateName) object.metadata.name = generateName(input.metadata.generateName!);
     if (!mode.virtual) fillCreateMeta(object.metadata, this.now(), !!this.strategy.tracksGeneration);
@@ -70,13 +75,52 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceDe
     if (!mode.virtual && !request.ownershipDone) this.recordOwnership(null, object, request);
     this.strategy.prepareForCreate?.(object, this.context);
     const name = object.metadata.name ?? '';
-    const attributes = { operation: 'CREATE' as const, namespace, name, object, ...this.attributesOf(request, 'CREATE') };
-    if (!mode.virtual) await this.admit(attributes);
+    const attributes = { operation: 'CREATE' as const, namespace, name, object: object as KubeObject, ...this.attributesOf(request, 'CREATE') };
+    if (!mode.virtual) {
+      const mutated = await this.mutatingAdmission(attributes);
+      if (mutated) attributes.object = object = this.afterMutation(mutated, object, (changed) => {
+        this.strategy.prepareForCreate?.(changed, this.context);
+        return changed;
+      });
+      await this.checksBeforeValidation(attributes);
+    }
     const errors = mode.virtual ? this.strategy.validate(object, this.context) : this.validateCreate(object);
     if (errors.length) throw this.invalid(mode.virtual ? '' : name, errors);
     for (const warning of this.strategy.warningsOnCreate?.(object, this.context) ?? []) request.warn?.(warning);
-    if (!mode.virtual) await this.admitValidated(attributes);
+    if (!mode.virtual) await this.validatingAdmission(attributes);
     return object;
+  }
+
+  /**
+   * An object mutating admission changed, made again what the store writes, as upstream decodes and
+   * defaults a mutating webhook's result and prepares it after admission: fields its schema does not
+   * declare dropped (a custom resource's by its schema, embedded metadata decoded), the kind's
+   * defaults, the system's metadata as it was, then the strategy's preparation again (`prepare`:
+   * what it decides, a status on create, stays its). Its name and namespace are the request's: a
+   * plugin may not move the object.
+   */
+  private afterMutation(mutated: KubeObject, before: T, prepare: (object: T) => T): T {
+    const object = deepCopy(mutated) as T;
+    const { kind } = this.resource;
+    object.metadata ??= {};
+    if ((object.metadata.name ?? '') !== (before.metadata.name ?? '') || (object.metadata.namespace ?? '') !== (before.metadata.namespace ?? '')) {
+      throw newInternalError(new Error(`admission changed the ${kind}'s name or namespace`));
+    }
+    const check = checkFields(this.resource.definition, object, true);
+    if (check.typeErrors.length) throw newInternalError(new Error(`admission made a ${kind} that cannot be decoded: ${check.typeErrors.join('; ')}`));
+    const rules = this.resource.definition.unstructured;
+    if (rules) {
+      rules.prune(object);
+      const coerced = rules.coerce?.(object);
+      if (coerced?.error) throw newInternalError(new Error(`admission made a ${kind} that cannot be decoded: ${coerced.error}`));
+    }
+    this.strategy.default?.(object, this.context);
+    this.withType(object);
+    for (const field of SYSTEM_METADATA) {
+      if (before.metadata[field] === undefined) delete object.metadata[field];
+      else (object.metadata as Record<string, unknown>)[field] = before.metadata[field];
+    }
+    return prepare(object);
   }
 
   private validateCreate(object: T): FieldError[] {
@@ -147,25 +191,41 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceDe
     this.withType(object);
     object.metadata.resourceVersion = old.metadata.resourceVersion!;
     if (!request.ownershipDone) this.recordOwnership(old, object, request);
+    const subresourceKind = kind && request.subresource ? this.resource.subresourceKinds.get(request.subresource) : undefined;
     const attributes = {
       operation: 'UPDATE' as const,
       namespace,
       name,
       // Upstream's admission of a scale update sees Scale objects: the new parent's, and the one the
       // write started from.
-      object: kind ? kind.fromParent(object) : object,
+      object: kind ? kind.fromParent(object) : (object as KubeObject),
       oldObject: kind ? (kind.writeBase ?? kind.fromParent)(old) : old,
       ...(request.subresource && { subresource: request.subresource }),
       ...this.attributesOf(request, 'UPDATE'),
+      ...(subresourceKind && { kind: { group: subresourceKind.group, version: subresourceKind.version, kind: subresourceKind.kind } }),
     };
-    await this.admit(attributes);
+    const mutated = await this.mutatingAdmission(attributes);
+    if (mutated) {
+      // A subresource's object changed by admission goes back into the parent as a write of it would.
+      const parent = kind ? kind.toParent(deepCopy(mutated), deepCopy(object), { ...this.context, groupKind: this.resource.groupKind, name }) : mutated;
+      object = this.afterMutation(parent, object, (changed) => {
+        // What the update's preparation decides stays its: a status write changes only the status,
+        // an update of the object leaves its status alone, the generation counts the spec's change.
+        const prepared = part ? part.merge(changed, deepCopy(old)) : changed;
+        if (!part) this.strategy.prepareForUpdate?.(prepared, old, this.context);
+        fillUpdateMeta(prepared, old, !!this.strategy.tracksGeneration);
+        return prepared;
+      });
+      attributes.object = kind ? kind.fromParent(object) : object;
+    }
+    await this.checksBeforeValidation(attributes);
     const errors = [
       ...validateObjectMetaUpdate(object.metadata, old.metadata),
       ...(part ? part.validateUpdate(object, old, this.context) : this.strategy.validateUpdate(object, old, this.context)),
     ];
     if (errors.length) throw this.invalid(name, errors);
     if (!part) for (const warning of this.strategy.warningsOnUpdate?.(object, old, this.context) ?? []) request.warn?.(warning);
-    await this.admitValidated(attributes);
+    await this.validatingAdmission(attributes);
     return object;
   }
 

@@ -15,7 +15,7 @@ import {
   type RbacIndex,
 } from '@plat/auth';
 import type { PolicyRule, RoleRef } from '@plat/apimachinery';
-import type { AdmissionCheck, KubeObject } from '@plat/registry';
+import type { StoreCheck, KubeObject } from '@plat/registry';
 import type { Authorizer } from '../authorization.js';
 
 /** Upstream's IsOnlyMutatingGCFields: the update changes nothing but owner references and finalizers. */
@@ -28,7 +28,7 @@ export function onlyGarbageCollectionFields(object: KubeObject, old: KubeObject)
   return isDeepStrictEqual(comparable(object), comparable(old));
 }
 
-export function rbacEscalation(domain: string, authorizer: Authorizer, index: RbacIndex): AdmissionCheck {
+export function rbacEscalation(domain: string, authorizer: Authorizer, index: RbacIndex): StoreCheck {
   const group = rbacGroup(domain);
   return async ({ operation, resource, namespace, name, object, oldObject, user }) => {
     if (resource.group !== group || (operation !== 'CREATE' && operation !== 'UPDATE') || !object) return;

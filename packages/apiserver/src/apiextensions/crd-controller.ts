@@ -6,7 +6,7 @@
 // event arrives; a deleted one stops being served.
 import { isStatusError, newMethodNotSupported } from '@plat/apimachinery';
 import { apiApprovalCondition, decideNames, findCondition, isConditionTrue, sameCondition, sameNames, setCondition, type CustomResourceDefinition } from '@plat/api';
-import { formatTimestamp, type AdmissionCheck, type KubeObject, type ResourceDefinition, type ResourceStore } from '@plat/registry';
+import { formatTimestamp, type StoreCheck, type KubeObject, type ResourceDefinition, type ResourceStore } from '@plat/registry';
 import type { Logger } from 'pino';
 import type { HealthCheck } from '../health.js';
 import type { ResourceCatalog } from '../resources/catalog.js';
@@ -83,7 +83,7 @@ export class CustomResourceDefinitionController implements HealthCheck {
    * Admission: nothing is created of a custom resource whose definition is being deleted (405, as
    * upstream's custom resource handler answers).
    */
-  readonly admission: AdmissionCheck = ({ operation, resource }) => {
+  readonly admission: StoreCheck = ({ operation, resource }) => {
     if (operation !== 'CREATE' || !resource.definition.unstructured) return;
     const served = this.served.get(`${resource.resource}.${resource.group}`);
     if (!served?.terminating) return;

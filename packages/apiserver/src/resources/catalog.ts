@@ -6,7 +6,7 @@ import type { Storage } from '@plat/storage';
 import {
   ResourceStore,
   resolveResource,
-  type AdmissionChecks,
+  type Admission, type StoreChecks,
   type KubeObject,
   type ResolvedResource,
   type ResourceDefinition,
@@ -27,8 +27,10 @@ export interface CatalogOptions {
   domain: string;
   /** --event-ttl in seconds, for the kinds whose time to live it is (0: they live until deleted). */
   eventTTLSeconds?: number;
-  /** Admission checks by phase, given the catalog so that they can read other resources. */
-  admission?: (catalog: ResourceCatalog) => AdmissionChecks;
+  /** The server's admission chain, given to every store. */
+  admission?: Admission;
+  /** The kinds' own checks (RBAC escalation, custom resources, policy parameters), given to every store. */
+  checks?: StoreChecks;
   now?: () => Date;
   /** The feature gates every store honours (WatchList, APIListChunking). */
   features?: StoreFeatures;
@@ -53,22 +55,21 @@ export class ResourceCatalog {
   /** Custom resources of built-in groups, by path: discovery lists them; nothing serves them. */
   private readonly unserved = new Map<string, ResolvedResource>();
   private readonly listeners = new Set<() => void>();
-  private readonly admission: AdmissionChecks;
   private changes = 0;
 
   constructor(definitions: readonly ResourceDefinition[], readonly options: CatalogOptions) {
-    this.admission = options.admission?.(this) ?? { mutating: [], validating: [] };
     for (const definition of definitions) this.insert(this.serve(definition as ResourceDefinition<KubeObject>), false);
   }
 
   /** A definition bound to the domain and a store of its own, as the catalog's are (not added to it). */
   serve(definition: ResourceDefinition<KubeObject>): ServedResource {
     const resolved = resolveResource(definition, this.options.domain);
-    const { storage, storageFor, domain, eventTTLSeconds, now, features, virtualServices } = this.options;
+    const { storage, storageFor, domain, eventTTLSeconds, now, features, virtualServices, admission, checks } = this.options;
     const store = new ResourceStore(resolved, {
       storage: storageFor?.(resolved) ?? storage,
       context: { domain, ...(eventTTLSeconds !== undefined && { eventTTLSeconds }), builtInGroup: (group) => this.builtInGroups.has(group) },
-      admission: this.admission,
+      ...(admission && { admission }),
+      ...(checks && { checks }),
       ...(now && { now }),
       ...(features && { features }),
       ...(virtualServices && { virtualServices }),

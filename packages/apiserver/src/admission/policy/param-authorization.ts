@@ -5,7 +5,7 @@
 // (the validating phase), refused as upstream's strategies refuse it: a 422 Forbidden field error.
 import { forbidden, newInvalid, newPath, type AccessAttributes, type UserInfo } from '@plat/apimachinery';
 import { parseGroupVersion, type ParamKind, type ValidatingAdmissionPolicy, type ValidatingAdmissionPolicyBinding } from '@plat/api';
-import type { AdmissionAttributes, AdmissionCheck, KubeObject } from '@plat/registry';
+import type { AdmissionAttributes, StoreCheck, KubeObject } from '@plat/registry';
 import { isDeepStrictEqual } from 'node:util';
 import type { Authorizer } from '../../authorization.js';
 import type { ResourceCatalog } from '../../resources/catalog.js';
@@ -20,7 +20,7 @@ export function goUserString(user: UserInfo): string {
   return `&{${user.name} ${user.uid ?? ''} [${user.groups.join(' ')}] map[${extra}]}`;
 }
 
-export function paramAuthorization(catalog: ResourceCatalog, domain: string, authorizer: Authorizer): AdmissionCheck {
+export function paramAuthorization(catalog: ResourceCatalog, domain: string, authorizer: Authorizer): StoreCheck {
   const group = `admissionregistration.${domain}`;
 
   /** What `get` is asked on: the paramKind's group, version and resource where they resolve, else `*`. */

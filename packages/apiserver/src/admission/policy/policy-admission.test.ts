@@ -44,7 +44,8 @@ describe('ValidatingAdmissionPolicy admission', () => {
     // The plugin's check returns nothing (no promise) for a request no policy names.
     const { ValidatingAdmissionPolicyPlugin } = await import('./policy-admission.js');
     const plugin = new ValidatingAdmissionPolicyPlugin({ catalog: h.catalog, domain: 'plat.io', source: h.source, authorizer: { authorize: () => ({ decision: 'NoOpinion', reason: '' }) } });
-    assert.equal(plugin.admission({ operation: 'CREATE', resource: check.resolved, namespace: 'shop', name: 'c', object: { metadata: { name: 'c' } }, dryRun: false }), undefined);
+    const attributes = { uid: 'u', kind: { group: '', version: 'v1', kind: 'ConfigMap' }, operation: 'CREATE' as const, resource: check.resolved, namespace: 'shop', name: 'c', object: { metadata: { name: 'c' } }, dryRun: false };
+    assert.equal(plugin.admission(attributes), undefined);
     await h.remove('validatingadmissionpolicybindings', 'only-sa');
     await h.remove('validatingadmissionpolicies', 'only-sa');
   });

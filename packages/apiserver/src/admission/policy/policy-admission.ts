@@ -27,7 +27,7 @@ import {
   type PolicyDecision,
   type ValidatingAdmissionPolicyBinding,
 } from '@plat/api';
-import type { AdmissionAttributes, AdmissionCheck, KubeObject } from '@plat/registry';
+import type { AdmissionAttributes, StoreCheck, KubeObject } from '@plat/registry';
 import type { ResourceCatalog, ServedResource } from '../../resources/catalog.js';
 import type { BindingCheckMetrics, EnforcementAction, PolicyMetrics } from './policy-metrics.js';
 import type { BoundPolicy, PolicySource } from './policy-source.js';
@@ -76,7 +76,7 @@ export class ValidatingAdmissionPolicyPlugin {
   }
 
   /** Returns at once (no promise) for a request no policy can select. */
-  readonly admission: AdmissionCheck = (attributes) => {
+  readonly admission: StoreCheck = (attributes) => {
     const { resource } = attributes;
     // Policies do not apply to themselves.
     if (resource.group === this.policyGroup && (resource.resource === 'validatingadmissionpolicies' || resource.resource === 'validatingadmissionpolicybindings')) return;

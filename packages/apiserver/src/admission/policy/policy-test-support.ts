@@ -1,6 +1,7 @@
 // A catalog over memory storage with the policy plugin in its validating admission, the real RBAC
 // authorizer behind the expressions' authorizer, and helpers to write policies and wait until the
 // plugin has them: for this folder's tests (not exported).
+import { AdmissionChain } from '@plat/admission';
 import type { UserInfo } from '@plat/apimachinery';
 import { builtinDefinitions, type ValidatingAdmissionPolicy, type ValidatingAdmissionPolicyBinding, type ValidatingAdmissionPolicyBindingSpec, type ValidatingAdmissionPolicySpec } from '@plat/api';
 import type { KubeObject, ResourceStore, WriteOptions } from '@plat/registry';
@@ -51,19 +52,17 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 export async function policyHarness(namespaces: Record<string, Record<string, string>> = { shop: { env: 'prod' }, lab: { env: 'dev' } }): Promise<PolicyHarness> {
   const storage = createStorage({ backend: 'memory', compactionIntervalMs: 0 });
   const { logger } = captureLogger();
-  let plugin: ValidatingAdmissionPolicyPlugin | undefined;
-  const catalog = new ResourceCatalog(builtinDefinitions, {
-    storage,
-    domain: 'plat.io',
-    admission: () => ({ mutating: [], validating: [(attributes) => plugin?.admission(attributes)] }),
-  });
+  // The chain as the server builds it, the policies its one plugin, provided once they exist.
+  const admission = new AdmissionChain(['ValidatingAdmissionPolicy']);
+  const catalog = new ResourceCatalog(builtinDefinitions, { storage, domain: 'plat.io', admission });
   const rbac = new RbacAuthorizer(catalog, 'plat.io', logger);
   const policies = catalog.store(GROUP, 'v1beta1', 'validatingadmissionpolicies');
   const bindings = catalog.store(GROUP, 'v1beta1', 'validatingadmissionpolicybindings');
   const registry = new Registry();
   const metrics = new PolicyMetrics(new MetricsStability(registry));
   const source = new PolicySource(policies, bindings, logger, metrics);
-  plugin = new ValidatingAdmissionPolicyPlugin({ catalog, domain: 'plat.io', source, authorizer: newSyncAuthorizer(['RBAC'], { rbac }), metrics });
+  const plugin = new ValidatingAdmissionPolicyPlugin({ catalog, domain: 'plat.io', source, authorizer: newSyncAuthorizer(['RBAC'], { rbac }), metrics });
+  admission.provide({ name: 'ValidatingAdmissionPolicy', validate: (attributes) => plugin.admission(attributes) });
   rbac.start();
   source.start();
   await source.whenSynced();
