@@ -51,12 +51,24 @@ export class ExpressionTimer {
   }
 }
 
-/** One evaluation's clock: when it started, its group's timer, the steps taken and the cost so far. */
+/**
+ * One evaluation's clock: when it started, its group's timer, the steps taken and the cost so far.
+ * `start` moves later by the time the process was not running (see tick), so it is wall time less
+ * the pauses.
+ */
 export interface Clock {
-  readonly start: number;
+  start: number;
   readonly timer: ExpressionTimer;
   ticks: number;
   cost: number;
+  /** The process's CPU time, in ms, at the evaluation's first reading of the clock. */
+  cpuStart?: number;
+}
+
+/** The process's CPU time so far (user and system), in milliseconds. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }
 
 /** The clock of the evaluation running now, for the library's loops (evaluations may nest: see within). */
@@ -77,7 +89,19 @@ export function within<T>(clock: Clock, f: () => T): T {
 export function tick(clock: Clock, stride: number): void {
   if ((++clock.ticks & (stride - 1)) !== 0) return;
   if (clock.timer.expired) throw new EvaluationInterrupted();
-  if (performance.now() - clock.start > clock.timer.perExpressionMs + clock.cost * TIME_PER_COST_UNIT_MS) throw new EvaluationInterrupted();
+  // The CPU time at the first reading, which most evaluations never reach: only a long one pays it.
+  clock.cpuStart ??= cpuMs();
+  const bound = clock.timer.perExpressionMs + clock.cost * TIME_PER_COST_UNIT_MS;
+  const now = performance.now();
+  if (now - clock.start <= bound) return;
+  // Past the bound by the wall clock: but on a loaded machine the process may not have run for part
+  // of it (an expression with a second of work allowed was interrupted after a few hundred ms of its
+  // own). What counts is the time it ran: wall time with the pauses taken out, measured as CPU time
+  // (the process's, so the collector's threads count too: it errs towards interrupting). Its start
+  // moves later by the pause, so the clock is read again only once the bound may really be passed.
+  const ran = cpuMs() - clock.cpuStart;
+  if (ran > bound) throw new EvaluationInterrupted();
+  clock.start = now - Math.max(ran, 0);
 }
 
 /** One step of a library loop (an element compared, copied, measured) in the running evaluation. */
