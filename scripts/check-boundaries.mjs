@@ -16,8 +16,10 @@ const allowed = {
   'packages/auth': ['@plat/apimachinery'],
   'packages/featuregate': [],
   'packages/serving': ['@plat/apimachinery'],
-  'packages/apiserver': ['@plat/apimachinery', '@plat/storage', '@plat/registry', '@plat/api', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving'],
-  'apps/apiserver': ['@plat/apimachinery', '@plat/apiserver', '@plat/storage', '@plat/api', '@plat/featuregate'],
+  // The webhook client: above the machinery, below every caller (knows no koa, no registry).
+  'packages/webhook': ['@plat/apimachinery'],
+  'packages/apiserver': ['@plat/apimachinery', '@plat/storage', '@plat/registry', '@plat/api', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving', '@plat/webhook'],
+  'apps/apiserver': ['@plat/apimachinery', '@plat/apiserver', '@plat/storage', '@plat/api', '@plat/featuregate', '@plat/webhook'],
   'packages/client': ['@plat/apimachinery'],
   'apps/controller-manager': ['@plat/apimachinery', '@plat/client', '@plat/serving', '@plat/featuregate'],
   'packages/agent-config': ['@plat/apimachinery', '@plat/featuregate'],
@@ -34,6 +36,11 @@ const allowedInTests = {
   'packages/api': ['@plat/storage'],
   'packages/client': ['@plat/apiserver', '@plat/api', '@plat/storage', '@plat/protobuf'],
   'apps/controller-manager': ['@plat/apiserver', '@plat/api', '@plat/storage'],
+};
+/** Libraries a workspace must not know of, besides the workspaces it may not import. */
+const banned = {
+  // The webhook client serves every caller; HTTP serving is theirs.
+  'packages/webhook': ['koa'],
 };
 const isTestFile = (file) => /(\.test|test-support)\.ts$/.test(file);
 const ours = /^@plat\/([a-z-]+)(\/.*)?$/;
@@ -66,6 +73,7 @@ for (const [workspace, permitted] of Object.entries(allowed)) {
       if (specifier.startsWith('.') && /test-support/.test(specifier) && !isTestFile(file)) {
         problems.push(`${file}: imports test support, which the image does not ship: ${specifier}`);
       }
+      if ((banned[workspace] ?? []).includes(specifier.split('/')[0])) problems.push(`${file}: ${workspace} may not import ${specifier}`);
       const ourImport = ours.exec(specifier);
       if (!ourImport) continue;
       const target = `@plat/${ourImport[1]}`;

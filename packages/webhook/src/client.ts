@@ -4,7 +4,7 @@
 // attempts in all). Errors read as Go's client writes them: `Post "<url>": <cause>`.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { WebhookConnection } from './webhook-kubeconfig.js';
+import type { WebhookConnection } from './kubeconfig.js';
 
 export interface WebhookBackoff {
   initialMs: number;
