@@ -12,7 +12,8 @@ const allowed = {
   'packages/cel': ['@plat/apimachinery'],
   'packages/registry': ['@plat/apimachinery', '@plat/storage', '@plat/merge'],
   'packages/merge': ['@plat/apimachinery'],
-  'packages/api': ['@plat/apimachinery', '@plat/registry', '@plat/cel'],
+  // Objects that name a webhook are validated with the webhook package's URL and Service checks, as upstream's are.
+  'packages/api': ['@plat/apimachinery', '@plat/registry', '@plat/cel', '@plat/webhook'],
   'packages/auth': ['@plat/apimachinery'],
   'packages/featuregate': [],
   'packages/serving': ['@plat/apimachinery'],
