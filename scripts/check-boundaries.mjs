@@ -14,12 +14,15 @@ const allowed = {
   // The admission chain and its plugins: above the registry (whose Admission it implements), below the server.
   'packages/admission': ['@plat/apimachinery', '@plat/registry'],
   'packages/merge': ['@plat/apimachinery'],
-  'packages/api': ['@plat/apimachinery', '@plat/registry', '@plat/cel'],
+  // Objects that name a webhook are validated with the webhook package's URL and Service checks, as upstream's are.
+  'packages/api': ['@plat/apimachinery', '@plat/registry', '@plat/cel', '@plat/webhook'],
   'packages/auth': ['@plat/apimachinery'],
   'packages/featuregate': [],
   'packages/serving': ['@plat/apimachinery'],
-  'packages/apiserver': ['@plat/apimachinery', '@plat/storage', '@plat/registry', '@plat/admission', '@plat/api', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving'],
-  'apps/apiserver': ['@plat/apimachinery', '@plat/apiserver', '@plat/admission', '@plat/storage', '@plat/api', '@plat/featuregate'],
+  // The webhook client: above the machinery, below every caller (knows no koa, no registry).
+  'packages/webhook': ['@plat/apimachinery'],
+  'packages/apiserver': ['@plat/apimachinery', '@plat/storage', '@plat/registry', '@plat/admission', '@plat/api', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving', '@plat/webhook'],
+  'apps/apiserver': ['@plat/apimachinery', '@plat/apiserver', '@plat/admission', '@plat/storage', '@plat/api', '@plat/featuregate', '@plat/webhook'],
   'packages/client': ['@plat/apimachinery'],
   'apps/controller-manager': ['@plat/apimachinery', '@plat/client', '@plat/serving', '@plat/featuregate'],
   'packages/agent-config': ['@plat/apimachinery', '@plat/featuregate'],
@@ -34,8 +37,15 @@ const allowedInTests = {
   'packages/protobuf': ['@plat/api'],
   // A custom resource's versions are tried through the real generic store, on the memory backend.
   'packages/api': ['@plat/storage'],
+  // A loopback HTTPS webhook needs a certificate for name.namespace.svc.
+  'packages/webhook': ['@plat/serving'],
   'packages/client': ['@plat/apiserver', '@plat/api', '@plat/storage', '@plat/protobuf'],
   'apps/controller-manager': ['@plat/apiserver', '@plat/api', '@plat/storage'],
+};
+/** Libraries a workspace must not know of, besides the workspaces it may not import. */
+const banned = {
+  // The webhook client serves every caller; HTTP serving is theirs.
+  'packages/webhook': ['koa'],
 };
 const isTestFile = (file) => /(\.test|test-support)\.ts$/.test(file);
 const ours = /^@plat\/([a-z-]+)(\/.*)?$/;
@@ -68,6 +78,7 @@ for (const [workspace, permitted] of Object.entries(allowed)) {
       if (specifier.startsWith('.') && /test-support/.test(specifier) && !isTestFile(file)) {
         problems.push(`${file}: imports test support, which the image does not ship: ${specifier}`);
       }
+      if ((banned[workspace] ?? []).includes(specifier.split('/')[0])) problems.push(`${file}: ${workspace} may not import ${specifier}`);
       const ourImport = ours.exec(specifier);
       if (!ourImport) continue;
       const target = `@plat/${ourImport[1]}`;

@@ -10,7 +10,6 @@ import {
   parseEncryptionConfiguration,
   loadServingCert,
   loadTokenFile,
-  loadWebhookKubeconfig,
   OidcAuthenticator,
   parseAuditPolicy,
   parsePublicKeys,
@@ -19,8 +18,8 @@ import {
   type Logger,
   type ServiceAccountTokenOptions,
   type UserInfo,
-  type WebhookConnection,
 } from '@plat/apiserver';
+import { loadWebhookKubeconfig, type WebhookConnection } from '@plat/webhook';
 import { createStorage, type ResourceTransformers } from '@plat/storage';
 import { builtinDefinitions, builtinSubresourceDefinitions, customResourceDefinitions, immortalNamespaces, systemNamespaceObjects } from '@plat/api';
 import { commandLineOrExit } from '@plat/apimachinery';

@@ -28,6 +28,5 @@ export { parseAuditPolicy, type AuditPolicy } from './audit-policy.js';
 export { OidcAuthenticator, type OidcOptions } from './auth/oidc.js';
 export { parseRuntimeConfig, type RuntimeConfigEntry } from './runtime-config.js';
 export { DEFAULT_WATCH_CACHE_SIZES, parseWatchCacheSizes, type WatchCacheSize } from './watch-cache-sizes.js';
-export { loadWebhookKubeconfig, type WebhookConnection } from './auth/webhook-kubeconfig.js';
 export type { WebhookVersion } from './auth/webhook-token.js';
 export { EncryptionConfigError, parseEncryptionConfiguration, encryptionTransformers, TransformationMetrics } from './encryption/index.js';

@@ -18,13 +18,12 @@ import { RbacAuthorizer } from './auth/rbac-authorizer.js';
 import { ServiceAccountTokens, type ServiceAccountTokenOptions } from './auth/service-account-tokens.js';
 import { CachedTokenAuthenticator } from './auth/token-cache.js';
 import { WebhookAuthorizer } from './auth/webhook-authorizer.js';
-import { WebhookClient, type WebhookBackoff } from './auth/webhook-client.js';
-import type { WebhookConnection } from './auth/webhook-kubeconfig.js';
 import { WebhookTokenAuthenticator, type WebhookVersion } from './auth/webhook-token.js';
 import { virtualServices } from './auth/virtual-services.js';
 import { Bootstrapper, type BootstrapObject } from './resources/bootstrap.js';
 import { ResourceCatalog, type ServedResource } from './resources/catalog.js';
 import { registerProtobufKinds } from '@plat/protobuf';
+import { defaultWebhookBackoff, WebhookClientManager, type WebhookBackoff, type WebhookConnection } from '@plat/webhook';
 import { scaleKind } from '@plat/api';
 import { Discovery, type ForeignSubresource } from './resources/discovery.js';
 import { OpenAPI } from './openapi/handlers.js';
@@ -224,11 +223,13 @@ export function createServer(options: ServerOptions): Server {
   const etcd = storageCheck(storage, options.storageHealthTimeoutMs ?? 2000);
   const modes = options.authorizationModes ?? ['AlwaysAllow'];
   const domain = options.api?.domain ?? 'plat.io';
+  // Every webhook's client comes from here (the authentication and authorization webhooks' today).
+  const webhooks = new WebhookClientManager();
   const authorizationWebhook = options.authorizationWebhook;
   const webhookAuthorizer =
     authorizationWebhook &&
     new WebhookAuthorizer({
-      client: new WebhookClient(authorizationWebhook.connection, { ...(authorizationWebhook.backoff && { backoff: authorizationWebhook.backoff }) }),
+      client: webhooks.client({ kubeconfig: authorizationWebhook.connection }, { backoff: authorizationWebhook.backoff ?? defaultWebhookBackoff }),
       domain,
       version: authorizationWebhook.version,
       authorizedTtlMs: authorizationWebhook.authorizedTtlMs,
@@ -251,7 +252,7 @@ export function createServer(options: ServerOptions): Server {
     tokenAuthenticators: [
       ...(served?.tokens ? [served.tokens] : []),
       ...(options.authentication?.tokenAuthenticators ?? []),
-      ...(options.tokenWebhook ? [tokenWebhookAuthenticator(options.tokenWebhook, domain, apiAudiences, metrics)] : []),
+      ...(options.tokenWebhook ? [tokenWebhookAuthenticator(options.tokenWebhook, webhooks, domain, apiAudiences, metrics)] : []),
     ],
     apiAudiences,
   };
@@ -358,11 +359,12 @@ export function createServer(options: ServerOptions): Server {
 /** kube-apiserver's token webhook: the webhook's reviews behind a cache of --authentication-token-webhook-cache-ttl. */
 function tokenWebhookAuthenticator(
   webhook: NonNullable<ServerOptions['tokenWebhook']>,
+  webhooks: WebhookClientManager,
   domain: string,
   apiAudiences: readonly string[],
   metrics: ServerMetrics,
 ): CachedTokenAuthenticator {
-  const client = new WebhookClient(webhook.connection, { ...(webhook.backoff && { backoff: webhook.backoff }) });
+  const client = webhooks.client({ kubeconfig: webhook.connection }, { backoff: webhook.backoff ?? defaultWebhookBackoff });
   const reviews = new WebhookTokenAuthenticator({ client, domain, version: webhook.version, implicitAudiences: apiAudiences });
   return new CachedTokenAuthenticator(reviews, { successTtlMs: webhook.cacheTtlMs, failureTtlMs: webhook.cacheTtlMs, stability: metrics.stability });
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { AccessAttributes } from '@plat/apimachinery';
 import { startTestWebhook, type TestWebhook } from '../testing/index.js';
 import { WebhookAuthorizer } from './webhook-authorizer.js';
-import { WebhookClient } from './webhook-client.js';
+import { WebhookClient } from '@plat/webhook';
 import type { WebhookVersion } from './webhook-token.js';
 
 let webhook: TestWebhook;

@@ -10,7 +10,7 @@
 import type { AccessAttributes, AccessDecision, AccessRules } from '@plat/apimachinery';
 import type { Authorizer, SyncAuthorizer } from '../authorization.js';
 import { ExpiringCache } from './expiring-cache.js';
-import { checkAnswerKind, type WebhookClient } from './webhook-client.js';
+import { checkAnswerKind, type WebhookClient } from '@plat/webhook';
 import type { WebhookVersion } from './webhook-token.js';
 
 export interface WebhookAuthorizerOptions {

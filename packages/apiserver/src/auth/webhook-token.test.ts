@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestWebhook, type TestWebhook } from '../testing/index.js';
-import { WebhookClient } from './webhook-client.js';
+import { WebhookClient } from '@plat/webhook';
 import { WebhookTokenAuthenticator, type WebhookVersion } from './webhook-token.js';
 
 let webhook: TestWebhook;

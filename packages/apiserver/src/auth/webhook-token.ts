@@ -7,7 +7,7 @@
 // (token-cache.ts, --authentication-token-webhook-cache-ttl).
 import type { UserInfo } from '@plat/apimachinery';
 import type { TokenAuthentication, TokenAuthenticator } from '../authentication.js';
-import { checkAnswerKind, type WebhookClient } from './webhook-client.js';
+import { checkAnswerKind, type WebhookClient } from '@plat/webhook';
 
 export type WebhookVersion = 'v1' | 'v1beta1';
 

@@ -6,23 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-
-/** How to reach one webhook and what to present to it. */
-export interface WebhookConnection {
-  /** The URL every review is posted to. */
-  url: string;
-  /** PEM of the authorities of the webhook's certificate; absent: the system's. */
-  ca?: string;
-  /** false with insecure-skip-tls-verify. */
-  verifyServer: boolean;
-  /** The name the webhook's certificate must carry, when not the URL's host (tls-server-name). */
-  serverName?: string;
-  /** PEM client certificate and key. */
-  cert?: string;
-  key?: string;
-  /** The Authorization header: a bearer token or basic credentials. */
-  authorization?: string;
-}
+import type { WebhookConnection } from './connection.js';
 
 type Named<K extends string, T> = { name?: unknown } & { [key in K]?: T };
 

@@ -4,7 +4,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { loadWebhookKubeconfig, parseWebhookKubeconfig, type WebhookConnection } from './webhook-kubeconfig.js';
+import type { WebhookConnection } from './connection.js';
+import { loadWebhookKubeconfig, parseWebhookKubeconfig } from './kubeconfig.js';
 
 let dir: string;
 before(async () => {
