@@ -12,7 +12,7 @@ const allowed = {
   'packages/cel': ['@plat/apimachinery'],
   'packages/registry': ['@plat/apimachinery', '@plat/storage', '@plat/merge'],
   // The admission chain and its plugins: above the registry (whose Admission it implements), below the server.
-  'packages/admission': ['@plat/apimachinery', '@plat/registry'],
+  'packages/admission': ['@plat/apimachinery', '@plat/registry', '@plat/api'],
   'packages/merge': ['@plat/apimachinery'],
   // Objects that name a webhook are validated with the webhook package's URL and Service checks, as upstream's are.
   'packages/api': ['@plat/apimachinery', '@plat/registry', '@plat/cel', '@plat/webhook'],

@@ -8,3 +8,4 @@ export { AdmissionPluginFlagsError, enabledPlugins, type AdmissionPluginFlags } 
 export { alwaysAdmit, alwaysDeny } from './plugins/always.js';
 export { namespaceLifecycle, type NamespaceReader } from './plugins/namespace-lifecycle.js';
 export { taintNodesByCondition } from './plugins/taint-nodes-by-condition.js';
+export { AdmissionRequestView, type RequestViewSources } from './request-view.js';

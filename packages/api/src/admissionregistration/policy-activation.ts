@@ -1,13 +1,13 @@
 // The values a policy's expressions read for one request (upstream's filter.go activation):
-// object and oldObject as unstructured data, request as upstream's AdmissionRequest (its empty
-// fields left out, as ToUnstructured leaves them), namespaceObject without managedFields and
-// owners, params, and the authorizer bound to the requesting user.
+// object and oldObject as unstructured data, request as upstream's AdmissionRequest (made by the
+// admission chain's request view, which webhooks read too), namespaceObject without managedFields
+// and owners, params, and the authorizer bound to the requesting user.
 import type { AccessAttributes, AccessDecision, UserInfo } from '@plat/apimachinery';
-import type { KubeObject, Operation } from '@plat/registry';
+import type { KubeObject } from '@plat/registry';
 import { AuthorizerValue, ResourceCheckValue, unstructuredValue, valueOf } from '@plat/cel';
 import { AUTHORIZER, NAMESPACE_OBJECT, OBJECT, OLD_OBJECT, PARAMS, REQUEST, REQUEST_RESOURCE_AUTHORIZER, namespaceSchema } from './policy-cel.js';
 import type { Activation } from './policy-evaluation.js';
-import type { GroupVersionKind, GroupVersionResource } from './matching.js';
+import type { GroupVersionResource } from './matching.js';
 
 /** What the expressions' authorizer asks: the server's decisions, at once. */
 export interface PolicyAuthorizer {
@@ -15,47 +15,19 @@ export interface PolicyAuthorizer {
 }
 
 export interface ActivationInput {
+  /** The objects as the resource the policy matched the request as serves them. */
   object: KubeObject | undefined;
   oldObject: KubeObject | undefined;
-  /** The resource and kind the policy matched the request as (its own, or an equivalent). */
-  resource: GroupVersionResource;
-  kind: GroupVersionKind;
-  /** The request's own. */
+  /** upstream's AdmissionRequest without its objects and uid (CreateAdmissionRequest), as ToUnstructured writes it. */
+  request: Record<string, unknown>;
+  /** The request's own resource, subresource, namespace and name: what `authorizer.requestResource` checks. */
   requestResource: GroupVersionResource;
-  requestKind: GroupVersionKind;
   subresource: string;
-  name: string;
   namespace: string;
-  operation: Operation;
+  name: string;
   user: UserInfo;
-  dryRun: boolean;
-  options: Readonly<Record<string, unknown>> | undefined;
   namespaceObject: KubeObject | undefined;
   authorizer: PolicyAuthorizer;
-}
-
-/** upstream's CreateAdmissionRequest, as ToUnstructured writes it (empty fields left out). */
-function requestJSON(input: ActivationInput): Record<string, unknown> {
-  const { user } = input;
-  const userInfo: Record<string, unknown> = {};
-  if (user.name) userInfo.username = user.name;
-  if (user.uid) userInfo.uid = user.uid;
-  if (user.groups.length) userInfo.groups = user.groups;
-  if (user.extra && Object.keys(user.extra).length) userInfo.extra = user.extra;
-  return {
-    kind: input.kind,
-    resource: input.resource,
-    ...(input.subresource && { subResource: input.subresource }),
-    requestKind: input.requestKind,
-    requestResource: input.requestResource,
-    ...(input.subresource && { requestSubResource: input.subresource }),
-    ...(input.name && { name: input.name }),
-    ...(input.namespace && { namespace: input.namespace }),
-    operation: input.operation,
-    userInfo,
-    dryRun: input.dryRun,
-    ...(input.options && { options: input.options }),
-  };
 }
 
 /** The namespace as policies see it (upstream's CreateNamespaceObject): without managedFields and owners. */
@@ -76,7 +48,7 @@ export function policyActivation(input: ActivationInput): Activation {
   return {
     [OBJECT]: input.object ? unstructuredValue(input.object) : null,
     [OLD_OBJECT]: input.oldObject ? unstructuredValue(input.oldObject) : null,
-    [REQUEST]: unstructuredValue(requestJSON(input)),
+    [REQUEST]: unstructuredValue(input.request),
     [NAMESPACE_OBJECT]: input.namespaceObject ? namespaceValue(input.namespaceObject) : null,
     [AUTHORIZER]: authorizer,
     [REQUEST_RESOURCE_AUTHORIZER]: new ResourceCheckValue(authorizer, group, resource, input.subresource, input.namespace, input.name),

@@ -12,17 +12,12 @@ import type { ValidatingAdmissionPolicySpec } from './types.js';
 const activation = policyActivation({
   object: { metadata: { name: 'x', labels: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`k${i}`, `v${i}`])) } },
   oldObject: undefined,
-  resource: { group: '', version: 'v1', resource: 'serviceaccounts' },
-  kind: { group: '', version: 'v1', kind: 'ServiceAccount' },
+  request: { operation: 'CREATE', name: 'x', namespace: 'shop' },
   requestResource: { group: '', version: 'v1', resource: 'serviceaccounts' },
-  requestKind: { group: '', version: 'v1', kind: 'ServiceAccount' },
   subresource: '',
   name: 'x',
   namespace: 'shop',
-  operation: 'CREATE',
   user: { name: 'alice', groups: [] },
-  dryRun: false,
-  options: undefined,
   namespaceObject: undefined,
   authorizer: { authorize: () => ({ decision: 'NoOpinion', reason: '' }) },
 });

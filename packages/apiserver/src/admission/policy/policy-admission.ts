@@ -6,7 +6,7 @@
 // (the index by resource name) is done after one map lookup. Each validation that fails (or errs)
 // is counted and timed in apiserver_validating_admission_policy_check_* (policy-metrics.ts) as 1.28
 // counts it.
-import { StatusError, isStatusError, labelSelectorFromObject, newForbidden, type GroupResource, type UserInfo } from '@plat/apimachinery';
+import { StatusError, isStatusError, labelSelectorFromObject, newForbidden, type GroupResource } from '@plat/apimachinery';
 import {
   ExpressionTimer,
   compileMatch,
@@ -18,7 +18,6 @@ import {
   type Activation,
   type CompiledMatch,
   type CompiledPolicy,
-  type EquivalentResource,
   type GroupVersionKind,
   type GroupVersionResource,
   type MatchRequest,
@@ -27,6 +26,8 @@ import {
   type PolicyDecision,
   type ValidatingAdmissionPolicyBinding,
 } from '@plat/api';
+import { AdmissionRequestView, type RequestViewSources } from '@plat/admission';
+import { catalogRequestSources } from '../request-sources.js';
 import type { AdmissionAttributes, StoreCheck, KubeObject } from '@plat/registry';
 import type { ResourceCatalog, ServedResource } from '../../resources/catalog.js';
 import type { BindingCheckMetrics, EnforcementAction, PolicyMetrics } from './policy-metrics.js';
@@ -38,7 +39,6 @@ const MAX_AUDIT_ANNOTATION_VALUE_LENGTH = 10 * 1024;
 const READY_WAIT_MS = 10_000;
 
 /** The identity of the server's own writes (upstream's loopback client). */
-const SERVER_USER: UserInfo = { name: 'system:apiserver', groups: ['system:masters', 'system:authenticated'] };
 
 export interface PolicyAdmissionOptions {
   catalog: ResourceCatalog;
@@ -70,9 +70,12 @@ export class ValidatingAdmissionPolicyPlugin {
   /** Compiled binding constraints, by binding object (each is replaced, not changed, by the watch). */
   private readonly bindingMatches = new WeakMap<ValidatingAdmissionPolicyBinding, CompiledMatch>();
   private readonly policyGroup: string;
+  /** What the chain's request view reads of the server. */
+  private readonly sources: RequestViewSources;
 
   constructor(private readonly options: PolicyAdmissionOptions) {
     this.policyGroup = `admissionregistration.${options.domain}`;
+    this.sources = catalogRequestSources(options.catalog);
   }
 
   /** Returns at once (no promise) for a request no policy can select. */
@@ -97,7 +100,8 @@ export class ValidatingAdmissionPolicyPlugin {
 
   private async validate(attributes: AdmissionAttributes, candidates: readonly BoundPolicy[]): Promise<void> {
     const { domain } = this.options;
-    const request = new RequestContext(attributes, this.options.catalog, this.options.authorizer);
+    const request = new AdmissionRequestView(attributes, this.sources);
+    const activations = new PolicyActivations(request, this.options.authorizer);
     const denials: Denial[] = [];
     const configurationError = (policy: CompiledPolicy, binding: string | undefined, error: unknown): void => {
       if (policy.failurePolicy === 'Ignore') return;
@@ -114,7 +118,7 @@ export class ValidatingAdmissionPolicyPlugin {
     for (const { policy, bindings } of candidates) {
       let definition;
       try {
-        definition = await matches(policy.matchConstraints, request.match);
+        definition = await matches(policy.matchConstraints, request);
       } catch (error) {
         configurationError(policy, undefined, error);
         continue;
@@ -130,7 +134,7 @@ export class ValidatingAdmissionPolicyPlugin {
       for (const binding of bindings) {
         const name = binding.metadata.name!;
         try {
-          if (!(await this.bindingSelects(binding, request.match))) continue;
+          if (!(await this.bindingSelects(binding, request))) continue;
         } catch (error) {
           configurationError(policy, name, error);
           continue;
@@ -148,7 +152,7 @@ export class ValidatingAdmissionPolicyPlugin {
           ? (action: EnforcementAction, seconds: number): void => (checks ??= this.options.metrics!.binding(policy.name, name)).record(action, seconds)
           : undefined;
         for (const param of params) {
-          const activation = await request.activation(definition.resource, definition.kind, policy, param);
+          const activation = await activations.activation(definition.resource, definition.kind, policy, param);
           const result = evaluatePolicy(policy, activation, undefined, timer);
           result.decisions.forEach((decision, index) => {
             if (decision.action !== 'deny') {
@@ -270,112 +274,43 @@ function denialError(attributes: AdmissionAttributes, denial: Denial): StatusErr
 }
 
 /**
- * What the policies see of one request, made when first needed and then kept: the match view,
- * the namespace, the variables' values for each resource version a policy matched it as.
+ * The policies' variables for one request (the chain's view of it), made when first needed for
+ * each resource version a policy matched it as, then kept.
  */
-class RequestContext {
-  readonly match: MatchRequest;
-  readonly namespace: string;
-  private namespaceObject: Promise<KubeObject | undefined> | undefined;
-  private readonly user: UserInfo;
-  private readonly served: ServedResource | undefined;
-  private readonly activations = new Map<string, Promise<Activation>>();
+class PolicyActivations {
+  private readonly byResource = new Map<string, Promise<Activation>>();
 
   constructor(
-    private readonly attributes: AdmissionAttributes,
-    private readonly catalog: ResourceCatalog,
+    private readonly view: AdmissionRequestView,
     private readonly authorizer: PolicyAuthorizer,
-  ) {
-    const { resource, subresource = '', operation, object, oldObject, name } = attributes;
-    this.user = attributes.user ?? SERVER_USER;
-    const isNamespace = resource.group === '' && resource.resource === 'namespaces';
-    // As upstream's attributes: a Namespace's namespace is its own name.
-    this.namespace = isNamespace ? name : attributes.namespace;
-    this.served = catalog.find(resource.group, resource.version, resource.resource);
-    const kindOf = (r: { group: string; version: string; kind: string }): GroupVersionKind => ({ group: r.group, version: r.version, kind: r.kind });
-    const subresourceKind = subresource ? resource.subresourceKinds.get(subresource) : undefined;
-    this.match = {
-      operation,
-      resource: { group: resource.group, version: resource.version, resource: resource.resource },
-      kind: kindOf(subresourceKind ?? resource),
-      subresource,
-      namespace: this.namespace,
-      name,
-      object,
-      oldObject,
-      namespaceLabels: async () => (await this.namespaceOf())?.metadata.labels,
-      equivalents: () => equivalentResources(catalog, resource.prefix(''), subresource),
-    };
-  }
-
-  /** The request's namespace object (none for cluster-scoped requests and for a Namespace itself). */
-  private namespaceOf(): Promise<KubeObject | undefined> {
-    const name = this.namespace;
-    if (!name || (this.attributes.resource.group === '' && this.attributes.resource.resource === 'namespaces')) return Promise.resolve(undefined);
-    this.namespaceObject ??= (async () => {
-      const store = this.catalog.store('', 'v1', 'namespaces');
-      try {
-        return (await store.peek('', name)) as KubeObject;
-      } catch (error) {
-        // Perhaps created a moment ago through another replica: storage has the last word.
-        if (isStatusError(error) && error.code === 404) return store.get('', name);
-        throw error;
-      }
-    })();
-    return this.namespaceObject;
-  }
+  ) {}
 
   /** The expressions' variables, for the request seen as `resource` (its own or an equivalent), with `param`. */
   async activation(resource: GroupVersionResource, kind: GroupVersionKind, policy: CompiledPolicy, param: KubeObject | null): Promise<Activation> {
     const key = `${resource.group}/${resource.version}/${resource.resource}`;
-    let base = this.activations.get(key);
+    let base = this.byResource.get(key);
     if (!base) {
-      base = this.baseActivation(resource, kind);
-      this.activations.set(key, base);
+      base = this.base(resource, kind);
+      this.byResource.set(key, base);
     }
     return policy.spec.paramKind ? withParams(await base, param) : base;
   }
 
-  private async baseActivation(resource: GroupVersionResource, kind: GroupVersionKind): Promise<Activation> {
-    const { attributes } = this;
-    let { object, oldObject } = attributes;
-    const own = this.match.resource;
-    // Seen as another version of the resource: the objects in that version, as upstream converts them.
-    if ((resource.group !== own.group || resource.version !== own.version) && !this.match.subresource && this.served) {
-      const target = this.catalog.find(resource.group, resource.version, resource.resource);
-      if (target) {
-        if (object) object = this.served.store.convertTo(object, target.store);
-        if (oldObject) oldObject = this.served.store.convertTo(oldObject, target.store);
-      }
-    }
+  private async base(resource: GroupVersionResource, kind: GroupVersionKind): Promise<Activation> {
+    const { view } = this;
+    const { object, oldObject } = view.objectsAs(resource);
     return policyActivation({
       object,
       oldObject,
-      resource,
-      kind,
-      requestResource: own,
-      requestKind: this.match.kind,
-      subresource: this.match.subresource,
-      name: attributes.name,
-      namespace: this.namespace,
-      operation: attributes.operation,
-      user: this.user,
-      dryRun: attributes.dryRun,
-      options: attributes.options,
-      namespaceObject: await this.namespaceOf(),
+      request: view.admissionRequest({ resource, kind }),
+      requestResource: view.resource,
+      subresource: view.subresource,
+      namespace: view.namespace,
+      name: view.name,
+      user: view.user,
+      namespaceObject: await view.namespaceObject(),
       authorizer: this.authorizer,
     });
   }
-}
-
-/** The resources that serve the same stored objects as `prefix` (upstream's equivalent resources). */
-function equivalentResources(catalog: ResourceCatalog, prefix: string, subresource: string): EquivalentResource[] {
-  return catalog
-    .all()
-    .filter(({ resolved }) => resolved.prefix('') === prefix && (!subresource || resolved.definition.subresources?.[subresource]))
-    .map(({ resolved }) => {
-      const kind = subresource ? (resolved.subresourceKinds.get(subresource) ?? resolved) : resolved;
-      return { group: resolved.group, version: resolved.version, resource: resolved.resource, kind: { group: kind.group, version: kind.version, kind: kind.kind } };
-    });
 }
 
