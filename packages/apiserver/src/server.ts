@@ -32,6 +32,7 @@ import { resourceHandler, virtualSubresourceKey } from './resources/dispatch.js'
 import { DEFAULT_WATCH_BACKLOG_BYTES } from './resources/verbs/watch-backlog.js';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
+import type { NamedFilter } from './filter-chain.js';
 import type { AuthenticationOptions } from './authentication.js';
 import { newAuthorizer, newSyncAuthorizer, type AuthorizationMode, type Authorizer } from './authorization.js';
 import type { Handler, RequestState } from './context.js';
@@ -42,7 +43,6 @@ import { ShutdownCheck, healthHandler, pingCheck, singleCheckHandler, storageChe
 import { newUserRateLimiter, type LimitOptions } from './limits.js';
 import { AuditFileLog, type AuditFileOptions, type AuditSink } from './audit.js';
 import { defaultAuditPolicy, type AuditPolicy } from './audit-policy.js';
-import { auditFilter } from './filters/audit.js';
 import { ServerMetrics } from './metrics.js';
 import type { TransformationMetrics } from './encryption/transformation-metrics.js';
 import { registerWatchCacheMetrics, type WatchCacheStatsSource } from './watch-cache-metrics.js';
@@ -121,6 +121,8 @@ export interface ServerOptions {
   requestTimeoutMs?: number;
   /** --show-hidden-metrics-for-version (checked by the caller): long-deprecated metrics shown again. */
   showHiddenMetricsForVersion?: string;
+  /** The filter chain (filter-chain.ts); default upstream's. */
+  filterChain?: readonly NamedFilter[];
 }
 
 export interface ApiOptions {
@@ -272,22 +274,24 @@ export function createServer(options: ServerOptions): Server {
 
   const audit: AuditSink | undefined = options.auditSink ?? (options.auditLogPath ? new AuditFileLog(options.auditLogPath, logger, options.auditLog) : undefined);
   const userRateLimiter = options.limits?.userRate && newUserRateLimiter(options.limits.userRate, logger, metrics);
-  const app = createApp({
-    ...(options.limits && { limits: options.limits }),
-    ...(userRateLimiter && { userRateLimiter }),
-    ...(audit && { outerFilters: [auditFilter(audit, domain, options.auditPolicy ?? defaultAuditPolicy)] }),
-    ...(served && {
-      isKnownResource: (info: RequestInfo) =>
-        !!served.catalog.find(info.apiPrefix === 'api' ? '' : info.apiGroup, info.apiVersion, info.resource),
-    }),
-    logger,
-    metrics,
-    requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
-    authentication,
-    authorizer: served?.authorizer ?? newAuthorizer(modes, { ...(webhookAuthorizer && { webhook: webhookAuthorizer }) }),
-    mux,
-    ...(options.api && { domain: options.api.domain }),
-  });
+  const app = createApp(
+    {
+      ...(options.limits && { limits: options.limits }),
+      ...(userRateLimiter && { userRateLimiter }),
+      ...(audit && { audit: { sink: audit, policy: options.auditPolicy ?? defaultAuditPolicy } }),
+      isKnownResource: served
+        ? (info: RequestInfo) => !!served.catalog.find(info.apiPrefix === 'api' ? '' : info.apiGroup, info.apiVersion, info.resource)
+        : () => false,
+      logger,
+      metrics,
+      requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
+      authentication,
+      authorizer: served?.authorizer ?? newAuthorizer(modes, { ...(webhookAuthorizer && { webhook: webhookAuthorizer }) }),
+      mux,
+      domain,
+    },
+    options.filterChain,
+  );
   const callback = app.callback();
   // Client certificates are asked for, not required: one that does not verify against the client CA
   // fails authentication (401), as upstream, rather than the handshake.
