@@ -5,13 +5,14 @@ export type { Duration, TimeOrMetaDuration } from './decode/schema.js';
 export { FeatureGateSet, agentFeatureGates, type AgentFeature, type FeatureSpec, type Stage } from './feature-gates.js';
 export { parseCPUList } from './cpuset.js';
 
-export { nodeAgentConfigurationSchema, type NodeAgentConfiguration, type LoggingConfiguration, type Taint } from './node-agent/schema.js';
+export { nodeAgentConfigurationSchema, type NodeAgentConfiguration, type Taint } from './node-agent/schema.js';
 export { decodeNodeAgentConfiguration, decodeNodeAgentConfigurationLeniently, encodeNodeAgentConfiguration, encodeNodeAgentConfigurationYaml } from './node-agent/codec.js';
 export { setDefaults, DEFAULT_CONTAINER_RUNTIME_ENDPOINT, DEFAULT_EVICTION_HARD, DEFAULT_VOLUME_PLUGIN_DIR } from './node-agent/defaults.js';
 export { nodeAgentConfigurationWarnings, validateNodeAgentConfiguration, type ValidateOptions } from './node-agent/validate.js';
 
 export { credentialProviderConfigSchema, type CredentialProviderConfig, type CredentialProvider, type ExecEnvVar } from './credential-provider/schema.js';
-export { decodeCredentialProviderConfig, encodeCredentialProviderConfigYaml } from './credential-provider/codec.js';
+export { decodeCredentialProviderConfig } from './credential-provider/codec.js';
+export { decodeSerializedNodeConfigSource, serializedNodeConfigSourceSchema, type SerializedNodeConfigSource } from './node-config-source.js';
 export { validateCredentialProviderConfig } from './credential-provider/validate.js';
 export { checkProviderBinaries, BinDirError } from './credential-provider/provider-binaries.js';
 export { CREDENTIAL_PROVIDER_API_VERSIONS, CREDENTIAL_PROVIDER_GROUP } from './credential-provider/api-versions.js';
@@ -22,4 +23,3 @@ export { CredentialCache } from './credential-provider/cache.js';
 export { CredentialProviderPlugin, type ProviderOptions } from './credential-provider/provider.js';
 export { CredentialProviderKeyring, type CredentialLookup } from './credential-provider/keyring.js';
 
-export { decodeSerializedNodeConfigSource, encodeSerializedNodeConfigSourceYaml, serializedNodeConfigSourceSchema, type SerializedNodeConfigSource } from './node-config-source.js';

@@ -1,6 +1,5 @@
 // SerializedNodeConfigSource: the record the agent keeps of a checkpointed dynamic configuration's source (a ConfigMap).
 import { decodeKind } from './decode/decode-kind.js';
-import { encodeYaml } from './decode/encode.js';
 import { t, type Infer } from './decode/schema.js';
 import { SERIALIZED_NODE_CONFIG_SOURCE_KIND } from './group.js';
 
@@ -23,8 +22,4 @@ export type SerializedNodeConfigSource = Infer<typeof serializedNodeConfigSource
 
 export function decodeSerializedNodeConfigSource(text: string): SerializedNodeConfigSource {
   return decodeKind(text, SERIALIZED_NODE_CONFIG_SOURCE_KIND, serializedNodeConfigSourceSchema) as SerializedNodeConfigSource;
-}
-
-export function encodeSerializedNodeConfigSourceYaml(source: SerializedNodeConfigSource): string {
-  return encodeYaml(source, serializedNodeConfigSourceSchema);
 }

@@ -27,7 +27,6 @@ export {
   resourceMatches,
   resourceNameMatches,
   ruleAllows,
-  rulesAllow,
   verbMatches,
 } from './rule-matching.js';
 export { RbacIndex, RuleSource, type RbacIndexOptions, type RoleReferenceResult, type RuleVisitor } from './rbac-index.js';

@@ -47,6 +47,3 @@ export function ruleAllows(attributes: AccessAttributes, rule: PolicyRule): bool
   }
   return verbMatches(rule, attributes.verb) && nonResourceURLMatches(rule, attributes.path);
 }
-
-export const rulesAllow = (attributes: AccessAttributes, rules: readonly PolicyRule[]): boolean =>
-  rules.some((rule) => ruleAllows(attributes, rule));

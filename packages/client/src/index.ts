@@ -43,7 +43,6 @@ export { Backoff, sleep, jitter, type BackoffOptions } from './backoff.js';
 export { silentLogger, type Logger } from './logger.js';
 export {
   objectKey,
-  splitObjectKey,
   groupVersionString,
   parseApiVersion,
   type KubeObject,

@@ -55,9 +55,3 @@ export function objectKey(object: { metadata: ObjectMeta }): string {
   const { namespace, name = '' } = object.metadata;
   return namespace ? `${namespace}/${name}` : name;
 }
-
-/** The [namespace, name] of a key made by objectKey. */
-export function splitObjectKey(key: string): [namespace: string, name: string] {
-  const slash = key.indexOf('/');
-  return slash === -1 ? ['', key] : [key.slice(0, slash), key.slice(slash + 1)];
-}

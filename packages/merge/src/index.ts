@@ -24,7 +24,6 @@ export {
   keyElement,
   pathString,
   valueElement,
-  indexElement,
   type FieldPath,
   type PathElement,
 } from './fieldpath/path-element.js';

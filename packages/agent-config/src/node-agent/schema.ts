@@ -147,5 +147,4 @@ export const nodeAgentConfigurationSchema = t.object({
 
 /** The node agent's configuration file; a field left out of the file is undefined until defaulted. */
 export type NodeAgentConfiguration = Infer<typeof nodeAgentConfigurationSchema>;
-export type LoggingConfiguration = Infer<typeof logging>;
 export type Taint = Infer<typeof taint>;

@@ -11,10 +11,6 @@ export function fieldElement(name: string): PathElement {
   return 'f:' + name;
 }
 
-export function indexElement(index: number): PathElement {
-  return 'i:' + index;
-}
-
 /** `v:` for a set item. */
 export function valueElement(value: unknown): PathElement {
   return 'v:' + goJSON(value);
