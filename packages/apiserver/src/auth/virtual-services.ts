@@ -8,7 +8,7 @@ import type { ServiceAccountTokens } from './service-account-tokens.js';
 
 export function virtualServices(
   authorizer: Authorizer,
-  authentication: () => AuthenticationOptions,
+  authentication: AuthenticationOptions,
   tokens: ServiceAccountTokens | undefined,
 ): VirtualServices {
   return {
@@ -20,7 +20,7 @@ export function virtualServices(
       return authorizer.rulesFor(user, namespace);
     },
     async reviewToken(token, audiences) {
-      const result = await authenticateToken(token, authentication(), audiences);
+      const result = await authenticateToken(token, authentication, audiences);
       if ('error' in result) return { authenticated: false, error: result.error };
       return { authenticated: true, user: result.user, audiences: result.audiences };
     },

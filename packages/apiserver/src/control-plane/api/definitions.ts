@@ -1,0 +1,27 @@
+// The kinds a server serves: the built-in definitions --runtime-config leaves on (versions turned
+// off are not in the catalog, so discovery, OpenAPI and dispatch all follow), each registered with
+// the Protobuf codec before the first object, and the ones the server cannot do without.
+import { resolveGroup, type ResourceDefinition } from '@plat/registry';
+import { registerProtobufKinds } from '@plat/protobuf';
+import { scaleKind } from '@plat/api';
+import type { AuthorizationMode } from '../../authorization.js';
+import { apiEnablement } from '../../runtime-config.js';
+import type { ApiOptions } from '../options.js';
+
+export function servedDefinitions(api: ApiOptions, modes: readonly AuthorizationMode[]): ResourceDefinition[] {
+  // The kinds subresources are served as too: Scale, for the custom resources that may come.
+  const subresourceKinds = api.definitions.flatMap((definition) => Object.values(definition.subresources ?? {}).flatMap((sub) => (sub.servedAs ? [sub.servedAs] : [])));
+  registerProtobufKinds([...api.definitions, ...(api.subresourceDefinitions ?? []), scaleKind, ...subresourceKinds]);
+  const enabled = apiEnablement(api.runtimeConfig ?? [], api.definitions, api.domain);
+  const required = [
+    { group: '', version: 'v1', resource: 'namespaces' },
+    ...(modes.includes('RBAC')
+      ? ['roles', 'rolebindings', 'clusterroles', 'clusterrolebindings'].map((resource) => ({ group: `rbac.authorization.${api.domain}`, version: 'v1', resource }))
+      : []),
+  ];
+  for (const { group, version, resource } of required) {
+    const defined = api.definitions.some((d) => resolveGroup(d.group, api.domain) === group && d.version === version && d.resource === resource);
+    if (defined && !enabled(group, version, resource)) throw new Error(`--runtime-config: ${group ? `${group}/` : ''}${version}/${resource} cannot be disabled: the server needs it`);
+  }
+  return api.definitions.filter((definition) => enabled(resolveGroup(definition.group, api.domain), definition.version, definition.resource));
+}

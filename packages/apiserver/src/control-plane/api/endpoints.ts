@@ -1,0 +1,72 @@
+// The resource API's endpoints on the mux: discovery, OpenAPI, and every resource's verbs (the
+// never-stored subresources, serviceaccounts/token, among them).
+import { resolveGroup, type KubeObject, type ResolvedResource, type ResourceDefinition } from '@plat/registry';
+import type { ServerResponse } from 'node:http';
+import type { ServiceAccountTokens } from '../../auth/service-account-tokens.js';
+import { ListMemoryBudget } from '../../list-budget.js';
+import type { ServerMetrics } from '../../metrics.js';
+import type { PathMux } from '../../mux.js';
+import { OpenAPI } from '../../openapi/handlers.js';
+import type { ResourceCatalog, ServedResource } from '../../resources/catalog.js';
+import { Discovery, type ForeignSubresource } from '../../resources/discovery.js';
+import { resourceHandler, virtualSubresourceKey } from '../../resources/dispatch.js';
+import { DEFAULT_WATCH_BACKLOG_BYTES } from '../../resources/verbs/watch-backlog.js';
+import type { ApiOptions } from '../options.js';
+import type { WatchCacheWiring } from '../storage.js';
+
+/** Objects weighed for a resource's first list estimate (list-budget.ts): a few, spread through it. */
+const OBJECTS_SAMPLED_FOR_SIZE = 16;
+
+export interface EndpointSources {
+  catalog: ResourceCatalog;
+  tokens: ServiceAccountTokens | undefined;
+  mux: PathMux;
+  metrics: ServerMetrics;
+  registerLongRunning: (res: ServerResponse, end: () => void) => () => void;
+  watchCache: WatchCacheWiring | undefined;
+  /** Whether a resource is served from the watch cache. */
+  cachedResource: (resolved: ResolvedResource) => boolean;
+  /** Objects stored below a prefix, as last counted (apiserver_storage_objects). */
+  countedObjects: (prefix: string) => number | undefined;
+}
+
+export function serveEndpoints(api: ApiOptions, sources: EndpointSources): void {
+  const { catalog, tokens, mux, metrics, watchCache, cachedResource } = sources;
+  const subresources = new Map<string, ServedResource>();
+  const foreign: ForeignSubresource[] = [];
+  for (const definition of api.subresourceDefinitions ?? []) {
+    if (definition.virtual?.needsTokenIssuer && !tokens?.canIssue) continue;
+    const parent = definition.virtual?.subresourceOf;
+    if (!parent) throw new Error(`${definition.kind} is not a subresource (virtual.subresourceOf)`);
+    const served = catalog.serve(definition as ResourceDefinition<KubeObject>);
+    subresources.set(virtualSubresourceKey(parent.group, parent.version, parent.resource, parent.subresource), served);
+    foreign.push({ parent: { ...parent, group: resolveGroup(parent.group, api.domain) }, subresource: parent.subresource, resolved: served.resolved, verbs: ['create'] });
+  }
+  const discovery = new Discovery(catalog, api.domain, foreign);
+  mux.handleDynamic((path) => discovery.handlerFor(path));
+  const openapi = new OpenAPI(catalog, api.domain);
+  for (const [path, handler] of openapi.handlers()) mux.handle(path, handler);
+  mux.handleDynamic((path) => openapi.handlerFor(path));
+  mux.handleResources(
+    resourceHandler(
+      catalog,
+      {
+        domain: api.domain,
+        registerLongRunning: sources.registerLongRunning,
+        bookmarkIntervalMs: api.bookmarkIntervalMs ?? 60_000,
+        minRequestTimeoutS: api.minRequestTimeoutS ?? 1800,
+        watchBacklogBytes: api.watchBacklogBytes ?? DEFAULT_WATCH_BACKLOG_BYTES,
+        responseCompression: api.responseCompression ?? true,
+        metrics,
+        listBudget: api.listMemoryBudget ?? new ListMemoryBudget(),
+        objectCount: (prefix) => watchCache?.cache.objectCount(prefix) ?? sources.countedObjects(prefix),
+        sampleObjects: (prefix) => watchCache?.cache.sampleObjects(prefix, OBJECTS_SAMPLED_FOR_SIZE),
+        listsFromCache: (resolved) => {
+          const cached = cachedResource(resolved);
+          return { any: cached, consistent: cached && (watchCache?.cache.servesConsistentLists ?? false) };
+        },
+      },
+      subresources,
+    ),
+  );
+}
