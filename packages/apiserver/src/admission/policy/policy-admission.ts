@@ -344,8 +344,8 @@ class RequestContext {
     if ((resource.group !== own.group || resource.version !== own.version) && !this.match.subresource && this.served) {
       const target = this.catalog.find(resource.group, resource.version, resource.resource);
       if (target) {
-        if (object) object = this.served.store.convertTo(object, target.store);
-        if (oldObject) oldObject = this.served.store.convertTo(oldObject, target.store);
+        if (object) object = await this.served.store.convertTo(object, target.store);
+        if (oldObject) oldObject = await this.served.store.convertTo(oldObject, target.store);
       }
     }
     return policyActivation({
