@@ -22,7 +22,7 @@ function sources(log: string[]): RequestViewSources {
       log.push(`equivalents ${resource.resource}`);
       return [{ group: 'example.com', version: 'v2', resource: 'widgets', kind: { group: 'example.com', version: 'v2', kind: 'Widget' } }];
     },
-    convert: (object, _from, to) => {
+    convert: async (object, _from, to) => {
       log.push(`convert to ${to.version}`);
       return { ...object, apiVersion: `${to.group}/${to.version}` };
     },
@@ -43,7 +43,7 @@ const write: AdmissionAttributes = {
   options: { kind: 'UpdateOptions', apiVersion: 'meta.k8s.io/v1' },
 };
 
-test("the AdmissionRequest as upstream builds it: a policy's without objects, a webhook's with them and the uid", () => {
+test("the AdmissionRequest as upstream builds it: a policy's without objects, a webhook's with them and the uid", async () => {
   const view = new AdmissionRequestView(write, sources([]));
   const own = { group: 'example.com', version: 'v1', resource: 'widgets' };
   const ownKind = { group: 'example.com', version: 'v1', kind: 'Widget' };
@@ -62,7 +62,7 @@ test("the AdmissionRequest as upstream builds it: a policy's without objects, a 
   assert.deepEqual(view.admissionRequest(), forPolicy);
   // Seen as an equivalent version: its kind and resource, the request's own beside them, the objects converted.
   const v2 = { resource: { group: 'example.com', version: 'v2', resource: 'widgets' }, kind: { group: 'example.com', version: 'v2', kind: 'Widget' } };
-  const forWebhook = view.admissionRequest(v2, true);
+  const forWebhook = await view.reviewRequest(v2);
   assert.equal(forWebhook.uid, 'the-uid');
   assert.deepEqual([forWebhook.kind, forWebhook.resource, forWebhook.requestKind, forWebhook.requestResource], [v2.kind, v2.resource, ownKind, own]);
   assert.equal((forWebhook.object as KubeObject).apiVersion, 'example.com/v2');
@@ -77,9 +77,9 @@ test('the namespace is read once, from storage where the cache has not seen it; 
   view.equivalents();
   view.equivalents();
   const v2 = { group: 'example.com', version: 'v2', resource: 'widgets' };
-  view.objectsAs(v2);
-  view.objectsAs(v2);
-  assert.deepEqual(view.objectsAs({ group: 'example.com', version: 'v1', resource: 'widgets' }).object, write.object, 'its own version: not converted');
+  await view.objectsAs(v2);
+  await view.objectsAs(v2);
+  assert.deepEqual((await view.objectsAs({ group: 'example.com', version: 'v1', resource: 'widgets' })).object, write.object, 'its own version: not converted');
   assert.deepEqual(log, ['peek shop', 'get shop', 'equivalents widgets', 'convert to v2', 'convert to v2']);
 });
 

@@ -15,8 +15,8 @@ export interface RequestViewSources {
   getNamespace(name: string): Promise<Readonly<KubeObject>>;
   /** The resources that serve the same stored objects as `resource` (itself included), with the subresource where one is asked. */
   equivalents(resource: ResolvedResource, subresource: string): EquivalentResource[];
-  /** `object` of `from` as `to` serves it; undefined where `to` is not served. */
-  convert(object: KubeObject, from: ResolvedResource, to: GroupVersionResource): KubeObject | undefined;
+  /** `object` of `from` as `to` serves it (conversion may call out: a promise); undefined where `to` is not served. */
+  convert(object: KubeObject, from: ResolvedResource, to: GroupVersionResource): Promise<KubeObject | undefined>;
 }
 
 /** The server itself, for its own writes (bootstrap): upstream's loopback user. */
@@ -42,7 +42,7 @@ export class AdmissionRequestView implements MatchRequest {
   readonly options: Readonly<Record<string, unknown>> | undefined;
   private namespaceObjectRead: Promise<KubeObject | undefined> | undefined;
   private equivalentsFound: EquivalentResource[] | undefined;
-  private readonly converted = new Map<string, { object: KubeObject | undefined; oldObject: KubeObject | undefined }>();
+  private readonly converted = new Map<string, Promise<{ object: KubeObject | undefined; oldObject: KubeObject | undefined }>>();
 
   constructor(
     readonly attributes: AdmissionAttributes,
@@ -102,36 +102,35 @@ export class AdmissionRequestView implements MatchRequest {
    * resource a rule matched it as (matchPolicy Equivalent). A subresource's objects are its kind's
    * and are not converted. Converted once per version.
    */
-  objectsAs(resource: GroupVersionResource): { object: KubeObject | undefined; oldObject: KubeObject | undefined } {
+  objectsAs(resource: GroupVersionResource): Promise<{ object: KubeObject | undefined; oldObject: KubeObject | undefined }> {
     const own = { object: this.object, oldObject: this.oldObject };
-    if (sameVersion(resource, this.resource) || this.subresource) return own;
+    if (sameVersion(resource, this.resource) || this.subresource) return Promise.resolve(own);
     const key = `${resource.group}/${resource.version}/${resource.resource}`;
     let seen = this.converted.get(key);
     if (!seen) {
       const from = this.attributes.resource;
-      const convert = (object: KubeObject | undefined): KubeObject | undefined => (object ? (this.sources.convert(object, from, resource) ?? object) : undefined);
-      seen = { object: convert(this.object), oldObject: convert(this.oldObject) };
+      const convert = async (object: KubeObject | undefined): Promise<KubeObject | undefined> =>
+        object ? ((await this.sources.convert(object, from, resource)) ?? object) : undefined;
+      seen = Promise.all([convert(this.object), convert(this.oldObject)]).then(([object, oldObject]) => ({ object, oldObject }));
       this.converted.set(key, seen);
     }
     return seen;
   }
 
   /**
-   * upstream's AdmissionRequest (admission.k8s.io/v1) for the request seen as `resource` and `kind`
-   * (its own by default, or what a rule matched it as), with its empty fields left out as
-   * ToUnstructured leaves them. `objects`: with the uid and the objects, as a webhook is sent them;
-   * without, as a policy's `request` variable holds it.
+   * upstream's AdmissionRequest (admission.k8s.io/v1) as a policy's `request` variable holds it
+   * (CreateAdmissionRequest): for the request seen as `resource` and `kind` (its own by default, or
+   * what a rule matched it as), without its uid and objects, its empty fields left out as
+   * ToUnstructured leaves them.
    */
-  admissionRequest(seenAs: { resource: GroupVersionResource; kind: GroupVersionKind } = this, objects = false): Record<string, unknown> {
+  admissionRequest(seenAs: { resource: GroupVersionResource; kind: GroupVersionKind } = this): Record<string, unknown> {
     const { user } = this;
     const userInfo: Record<string, unknown> = {};
     if (user.name) userInfo.username = user.name;
     if (user.uid) userInfo.uid = user.uid;
     if (user.groups.length) userInfo.groups = user.groups;
     if (user.extra && Object.keys(user.extra).length) userInfo.extra = user.extra;
-    const seen = objects ? this.objectsAs(seenAs.resource) : undefined;
     return {
-      ...(objects && { uid: this.uid }),
       kind: seenAs.kind,
       resource: seenAs.resource,
       ...(this.subresource && { subResource: this.subresource }),
@@ -142,10 +141,16 @@ export class AdmissionRequestView implements MatchRequest {
       ...(this.namespace && { namespace: this.namespace }),
       operation: this.operation,
       userInfo,
-      ...(seen?.object && { object: seen.object }),
-      ...(seen?.oldObject && { oldObject: seen.oldObject }),
       dryRun: this.dryRun,
       ...(this.options && { options: this.options }),
     };
+  }
+
+  /** The AdmissionRequest a webhook is sent: with the uid and the objects as `seenAs` serves them. */
+  async reviewRequest(seenAs: { resource: GroupVersionResource; kind: GroupVersionKind } = this): Promise<Record<string, unknown>> {
+    const { object, oldObject } = await this.objectsAs(seenAs.resource);
+    const { dryRun, options, ...request } = this.admissionRequest(seenAs);
+    // In the order of upstream's struct: uid first, the objects before dryRun and options.
+    return { uid: this.uid, ...request, ...(object && { object }), ...(oldObject && { oldObject }), dryRun, ...(options !== undefined && { options }) };
   }
 }

@@ -2,6 +2,7 @@
 // The store owns the pipeline (decode checks, metadata, defaulting, validation, storage); a kind
 // only says what is particular to it. Kinds live in packages/api, one file each.
 import type { AccessAttributes, AccessDecision, AccessRules, FieldError, GroupKind, KubeObject, UserInfo } from '@plat/apimachinery';
+import type { Converter } from './conversion.js';
 
 export type { KubeObject, ObjectMeta, OwnerReference } from '@plat/apimachinery';
 
@@ -261,9 +262,14 @@ export interface StoredKind<T extends KubeObject> {
 export interface UnstructuredRules {
   /**
    * The version objects are stored in, whichever version they were written through; each version
-   * serves them with its own apiVersion (conversion None).
+   * serves them converted to itself by `converter`.
    */
   storageVersion: string;
+  /**
+   * How objects go between the storage version and the others (the definition's
+   * spec.conversion.strategy). Absent: None, apiVersion rewritten and nothing else.
+   */
+  converter?: Converter;
   /** Removes the fields the schema does not declare, in place; their paths (`spec.foo`), in document order. */
   prune(object: KubeObject): string[];
   /**

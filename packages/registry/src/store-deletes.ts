@@ -29,7 +29,7 @@ export class ResourceDeleter<T extends KubeObject = KubeObject> extends Resource
   }
 
   /** Gives an object about to be written its stored form (an unstructured kind's storage version). */
-  protected toStorage(object: T): T {
+  protected async toStorage(object: T): Promise<T> {
     return this.form ? this.form.toStorage(object) : object;
   }
 
@@ -38,15 +38,14 @@ export class ResourceDeleter<T extends KubeObject = KubeObject> extends Resource
    * resource): through the stored form, as the store converts between its versions. `object` is not
    * changed; `to` must serve the same stored objects.
    */
-  convertTo(object: Readonly<T>, to: ResourceDeleter): KubeObject {
-    const stored = this.toStorage(deepCopy(object) as T);
+  async convertTo(object: Readonly<T>, to: ResourceDeleter): Promise<KubeObject> {
+    const stored = await this.toStorage(deepCopy(object) as T);
     return to.servedFrom(stored);
   }
 
   /** A stored object (the caller's own copy) as this version serves it. */
-  servedFrom(stored: KubeObject): KubeObject {
-    const copy = stored as T;
-    return this.form ? this.form.servedInPlace(copy) : this.withType(copy);
+  async servedFrom(stored: KubeObject): Promise<KubeObject> {
+    return this.served(stored as T);
   }
 
   /** How long what a write stores lives (the kind's time to live, as upstream's TTLFunc), for the storage. */
@@ -156,7 +155,7 @@ export class ResourceDeleter<T extends KubeObject = KubeObject> extends Resource
     const storage = this.storageFor(request);
     const preconditions = request.preconditions;
     try {
-      const current = this.current(await storage.get<T>(key));
+      const current = await this.current(await storage.get<T>(key));
       const attributes = { operation: 'DELETE' as const, namespace, name, oldObject: current, ...this.attributesOf(request, 'DELETE') };
       // A delete is admitted as upstream's: the mutating phase (what it returns is not used), the
       // kind's checks, then the validating phase.
@@ -172,7 +171,7 @@ export class ResourceDeleter<T extends KubeObject = KubeObject> extends Resource
               if (this.pendingFinalizers(object) || propagationFinalizers(object, request.propagationPolicy)) throw new PendingFinalizers();
             },
           });
-          return { object: this.served(deleted), deleted: true };
+          return { object: await this.served(deleted), deleted: true };
         } catch (error) {
           if (!(error instanceof PendingFinalizers)) throw error;
         }
@@ -209,8 +208,8 @@ export class ResourceDeleter<T extends KubeObject = KubeObject> extends Resource
     // Deletion marks only metadata, which a kind stored as another shares; its own hook
     // (prepareForDeletion) must see the served shape, so such a kind is marked in that.
     const convert = !!this.resource.definition.storedAs;
-    const update = (current: T | null): T => (convert ? this.toStorage(mark(this.current(current!))) : mark(current!));
-    const marked = this.served(await storage.guaranteedUpdate<T>(key, update, { ...(preconditions && { preconditions }), ...this.lifetime }));
+    const update = convert ? async (current: T | null): Promise<T> => this.toStorage(mark(await this.current(current!))) : (current: T | null): T => mark(current!);
+    const marked = await this.served(await storage.guaranteedUpdate<T>(key, update, { ...(preconditions && { preconditions }), ...this.lifetime }));
     if (this.pendingFinalizers(marked)) return { object: marked, deleted: false };
     await this.removeFinalized(storage, key, marked);
     return { object: marked, deleted: true };

@@ -1,6 +1,6 @@
 // The reads of the generic store (get, list, and waiting for a resourceVersion), and what its writes
 // share with them: the storage, the kind's context and feature gates, type meta, error mapping.
-import type { Storage, ListResult, StoredObject } from '@plat/storage';
+import type { Storage, ListOptions, StoredObject } from '@plat/storage';
 import type { KubeObject, StrategyContext, VirtualServices } from './definition.js';
 import type { Admission, ListQueryWithSelectors, ObjectList, StoreChecks } from './requests.js';
 import type { ResolvedResource } from './resolved.js';
@@ -8,6 +8,7 @@ import { toStatusError, tooLargeResourceVersion } from './errors.js';
 import { buildPredicate } from './predicate.js';
 import { sharedList } from './list-item.js';
 import { storedFormOf, type StoredForm } from './stored-form.js';
+import { selectedPage, type SelectedPage } from './selected-page.js';
 import { getSemantic, listSemantic, validateListQuery } from './resource-version.js';
 
 /** The feature gates the store honours; absent ones take their Kubernetes 1.28 defaults. */
@@ -66,19 +67,19 @@ export class ResourceReader<T extends KubeObject = KubeObject> {
   readonly form: StoredForm<T> | undefined;
 
   /** An object a read has its own copy of, as this version serves it. */
-  protected served(stored: T): T {
-    return this.form ? this.form.servedInPlace(stored) : this.withType(stored);
+  protected async served(stored: T): Promise<T> {
+    return this.form ? (await this.form.servedOwn([stored]))[0]! : this.withType(stored);
   }
 
-  /** An object read from storage as the store's writes work on it: pruned and defaulted. */
-  protected current(stored: T): T;
-  protected current(stored: T | null): T | null;
-  protected current(stored: T | null): T | null {
-    return stored && this.form ? this.form.served(stored) : stored;
+  /** An object read from storage as the store's writes work on it: converted, pruned and defaulted. */
+  protected async current(stored: T): Promise<T>;
+  protected async current(stored: T | null): Promise<T | null>;
+  protected async current(stored: T | null): Promise<T | null> {
+    return stored && this.form ? (await this.form.served([stored]))[0]! : stored;
   }
 
   /** An object this store has just written, as served. */
-  protected written(stored: T): T {
+  protected async written(stored: T): Promise<T> {
     return this.form ? this.form.written(stored) : this.withType(stored);
   }
 
@@ -105,7 +106,7 @@ export class ResourceReader<T extends KubeObject = KubeObject> {
     // Past the wait, the revision is one the store has reached: a number holds it exactly.
     const notOlderThan = semantic.kind === 'any' ? 0 : semantic.kind === 'notOlderThan' ? Number(semantic.revision) : undefined;
     try {
-      return this.served(await this.storage.get<T>(this.resource.key(namespace, name), notOlderThan === undefined ? {} : { notOlderThan }));
+      return await this.served(await this.storage.get<T>(this.resource.key(namespace, name), notOlderThan === undefined ? {} : { notOlderThan }));
     } catch (error) {
       this.fail(error, name);
     }
@@ -117,7 +118,7 @@ export class ResourceReader<T extends KubeObject = KubeObject> {
    */
   async peek(namespace: string, name: string): Promise<Readonly<T>> {
     try {
-      return this.current(await this.storage.get<T>(this.resource.key(namespace, name), { notOlderThan: 0, readOnly: true }));
+      return await this.current(await this.storage.get<T>(this.resource.key(namespace, name), { notOlderThan: 0, readOnly: true }));
     } catch (error) {
       this.fail(error, name);
     }
@@ -134,17 +135,30 @@ export class ResourceReader<T extends KubeObject = KubeObject> {
     // Upstream does not validate the limit: 0 or below lists everything.
     const limit = Math.max(0, query.limit ?? 0);
     if (semantic.kind === 'notOlderThan' || semantic.kind === 'exact') await this.waitForRevision(semantic.revision);
-    let result: ListResult<T>;
+    const prefix = this.resource.prefix(namespace);
+    const read: Omit<ListOptions, 'limit' | 'filter'> = {
+      // Past the wait, the revision is one the store has reached: a number holds it exactly.
+      ...(semantic.kind === 'exact' && { revision: Number(semantic.revision) }),
+      ...(semantic.kind === 'any' && { notOlderThan: 0 }),
+      ...(semantic.kind === 'notOlderThan' && { notOlderThan: Number(semantic.revision) }),
+      ...(semantic.kind === 'continue' && { continue: query.continue! }),
+    };
+    const form = this.form;
+    let result: SelectedPage<T>;
     try {
-      result = await this.storage.list<T>(this.resource.prefix(namespace), {
-        limit,
-        // Past the wait, the revision is one the store has reached: a number holds it exactly.
-        ...(semantic.kind === 'exact' && { revision: Number(semantic.revision) }),
-        ...(semantic.kind === 'any' && { notOlderThan: 0 }),
-        ...(semantic.kind === 'notOlderThan' && { notOlderThan: Number(semantic.revision) }),
-        ...(semantic.kind === 'continue' && { continue: query.continue! }),
-        ...(predicate.filter && { filter: this.storedFilter(predicate.filter) }),
-      });
+      // Objects served as stored are judged as stored, by the storage (and its watch cache); those
+      // this version converts are judged here, once converted, a chunk at a time.
+      result = form
+        ? await selectedPage<T, T>({
+            storage: this.storage,
+            prefix,
+            first: read,
+            limit,
+            serve: (stored) => form.served(stored),
+            ...(predicate.filter && { filter: predicate.filter }),
+            keyOf: (stored) => this.resource.key(stored.metadata.namespace ?? '', stored.metadata.name ?? ''),
+          })
+        : await this.storage.list<T>(prefix, { ...read, limit, ...(predicate.filter && { filter: predicate.filter as (object: StoredObject) => boolean }) });
     } catch (error) {
       this.fail(error, '', semantic.kind === 'continue');
     }
@@ -157,13 +171,6 @@ export class ResourceReader<T extends KubeObject = KubeObject> {
         ...(result.remainingItemCount !== undefined && { remainingItemCount: result.remainingItemCount }),
       },
     };
-    const form = this.form;
-    return form ? sharedList(head, result.items.map((item) => form.served(item)), form.itemsCarryType) : sharedList(head, result.items);
-  }
-
-  /** A selector's filter over stored objects: it judges each as this version serves it (its field names). */
-  private storedFilter(filter: (object: T) => boolean): (object: StoredObject) => boolean {
-    const form = this.form;
-    return form ? (object) => filter(form.served(object as T)) : (filter as (object: StoredObject) => boolean);
+    return sharedList(head, result.items, form?.itemsCarryType);
   }
 }

@@ -160,7 +160,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceDe
       const object = await this.prepareCreate(namespace, input, request, { generateName: generated });
       const name = object.metadata.name ?? '';
       try {
-        return this.written(await storage.create(this.resource.key(namespace, name), this.toStorage(object), this.lifetime));
+        return await this.written(await storage.create(this.resource.key(namespace, name), await this.toStorage(object), this.lifetime));
       } catch (error) {
         if (generated && isStorageError(error, 'AlreadyExists') && attempt < GENERATE_NAME_ATTEMPTS) continue;
         this.fail(error, name);
@@ -243,7 +243,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceDe
         key,
         async (current) => {
           created = !current;
-          if (current) return this.toStorage(await this.prepareUpdate(namespace, name, input, this.current(current), request));
+          if (current) return this.toStorage(await this.prepareUpdate(namespace, name, input, await this.current(current), request));
           // A version of an object that does not exist cannot be current.
           if (input.metadata.resourceVersion) throw newNotFound(this.resource.groupResource, name);
           return this.toStorage(await this.prepareCreate(namespace, input, request));
@@ -253,7 +253,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceDe
     } catch (error) {
       this.fail(error, name);
     }
-    return { object: await this.settled(storage, key, this.written(updated)), created };
+    return { object: await this.settled(storage, key, await this.written(updated)), created };
   }
 
   /**
@@ -269,19 +269,19 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceDe
     let warnings: string[] = [];
     const compute = async (stored: T | null): Promise<T> => {
       created = !stored;
-      const current = this.current(stored);
+      const current = await this.current(stored);
       try {
         const patched = applyPatch(this.resource, current, request, { namespace, name }, formatTimestamp(this.now()));
         warnings = patched.warnings;
         const write = patched.ownershipDone ? { ...request, ownershipDone: true } : request;
-        if (!current) return this.toStorage(await this.prepareCreate(namespace, patched.object, write));
-        return this.toStorage(await this.prepareUpdate(namespace, name, patched.object, current, write));
+        if (!current) return await this.toStorage(await this.prepareCreate(namespace, patched.object, write));
+        return await this.toStorage(await this.prepareUpdate(namespace, name, patched.object, current, write));
       } catch (error) {
         throw mergeErrorToStatus(error);
       }
     };
     const stored = await this.storePatched(storage, key, name, compute, { mayCreate, apply: request.type === 'apply' });
-    return { object: await this.settled(storage, key, this.written(stored)), created, warnings };
+    return { object: await this.settled(storage, key, await this.written(stored)), created, warnings };
   }
 
   /** A patch's write: `compute` over the current object, retried as upstream's patcher retries it. */
@@ -344,7 +344,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceDe
       stored = await storage.guaranteedUpdate<T>(
         key,
         async (current) => {
-          const parent = this.current(current!);
+          const parent = await this.current(current!);
           return this.toStorage(await this.applySubresourceObject(sub, namespace, name, input, parent, this.writeBase(sub, parent), write));
         },
         this.lifetime,
@@ -352,7 +352,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceDe
     } catch (error) {
       this.fail(error, name);
     }
-    const parent = await this.settled(storage, key, this.served(stored));
+    const parent = await this.settled(storage, key, await this.served(stored));
     return { object: sub.kind.fromParent(parent), created: false };
   }
 
@@ -368,19 +368,19 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceDe
     const write = { ...request, subresource };
     let warnings: string[] = [];
     const compute = async (stored: T | null): Promise<T> => {
-      const parent = this.current(stored!);
+      const parent = await this.current(stored!);
       try {
         const base = this.writeBase(sub, parent);
         const patched = applyPatch(sub.resolved, deepCopy(base), write, { namespace, name }, formatTimestamp(this.now()));
         warnings = patched.warnings;
         const ownership = patched.ownershipDone ? { ...write, ownershipDone: true } : write;
-        return this.toStorage(await this.applySubresourceObject(sub, namespace, name, patched.object, parent, base, ownership));
+        return await this.toStorage(await this.applySubresourceObject(sub, namespace, name, patched.object, parent, base, ownership));
       } catch (error) {
         throw mergeErrorToStatus(error);
       }
     };
     const stored = await this.storePatched(storage, key, name, compute, { mayCreate: false, apply: request.type === 'apply' });
-    const parent = await this.settled(storage, key, this.served(stored));
+    const parent = await this.settled(storage, key, await this.served(stored));
     return { object: sub.kind.fromParent(parent), created: false, warnings };
   }
 

@@ -1,7 +1,7 @@
 // Watches as the API serves them (conventions 4.7 and 6): initial state as synthetic ADDED events
 // where the resourceVersion asks for it, selector filtering in which an object that stops matching
 // is reported DELETED, bookmarks, and a compacted start reported as an ERROR event carrying 410.
-import { StatusError, newResourceExpired } from '@plat/apimachinery';
+import { StatusError, newInternalError, newResourceExpired } from '@plat/apimachinery';
 import { EventQueue, isStorageError, type StorageError, type Watch, type WatchEvent as StorageWatchEvent } from '@plat/storage';
 import { deepCopy } from '@plat/merge';
 import type { KubeObject } from './definition.js';
@@ -132,9 +132,11 @@ export async function startWatch<T extends KubeObject>(
   }
 
   let lastRevision = startRevision;
-  /** How far the watch has got: its last event, or the store's progress past it. */
+  /** Events handed over by the storage and still being converted: not queued yet, nor passed. */
+  let converting = 0;
+  /** How far the watch has got: its last event, or the store's progress past it (none past runs still converting). */
   const reached = (): bigint => {
-    const progress = BigInt(source.progressRevision?.() ?? 0);
+    const progress = converting > 0 ? 0n : BigInt(source.progressRevision?.() ?? 0);
     return progress > lastRevision ? progress : lastRevision;
   };
   // A bookmark says how far this watch has got: past its last event when the store reports progress
@@ -170,6 +172,17 @@ export async function startWatch<T extends KubeObject>(
     queue.discard();
   };
   const finish = (): void => {
+    if (converting > 0) {
+      // Runs still converting are queued first, and the last bookmark says how far they go: the
+      // store's progress is not to be trusted past what it was stopped with.
+      source.stop();
+      conversions = conversions.then(() => {
+        if (bookmarking && !queue.closed) queue.push(bookmark(lastRevision));
+        stopBookmarks();
+        queue.end();
+      });
+      return;
+    }
     if (bookmarking && !queue.closed) queue.push(bookmark(reached()));
     stopBookmarks();
     source.stop();
@@ -177,10 +190,10 @@ export async function startWatch<T extends KubeObject>(
   };
 
   const maxBuffered = settings.maxBufferedEvents ?? DEFAULT_MAX_BUFFERED_EVENTS;
-  /** Queues a storage run as API events; false when the reader is too far behind (the watch is then stopped). */
+  /** Queues a run (as this version serves it) as API events; false when the reader is too far behind (the watch is then stopped). */
   const take = (run: readonly StorageWatchEvent<T>[]): boolean => {
     if (run.length === 0) return true;
-    const outs = apiEvents(form ? servedRun(form, run) : run, predicate);
+    const outs = apiEvents(run, predicate);
     lastRevision = BigInt(run[run.length - 1]!.revision);
     if (queue.length + outs.length > maxBuffered) {
       // Too far behind: what fits goes, then the stream ends; the client watches again from what
@@ -193,21 +206,69 @@ export async function startWatch<T extends KubeObject>(
     queue.pushAll(outs);
     return true;
   };
+  /**
+   * A conversion that failed ends the watch with an ERROR event carrying a 500, as upstream's watch
+   * ends on an object it cannot decode.
+   */
+  const conversionFailed = (error: unknown): void => {
+    stopBookmarks();
+    source.stop();
+    const status = toStatusError(error, { groupResource: resource.groupResource });
+    queue.push({ type: 'ERROR', object: (status instanceof StatusError ? status : newInternalError(error)).status });
+    queue.end();
+  };
+  /**
+   * Runs being converted, in order: each is queued once it is converted and the one before it is
+   * queued. Watchers of one version share each run's conversion (servedRun).
+   */
+  let conversions: Promise<void> = Promise.resolve();
+  /**
+   * Takes a storage run: at once where this version serves stored objects as they are, else once
+   * converted (then the promise of its being queued).
+   */
+  const takeStored = (run: readonly StorageWatchEvent<T>[]): Promise<void> | undefined => {
+    if (!form) {
+      if (!take(run)) queue.end();
+      return undefined;
+    }
+    if (run.length === 0 || queue.closed) return undefined;
+    converting += run.length;
+    const served = servedRun(form, run);
+    return (conversions = conversions.then(async () => {
+      let events: readonly StorageWatchEvent<T>[];
+      try {
+        events = await served;
+      } catch (error) {
+        conversionFailed(error);
+        return;
+      } finally {
+        converting -= run.length;
+      }
+      if (!queue.closed && !take(events)) queue.end();
+    }));
+  };
   if (source.subscribe) {
-    // The watch cache hands each run over as it dispatches: straight into this watch's queue.
+    // The watch cache hands each run over as it dispatches: straight into this watch's queue (once
+    // converted, where this version converts).
     source.subscribe({
-      push: (run) => {
-        if (!take(run)) queue.end();
+      push: (run) => void takeStored(run),
+      // What is still converting is queued before the end.
+      end: () => {
+        if (converting > 0) conversions = conversions.then(() => queue.end());
+        else queue.end();
       },
-      end: () => queue.end(),
       get backlog() {
-        return queue.length;
+        return queue.length + converting;
       },
     });
   } else {
     void (async () => {
       try {
-        for await (const run of eventRuns(source)) if (!take(run)) break;
+        for await (const run of eventRuns(source)) {
+          const queued = takeStored(run);
+          if (queued) await queued;
+          if (queue.closed) break;
+        }
         queue.end();
       } catch (error) {
         stopBookmarks();
@@ -252,23 +313,30 @@ async function* oneByOne<T extends KubeObject>(source: Watch<T>): AsyncGenerator
 }
 
 /**
- * An unstructured kind's storage run as one of its versions serves it: made once per version, so
- * that the watchers of that version are handed one array (and the same events) in turn.
+ * A storage run as one of its kind's versions serves it, converted in one call (its objects and
+ * their previous states together): made once per version, so that the watchers of that version
+ * are handed one array (and the same events) in turn.
  */
-const servedRuns = new WeakMap<StoredForm<KubeObject>, WeakMap<object, StorageWatchEvent<KubeObject>[]>>();
+const servedRuns = new WeakMap<StoredForm<KubeObject>, WeakMap<object, Promise<StorageWatchEvent<KubeObject>[]>>>();
 
-function servedRun<T extends KubeObject>(form: StoredForm<T>, run: readonly StorageWatchEvent<T>[]): StorageWatchEvent<T>[] {
+function servedRun<T extends KubeObject>(form: StoredForm<T>, run: readonly StorageWatchEvent<T>[]): Promise<StorageWatchEvent<T>[]> {
   const generic = form as unknown as StoredForm<KubeObject>;
   let runs = servedRuns.get(generic);
   if (!runs) servedRuns.set(generic, (runs = new WeakMap()));
-  let served = runs.get(run) as StorageWatchEvent<T>[] | undefined;
+  let served = runs.get(run) as Promise<StorageWatchEvent<T>[]> | undefined;
   if (!served) {
-    served = run.map((event) => ({
-      ...event,
-      object: form.served(event.object),
-      ...(event.previous && { previous: form.served(event.previous) }),
-    }));
-    runs.set(run, served as unknown as StorageWatchEvent<KubeObject>[]);
+    // The run's events are read now: the array is the storage's, not to be kept.
+    const events = [...run];
+    const stored = events.flatMap((event) => (event.previous ? [event.object, event.previous] : [event.object]));
+    served = form.served(stored).then((objects) => {
+      let next = 0;
+      return events.map((event) => ({
+        ...event,
+        object: objects[next++]!,
+        ...(event.previous && { previous: objects[next++]! }),
+      }));
+    });
+    runs.set(run, served as unknown as Promise<StorageWatchEvent<KubeObject>[]>);
   }
   return served;
 }
@@ -284,16 +352,31 @@ const unfiltered = new WeakMap<object, ApiWatchEvent | null>();
  * cache hands the watchers of a key one run array in turn, and each of them gets one array back.
  */
 let lastUnfiltered: { run: readonly object[]; events: readonly ApiWatchEvent[] } | undefined;
+/**
+ * The same for every run still referenced: converted runs reach their watchers when their
+ * conversion is done, the watchers of one version interleaved with those of another.
+ */
+const unfilteredRuns = new WeakMap<readonly object[], readonly ApiWatchEvent[]>();
 
 /** A storage run as this watcher's API events (never to be changed: it may be shared). */
 function apiEvents<T extends KubeObject>(run: readonly StorageWatchEvent<T>[], predicate: Predicate<T>): readonly ApiWatchEvent[] {
-  if (!predicate.filter && lastUnfiltered?.run === run) return lastUnfiltered.events;
+  if (!predicate.filter) {
+    if (lastUnfiltered?.run === run) return lastUnfiltered.events;
+    const made = unfilteredRuns.get(run);
+    if (made) {
+      lastUnfiltered = { run, events: made };
+      return made;
+    }
+  }
   const events: ApiWatchEvent[] = [];
   for (const event of run) {
     const out = toApiEvent(event, predicate);
     if (out) events.push(out);
   }
-  if (!predicate.filter) lastUnfiltered = { run, events };
+  if (!predicate.filter) {
+    lastUnfiltered = { run, events };
+    unfilteredRuns.set(run, events);
+  }
   return events;
 }
 

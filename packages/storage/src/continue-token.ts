@@ -3,6 +3,7 @@
 // negative revision (LATEST_REVISION) resumes at the latest revision, as upstream's do: that is the
 // token offered when the first chunk's revision has been compacted.
 import { StorageError } from './errors.js';
+import { keyEnd } from './kv.js';
 
 interface TokenBody {
   v: string;
@@ -45,4 +46,22 @@ export function decodeContinue(token: string, prefix: string): { revision: numbe
     throw invalid('encoded start key is not a relative key');
   }
   return { revision: Math.max(body.rv, 0), startKey: prefix + body.start };
+}
+
+/**
+ * The token that continues a list of `prefix` read at `revision` after `key` (a key below the prefix,
+ * as ListResult.keys give them), in the form the stores issue. For a list whose items are chosen
+ * above the storage (the registry's, judging objects after converting them), which ends its page at
+ * an item of its own choosing.
+ */
+export function continueAfter(prefix: string, revision: number, key: string): string {
+  return encodeContinue(revision, keyEnd(key), prefix);
+}
+
+/**
+ * What a continued list whose revision is compacted offers instead of `token`: the same start, at the
+ * latest revision (see goneContinuing). For a list that read on past the token with tokens of its own.
+ */
+export function continueAtLatest(token: string, prefix: string): string {
+  return encodeContinue(LATEST_REVISION, decodeContinue(token, prefix).startKey, prefix);
 }

@@ -6,4 +6,5 @@ export { objectKey, type KeyParts } from './keys.js';
 export { EventQueue, type EventQueueOptions } from './event-queue.js';
 export { CachedStorage, cachePrefix, type CachedStorageOptions, type WatchCacheStats } from './cache/cached-storage.js';
 export { dryRunStorage } from './dry-run.js';
+export { continueAfter, continueAtLatest } from './continue-token.js';
 export * from './value/index.js';

@@ -4,11 +4,12 @@
 // asks for. Served under the names the definition was given (status.acceptedNames), as upstream's
 // custom resource handler serves it.
 import { compareKubeVersions, type FieldError } from '@plat/apimachinery';
-import { pruneUnknownFields, type JSONSchema, type KubeObject, type ResourceDefinition, type SubresourceDefinition, type TableColumn } from '@plat/registry';
+import { pruneUnknownFields, type Converter, type JSONSchema, type KubeObject, type ResourceDefinition, type SubresourceDefinition, type TableColumn } from '@plat/registry';
 import { objectMetaSchema } from '../common/object-meta-schema.js';
 import { nameColumn } from '../common/table.js';
 import { coerceEmbeddedResources } from './embedded-object-meta.js';
 import { customResourceScale } from './scale-subresource.js';
+import { customResourceConverter } from './crd-conversion.js';
 import { RuleValidator, ruleErrors } from './cel/validator.js';
 import { allVerbs } from '../common/verbs.js';
 import {
@@ -103,7 +104,7 @@ function statusSubresource(schema: JSONSchemaProps, scale: CustomResourceSubreso
 }
 
 /** The definition of one served version, given the definition's accepted names. */
-function versionDefinition(crd: CustomResourceDefinition, version: CustomResourceDefinitionVersion, storageVersion: string): ResourceDefinition<CustomObject> {
+function versionDefinition(crd: CustomResourceDefinition, version: CustomResourceDefinitionVersion, storageVersion: string, converter: Converter): ResourceDefinition<CustomObject> {
   const names = crd.status?.acceptedNames ?? crd.spec.names;
   const schema = version.schema?.openAPIV3Schema ?? OPEN_SCHEMA;
   const structural = structuralSchema(schema);
@@ -139,6 +140,7 @@ function versionDefinition(crd: CustomResourceDefinition, version: CustomResourc
     schema: decodingSchema,
     unstructured: {
       storageVersion,
+      converter,
       prune: (object) => pruneUnknownFields(values, object).sort(),
       coerce: (object) => coerceEmbeddedResources(schema, object as unknown as JsonValue),
       default: defaults,
@@ -180,7 +182,9 @@ function versionDefinition(crd: CustomResourceDefinition, version: CustomResourc
 /** The served versions of a definition, each as a definition of the generic store. */
 export function customResourceDefinitions(crd: CustomResourceDefinition): ResourceDefinition[] {
   const storage = crd.spec.versions.find((v) => v.storage)?.name ?? crd.spec.versions[0]?.name ?? '';
+  // One converter for all of them, as upstream's one per definition.
+  const converter = customResourceConverter(crd);
   return crd.spec.versions
     .filter((version) => version.served)
-    .map((version) => versionDefinition(crd, version, storage) as unknown as ResourceDefinition);
+    .map((version) => versionDefinition(crd, version, storage, converter) as unknown as ResourceDefinition);
 }

@@ -12,7 +12,7 @@ export function catalogRequestSources(catalog: ResourceCatalog): RequestViewSour
     peekNamespace: (name) => namespaces().peek('', name),
     getNamespace: (name) => namespaces().get('', name),
     equivalents: (resource, subresource) => equivalentResources(catalog, resource, subresource),
-    convert: (object, from, to) => {
+    convert: async (object, from, to) => {
       const source = catalog.find(from.group, from.version, from.resource);
       const target = catalog.find(to.group, to.version, to.resource);
       return source && target ? source.store.convertTo(object, target.store) : undefined;

@@ -298,7 +298,7 @@ class PolicyActivations {
 
   private async base(resource: GroupVersionResource, kind: GroupVersionKind): Promise<Activation> {
     const { view } = this;
-    const { object, oldObject } = view.objectsAs(resource);
+    const { object, oldObject } = await view.objectsAs(resource);
     return policyActivation({
       object,
       oldObject,
