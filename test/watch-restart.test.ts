@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { startEtcd, type EtcdProcess } from '@plat/storage/testing';
 import { adminTokenFile, startApiserver, type ApiserverProcess, type WatchEventLine } from './support/apiserver-process.js';
 
+const PROGRESS_INTERVAL_MS = 500;
+
 describe('watches resume across a replica restart', () => {
   let etcd: EtcdProcess;
   let tokens: Awaited<ReturnType<typeof adminTokenFile>>;
@@ -31,9 +33,9 @@ describe('watches resume across a replica restart', () => {
   };
 
   before(async () => {
-    // Progress notifications every second (kube-up sets 5 s): the watch cache learns it is current,
-    // and bookmarks carry that.
-    etcd = await startEtcd({ progressNotifyIntervalMs: 1000 });
+    // Progress notifications twice a second (kube-up sets 5 s): the watch cache learns it is
+    // current, and bookmarks carry that.
+    etcd = await startEtcd({ progressNotifyIntervalMs: PROGRESS_INTERVAL_MS });
     tokens = await adminTokenFile();
     writer = await start();
     await ready(writer);
@@ -55,8 +57,9 @@ describe('watches resume across a replica restart', () => {
     for (let i = 0; i < 5; i++) await create('/api/v1/namespaces/watched/serviceaccounts', `elsewhere-${i}`);
     const lastElsewhere = Number(await create('/api/v1/namespaces/watched/serviceaccounts', 'elsewhere-last'));
     // Let a progress notification reach the cache, so that the bookmark can say it: etcd sends one
-    // to a watch that had no event over a whole interval, so within two of them.
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // to a watch that had no event over a whole interval, so within two of them (four, for a loaded
+    // machine). Nothing outside the replica shows the cache's revision, so this is a wait.
+    await new Promise((resolve) => setTimeout(resolve, 4 * PROGRESS_INTERVAL_MS));
     const stopped = watched.stop();
     const events: WatchEventLine[] = [];
     for (let event = await watch.next(15_000); event; event = await watch.next(15_000)) events.push(event);

@@ -15,12 +15,25 @@ import { ensureSelfSignedCert } from '@plat/apiserver';
 import { eventually, startApiserver, type ApiserverProcess } from './support/apiserver-process.js';
 import { authFiles, type AuthFiles } from './support/auth.js';
 import { runKubectl, writeKubeconfig } from './support/kubeconfig.js';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Cache TTLs: long enough for a few kubectl runs under load to fall inside them. */
+const TOKEN_TTL_MS = 3_000;
+const UNAUTHORIZED_TTL_MS = 2_000;
+/** The API server caches an answer a moment after the webhook gives it. */
+const CACHE_STORE_SLACK_MS = 100;
+
+/** Waits until the TTL measured from the webhook's last answer has passed: no longer. */
+async function untilExpired(answeredAt: number, ttlMs: number): Promise<void> {
+  const wait = answeredAt + ttlMs + CACHE_STORE_SLACK_MS - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+}
 
 /** What the webhook was asked: TokenReviews by token, SubjectAccessReviews by "<user> <verb> <resource>". */
 class Reviews {
   tokens = new Map<string, number>();
   access = new Map<string, number>();
+  /** When each token or question was last answered (ms since the epoch). */
+  answeredAt = new Map<string, number>();
   /** While set, access reviews are answered 500. */
   authorizerDown = false;
   rejectedCredentials = 0;
@@ -52,6 +65,7 @@ describe('webhook authentication and authorization: kubectl with a token only th
     if (path === '/authenticate') {
       const token = String(spec.token);
       reviews.tokens.set(token, reviews.tokenReviews(token) + 1);
+      reviews.answeredAt.set(token, Date.now());
       const status =
         token === 'jane-webhook-token'
           ? { authenticated: true, user: { username: 'jane', uid: 'jane-uid', groups: ['webhook:devs'], extra: { 'example.com/team': ['platform'] } } }
@@ -63,6 +77,7 @@ describe('webhook authentication and authorization: kubectl with a token only th
     const attributes = (spec.resourceAttributes ?? spec.nonResourceAttributes ?? {}) as Record<string, string>;
     const question = `${String(spec.user)} ${attributes.verb} ${attributes.resource ?? attributes.path}`;
     reviews.access.set(question, reviews.accessReviews(question) + 1);
+    reviews.answeredAt.set(question, Date.now());
     const status =
       question === 'jane list namespaces' || question === 'jane get namespaces'
         ? { allowed: true, reason: 'platform team reads namespaces' }
@@ -127,11 +142,11 @@ describe('webhook authentication and authorization: kubectl with a token only th
       '--api-domain=k8s.io',
       `--token-auth-file=${files.tokenFile}`,
       `--authentication-token-webhook-config-file=${await webhookConfig('authn', '/authenticate')}`,
-      '--authentication-token-webhook-cache-ttl=3s',
+      `--authentication-token-webhook-cache-ttl=${TOKEN_TTL_MS}ms`,
       '--authorization-mode=RBAC,Webhook',
       `--authorization-webhook-config-file=${await webhookConfig('authz', '/authorize')}`,
       '--authorization-webhook-cache-authorized-ttl=5m',
-      '--authorization-webhook-cache-unauthorized-ttl=2s',
+      `--authorization-webhook-cache-unauthorized-ttl=${UNAUTHORIZED_TTL_MS}ms`,
     ]);
     await eventually('readyz', async () => (await server.request('/readyz')).status === 200);
     admin = await writeKubeconfig(server, files.admin);
@@ -162,7 +177,7 @@ describe('webhook authentication and authorization: kubectl with a token only th
     // The admin's token is the token file's: the webhook never hears of it.
     assert.equal((await kubectl(admin, 'get', 'namespaces')).code, 0);
     assert.equal(reviews.tokenReviews(files.admin), 0);
-    await sleep(3100);
+    await untilExpired(reviews.answeredAt.get('jane-webhook-token')!, TOKEN_TTL_MS);
     assert.equal((await server.request('/version', { token: 'jane-webhook-token' })).status, 200);
     assert.equal(reviews.tokenReviews('jane-webhook-token'), 2, 'reviewed again once the cache TTL passed');
 
@@ -204,7 +219,7 @@ describe('webhook authentication and authorization: kubectl with a token only th
     assert.match(refused.out, /namespaces "default" is forbidden: User "jane" cannot delete resource "namespaces" in API group "" in the namespace "default": namespaces are not deleted during the freeze/);
     await kubectl(jane, 'delete', 'namespace', 'default');
     assert.equal(reviews.accessReviews('jane delete namespaces'), 1, 'the refusal is cached (2s)');
-    await sleep(2100);
+    await untilExpired(reviews.answeredAt.get('jane delete namespaces')!, UNAUTHORIZED_TTL_MS);
     await kubectl(jane, 'delete', 'namespace', 'default');
     assert.equal(reviews.accessReviews('jane delete namespaces'), 2, 'asked again after the unauthorized TTL');
 

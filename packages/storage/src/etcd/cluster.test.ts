@@ -74,12 +74,15 @@ describe('etcd backend on a 3-member TLS cluster', () => {
     });
     let healthFailures = 0;
     let frozenAt = Infinity;
+    let healthChecksAfterFreeze = 0;
     const health = (async () => {
       while (!stop) {
+        const started = Date.now();
         await store.checkHealth().catch((error: Error) => {
           healthFailures++;
           process.stdout.write(`# health failed at +${Date.now() - frozenAt} ms: ${error.message}\n`);
         });
+        if (started > frozenAt) healthChecksAfterFreeze++;
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     })();
@@ -88,7 +91,13 @@ describe('etcd backend on a 3-member TLS cluster', () => {
       assert.equal(store.endpoint, frozen.endpoint, 'the member frozen is the one in use');
       frozenAt = Date.now();
       frozen.freeze();
-      await new Promise((resolve) => setTimeout(resolve, 5000));
+      // The window ends once writes go on through another member and health checks begun after
+      // the freeze have passed (or at 5 s, where the assertions below fail), plus a second more
+      // of writes and checks on the new member.
+      const settled = () =>
+        store.endpoint !== frozen.endpoint && completions.some(([sent]) => sent > frozenAt) && healthChecksAfterFreeze >= 2;
+      while (!settled() && Date.now() - frozenAt < 5000) await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 1000));
       stop = true;
       await Promise.all([...writers, health]);
       // From the freeze to the first acknowledgement of a write sent after it: each writer's
