@@ -30,8 +30,9 @@ export function seatsTimesDuration(seats: number, ms: number): SeatSeconds {
   return goRound(seats * ms * UNITS_PER_SEAT_MS);
 }
 
+/** The time `seats` seats take to do `ss` of work, in milliseconds truncated to whole nanoseconds as Go's time.Duration. */
 export function durationPerSeat(ss: SeatSeconds, seats: number): number {
-  return ss / seats / UNITS_PER_SEAT_MS;
+  return Math.trunc((ss / seats) * (1e9 / UNITS_PER_SEAT_SECOND)) / 1e6;
 }
 
 export function seatSecondsToFloat(ss: SeatSeconds): number {
