@@ -35,10 +35,6 @@ export function durationPerSeat(ss: SeatSeconds, seats: number): number {
   return Math.trunc((ss / seats) * (1e9 / UNITS_PER_SEAT_SECOND)) / 1e6;
 }
 
-export function seatSecondsToFloat(ss: SeatSeconds): number {
-  return ss / UNITS_PER_SEAT_SECOND;
-}
-
 /** As upstream's SeatSeconds.String: whole seat-seconds, eight decimals, "ss". */
 export function formatSeatSeconds(ss: SeatSeconds): string {
   const whole = Math.floor(ss / UNITS_PER_SEAT_SECOND);
