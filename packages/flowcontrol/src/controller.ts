@@ -210,14 +210,15 @@ export class FlowController {
     const workEstimate = estimateWork(classification);
     const queuing = state.pl.spec.limited?.limitResponse.queuing;
     const hash = queuing && queuing.queues > 1 ? hashFlowID(classification.flowSchema.metadata.name, classification.flowDistinguisher) : 0n;
-    const waitEnd = new AbortController();
+    // Only a queuing level makes a request wait; the others need no way to end a wait.
+    const waitEnd = queuing ? new AbortController() : undefined;
     const started = this.clock.now();
     const result = state.queues.startRequest({
       workEstimate,
       hash,
       flowDistinguisher: classification.flowDistinguisher,
       flowSchemaName: classification.flowSchema.metadata.name,
-      signal: waitEnd.signal,
+      signal: waitEnd?.signal,
       onQueued: options.onQueued,
       details: options.details,
     });
@@ -226,7 +227,7 @@ export class FlowController {
       return { admitted: false, classification, reason: result.rejected };
     }
     const request = result.request;
-    if (request.state === 'waiting') {
+    if (waitEnd && request.state === 'waiting') {
       const endWait = () => waitEnd.abort();
       const cancelTimer = options.waitUntil === undefined ? undefined : this.clock.setTimer(endWait, options.waitUntil - started);
       options.signal?.addEventListener('abort', endWait, { once: true });
