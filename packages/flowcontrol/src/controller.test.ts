@@ -90,6 +90,21 @@ describe('the flow controller', () => {
     assert.deepEqual({ executing: level.queues.executing, waiting: level.queues.waiting, rejected: level.queues.rejected, cancelled: level.queues.cancelled }, { executing: 0, waiting: 0, rejected: 2, cancelled: 2 });
   });
 
+  test('TestTotalRequestsExecutingWithPanic: a request whose handler throws still gives its seat back', async () => {
+    const c = new FlowController(new FakeClock(), 600);
+    const r = admitted(await c.handle(get(authenticated('alice')), one));
+    const executing = () => c.snapshot().find((l) => l.priorityLevel.metadata.name === 'catch-all')!.queues.executing;
+    const thrown = new Error('apiserver panic\'d');
+    await assert.rejects(
+      r.execute(async () => {
+        assert.equal(executing(), 1);
+        throw thrown;
+      }),
+      (e) => e === thrown,
+    );
+    assert.equal(executing(), 0);
+  });
+
   test('the distinguisher is computed only where the level has more than one queue', () => {
     const c = new FlowController(new FakeClock(), 600);
     c.configure([limited('single', 10, { queues: 1, handSize: 1, queueLengthLimit: 10 }), limited('many', 10, { queues: 8, handSize: 2, queueLengthLimit: 10 })], [forUser('a', 'a', 'single', 100, 'ByUser'), forUser('b', 'b', 'many', 100, 'ByNamespace')]);
