@@ -22,6 +22,8 @@ import { adminTokenFile, eventually, startApiserver, type ApiserverProcess, type
 const WRITERS = 8;
 /** Each writer's pause between writes: enough load to matter, little enough for two shared cores. */
 const WRITE_PAUSE_MS = 15;
+/** What the member in use carries, at least, before it is told from the others by its traffic. */
+const TRAFFIC_SAMPLE_BYTES = 16 * 1024;
 const RECOVERY_LIMIT_MS = 5000;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -123,9 +125,13 @@ for (const mode of ['tls', 'plain'] as const) {
 
     /** The proxy (so the member) that carries the replica's traffic: the one whose bytes grow most. */
     async function memberInUse(): Promise<{ member: EtcdMember; proxy: FaultProxy }> {
+      // 400 ms at least, and on until the writers' traffic says which (a busy machine spaces it out).
       const before = proxies.map((proxy) => proxy.bytesForwarded);
+      const grownSince = (): number[] => proxies.map((proxy, i) => proxy.bytesForwarded - before[i]!);
+      const started = Date.now();
       await sleep(400);
-      const grown = proxies.map((proxy, i) => proxy.bytesForwarded - before[i]!);
+      while (Math.max(...grownSince()) < TRAFFIC_SAMPLE_BYTES && Date.now() - started < 10_000) await sleep(100);
+      const grown = grownSince();
       const index = grown.indexOf(Math.max(...grown));
       assert.ok(grown[index]! > 0, 'the replica sends to some member');
       assert.ok(grown.every((bytes, i) => i === index || bytes < grown[index]! / 4), `one member carries the traffic: ${grown.join(', ')} bytes`);
