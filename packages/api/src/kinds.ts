@@ -11,6 +11,8 @@ import { namespaceDefinition } from './core/namespace.js';
 import { nodeDefinition } from './core/node.js';
 import { serviceAccountDefinition } from './core/service-account.js';
 import { configMapDefinition } from './core/config-map.js';
+import { endpointsDefinition } from './core/endpoints.js';
+import { endpointSliceDefinition } from './discovery/endpoint-slice.js';
 import { secretDefinition } from './core/secret.js';
 import { ipAddressDefinition } from './networking/ip-address.js';
 import { clusterRoleBindingDefinition } from './rbac/cluster-role-binding.js';
@@ -57,11 +59,13 @@ export const builtinKinds: readonly BuiltinKind[] = [
   kind(serviceAccountDefinition),
   kind(configMapDefinition),
   kind(secretDefinition),
+  kind(endpointsDefinition),
   kind(limitRangeDefinition),
   kind(({ eventTTLSeconds }) => eventDefinition({ ttlSeconds: eventTTLSeconds })),
   kind(({ eventTTLSeconds }) => eventsAPIEventDefinition({ ttlSeconds: eventTTLSeconds })),
   kind(ipAddressDefinition),
   kind(leaseDefinition),
+  kind(endpointSliceDefinition),
   kind(roleDefinition),
   kind(clusterRoleDefinition),
   kind(roleBindingDefinition),
