@@ -86,6 +86,15 @@ describe('Endpoints and EndpointSlices (k8s.io)', () => {
     assert.deepEqual([slices?.kind, slices?.namespaced, slices?.verbs?.length], ['EndpointSlice', true, 8]);
   });
 
+  it('OpenAPI publishes both: kubectl explain reads their fields', async () => {
+    const slices = await kubectl('explain', 'endpointslices.addressType');
+    assert.match(slices, /KIND:\s+EndpointSlice/);
+    assert.match(slices, /FIELD:\s+addressType <string>/);
+    const ep = await kubectl('explain', 'ep.subsets.ports.protocol');
+    assert.match(ep, /KIND:\s+Endpoints/);
+    assert.match(ep, /FIELD:\s+protocol <string>/);
+  });
+
   it('creates both, defaulted as upstream: TCP ports, a port name "", endpoint conditions, generation 1', async () => {
     const created = await json('POST', '/api/v1/namespaces/default/endpoints', endpoints);
     assert.equal(created.status, 201, JSON.stringify(created.body));
