@@ -2,10 +2,13 @@
 // CustomResourceDefinitions with deep schemas (JSONSchemaProps, its unions and JSON values). Prints
 // MB/s of each format's own bytes and milliseconds per list (compare the times: Protobuf is smaller).
 import { builtinDefinitions } from '@plat/api';
-import { decodeObject, encodeObject, registerProtobufKinds } from '@plat/protobuf';
-import { customResourceDefinition, customResourceDefinitionSource, listOf, roleBindingList } from '@plat/protobuf/testing';
+import { decodeObject, encodeObject, registerProtobufKinds, type JsonObject } from '@plat/protobuf';
+import { customResourceDefinitionSource, listOf, roleBindingList } from '@plat/protobuf/testing';
+import { kindExamples } from '@plat/api/testing';
 
 registerProtobufKinds([...builtinDefinitions, customResourceDefinitionSource]);
+// The CustomResourceDefinition's fixture: its kind's examples (apiextensions/custom-resource-definition-examples).
+const customResourceDefinition = (await kindExamples()).find((examples) => examples.kind === 'CustomResourceDefinition')!.fixture as JsonObject;
 
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 5000);
 const CRDS = Number(process.env.BENCH_CRDS ?? 200);

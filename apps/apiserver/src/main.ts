@@ -21,7 +21,7 @@ import {
 } from '@plat/apiserver';
 import { loadWebhookKubeconfig, type WebhookConnection } from '@plat/webhook';
 import { createStorage, type ResourceTransformers } from '@plat/storage';
-import { builtinDefinitions, builtinSubresourceDefinitions, customResourceDefinitions, immortalNamespaces, systemNamespaceObjects } from '@plat/api';
+import { builtinKinds, customResourceDefinitions, immortalNamespaces, systemNamespaceObjects } from '@plat/api';
 import { commandLineOrExit } from '@plat/apimachinery';
 import { apiserverFlags, parseCommandLine, type ApiserverConfig } from './options.js';
 import { loadEtcdTls } from './etcd-tls.js';
@@ -211,8 +211,7 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
     requestTimeoutMs: config.requestTimeoutMs,
     ...(config.showHiddenMetricsForVersion && { showHiddenMetricsForVersion: config.showHiddenMetricsForVersion }),
     api: {
-      definitions: builtinDefinitions,
-      subresourceDefinitions: builtinSubresourceDefinitions,
+      definitions: builtinKinds,
       domain: config.apiDomain,
       // Upstream keeps whole seconds of --event-ttl (a lease's unit).
       eventTTLSeconds: Math.floor(config.eventTTLMs / 1000),

@@ -1,30 +1,5 @@
-// The built-in kinds, one file each, and the list the apiserver registers: one line per kind.
-import type { KubeObject, ResourceDefinition } from '@plat/registry';
-import { leaseDefinition } from './coordination/lease.js';
-import { limitRangeDefinition } from './core/limit-range.js';
-import { eventDefinition } from './core/event.js';
-import { eventsAPIEventDefinition } from './events/event.js';
-import { namespaceDefinition } from './core/namespace.js';
-import { nodeDefinition } from './core/node.js';
-import { serviceAccountDefinition } from './core/service-account.js';
-import { configMapDefinition } from './core/config-map.js';
-import { secretDefinition } from './core/secret.js';
-import { ipAddressDefinition } from './networking/ip-address.js';
-import { clusterRoleBindingDefinition } from './rbac/cluster-role-binding.js';
-import { clusterRoleDefinition } from './rbac/cluster-role.js';
-import { roleBindingDefinition } from './rbac/role-binding.js';
-import { roleDefinition } from './rbac/role.js';
-import { localSubjectAccessReviewDefinition } from './authorization/local-subject-access-review.js';
-import { selfSubjectAccessReviewDefinition } from './authorization/self-subject-access-review.js';
-import { selfSubjectRulesReviewDefinition } from './authorization/self-subject-rules-review.js';
-import { subjectAccessReviewDefinition } from './authorization/subject-access-review.js';
-import { selfSubjectReviewDefinition } from './authentication/self-subject-review.js';
-import { tokenRequestDefinition } from './authentication/token-request.js';
-import { tokenReviewDefinition } from './authentication/token-review.js';
-import { customResourceDefinitionDefinition } from './apiextensions/custom-resource-definition.js';
-import { validatingAdmissionPolicyDefinition } from './admissionregistration/validating-admission-policy.js';
-import { validatingAdmissionPolicyBindingDefinition } from './admissionregistration/validating-admission-policy-binding.js';
-
+// The built-in kinds, one file each, and the list the apiserver registers (kinds.ts: one line per kind).
+export { builtinKinds, builtinDefinitions, builtinSubresourceDefinitions, wireKinds, type BuiltinKind, type KindWiring } from './kinds.js';
 export * from './core/namespace.js';
 export * from './core/node.js';
 export * from './core/service-account.js';
@@ -76,39 +51,5 @@ export type { Activation } from './admissionregistration/policy-evaluation.js';
 export { policyActivation, withParams, type PolicyAuthorizer } from './admissionregistration/policy-activation.js';
 export { typeCheckPolicy, type KindResolver, type TypedKind } from './admissionregistration/policy-type-checking.js';
 
-// A definition of a particular kind is a definition of some kind: the store sees only KubeObjects.
-const register = <T extends KubeObject>(definition: ResourceDefinition<T>): ResourceDefinition =>
-  definition as unknown as ResourceDefinition;
-
-export const builtinDefinitions: readonly ResourceDefinition[] = [
-  register(namespaceDefinition),
-  register(nodeDefinition),
-  register(serviceAccountDefinition),
-  register(configMapDefinition),
-  register(secretDefinition),
-  register(limitRangeDefinition),
-  register(eventDefinition),
-  register(eventsAPIEventDefinition),
-  register(ipAddressDefinition),
-  register(leaseDefinition),
-  register(roleDefinition),
-  register(clusterRoleDefinition),
-  register(roleBindingDefinition),
-  register(clusterRoleBindingDefinition),
-  register(subjectAccessReviewDefinition),
-  register(localSubjectAccessReviewDefinition),
-  register(selfSubjectAccessReviewDefinition),
-  register(selfSubjectRulesReviewDefinition),
-  register(tokenReviewDefinition),
-  register(selfSubjectReviewDefinition),
-  register(customResourceDefinitionDefinition),
-  register(validatingAdmissionPolicyDefinition('v1beta1')),
-  register(validatingAdmissionPolicyBindingDefinition('v1beta1')),
-  register(validatingAdmissionPolicyDefinition('v1alpha1')),
-  register(validatingAdmissionPolicyBindingDefinition('v1alpha1')),
-];
-
-/** Kinds served as a subresource of another kind (virtual.subresourceOf says where): serviceaccounts/token. */
-export const builtinSubresourceDefinitions: readonly ResourceDefinition[] = [register(tokenRequestDefinition)];
 export { systemNamespaces, systemNamespaceObjects, immortalNamespaces, systemNamespacePrefix } from './system-namespaces.js';
 export * from './apiextensions/schema/index.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { builtinDefinitions, leaseDefinition } from '@plat/api';
+import { builtinDefinitions, builtinKinds, leaseDefinition } from '@plat/api';
 import type { ResourceDefinition } from '@plat/registry';
 import type { AuditEvent, AuditSink } from './audit.js';
 import { startApiServer } from './testing/index.js';
@@ -79,7 +79,7 @@ test('deprecated APIs: Warning 299, audit annotation and apiserver_requested_dep
   const events: AuditEvent[] = [];
   const auditSink: AuditSink = { write: (event) => void events.push(event), close: async () => {} };
   const leaseV1beta1 = { ...leaseDefinition, version: 'v1beta1', deprecated: { removedRelease: '1.40' } } as unknown as ResourceDefinition;
-  const { server, get, send } = await startApiServer({ auditSink }, { definitions: [...builtinDefinitions, leaseV1beta1] });
+  const { server, get, send } = await startApiServer({ auditSink }, { definitions: [...builtinKinds, leaseV1beta1] });
   try {
     const old = await get('/apis/coordination.plat.io/v1beta1/namespaces/default/leases');
     assert.equal(old.status, 200, old.body);

@@ -3,7 +3,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpsRequest } from 'node:https';
-import { builtinDefinitions, customResourceDefinitions, customResourceScale, objectMetaSchema, type CustomResourceDefinition } from '@plat/api';
+import { builtinKinds, customResourceDefinitions, customResourceScale, objectMetaSchema, type CustomResourceDefinition } from '@plat/api';
 import { decodeObject, encodeObject } from '@plat/protobuf';
 import type { KubeObject, ResourceDefinition } from '@plat/registry';
 import { startApiServer, type ApiTestServer } from './testing/index.js';
@@ -90,7 +90,7 @@ describe('the scale subresource over HTTP', () => {
   };
 
   before(async () => {
-    server = await startApiServer({}, { definitions: [...builtinDefinitions, widgets, ...customResourceDefinitions(gadgetsCRD)] });
+    server = await startApiServer({}, { definitions: [...builtinKinds, widgets, ...customResourceDefinitions(gadgetsCRD)] });
     assert.equal((await json('POST', '/api/v1/namespaces', { metadata: { name: 'default' } })).status, 201);
     const created = await json('POST', base, { apiVersion: 'stable.example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { replicas: 1, color: 'blue' } });
     assert.equal(created.status, 201, created.body);

@@ -8,7 +8,9 @@ import type { JsonObject } from './compile.js';
 import { ProtobufError } from './errors.js';
 import { registerProtobufKinds } from './kinds.js';
 import { customResourceDefinitionSource } from './testing/crd-source.js';
-import { customResourceDefinition, listOf } from './testing/fixtures.js';
+import { fixtures } from './fixtures.test-support.js';
+
+const { customResourceDefinition, listOf } = fixtures;
 
 registerProtobufKinds([...builtinDefinitions, ...builtinSubresourceDefinitions, customResourceDefinitionSource]);
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PROTOBUF_PREFIX, decodeObject, encodeObject } from './codec.js';
 import { ProtobufError } from './errors.js';
-import * as fixtures from './testing/fixtures.js';
+import { fixtures } from './fixtures.test-support.js';
 import type { JsonObject } from './compile.js';
 import { builtinDefinitions, builtinSubresourceDefinitions } from '@plat/api';
 import { protobufKinds, registerProtobufKinds } from './kinds.js';

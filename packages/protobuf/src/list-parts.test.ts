@@ -4,7 +4,7 @@ import { builtinDefinitions, builtinSubresourceDefinitions } from '@plat/api';
 import { encodeObject } from './codec.js';
 import { registerProtobufKinds } from './kinds.js';
 import { listParts } from './list-parts.js';
-import * as fixtures from './testing/fixtures.js';
+import { fixtures } from './fixtures.test-support.js';
 import { customResourceDefinitionSource } from './testing/crd-source.js';
 
 registerProtobufKinds([...builtinDefinitions, ...builtinSubresourceDefinitions, customResourceDefinitionSource]);

@@ -1,29 +1,21 @@
 // The message types, read from the .proto files this package ships (proto/, laid out by upstream's
 // import paths) once, when the module loads.
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
 
 /** The directory of the .proto files: `proto/` beside `dist/`. */
 export const protoDirectory = fileURLToPath(new URL('../proto/', import.meta.url));
 
-const files = [
-  'k8s.io/apimachinery/pkg/runtime/generated.proto',
-  'k8s.io/apimachinery/pkg/api/resource/generated.proto',
-  'k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto',
-  'k8s.io/api/core/v1/generated.proto',
-  'k8s.io/api/rbac/v1/generated.proto',
-  'k8s.io/api/networking/v1alpha1/generated.proto',
-  'k8s.io/api/coordination/v1/generated.proto',
-  'k8s.io/api/events/v1/generated.proto',
-  'k8s.io/api/authorization/v1/generated.proto',
-  'k8s.io/api/authentication/v1/generated.proto',
-  'k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1/generated.proto',
-  'k8s.io/api/autoscaling/v1/generated.proto',
-  'k8s.io/api/admissionregistration/v1/generated.proto',
-  'k8s.io/api/admissionregistration/v1beta1/generated.proto',
-  'k8s.io/api/admissionregistration/v1alpha1/generated.proto',
-];
+/**
+ * Every .proto file there (a group's messages are its file's: a new group needs no line here). The
+ * order does not matter: each file's imports are resolved from the directory as they are met.
+ */
+const files = readdirSync(protoDirectory, { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.proto'))
+  .map((file) => file.split(sep).join('/'))
+  .sort();
 
 function loadRoot(): protobuf.Root {
   const root = new protobuf.Root();

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeObject, encodeObject } from './codec.js';
 import { decodeWatchFrames, encodeWatchEvent } from './watch.js';
-import * as fixtures from './testing/fixtures.js';
+import { fixtures } from './fixtures.test-support.js';
 import { builtinDefinitions, builtinSubresourceDefinitions } from '@plat/api';
 import { registerProtobufKinds } from './kinds.js';
 import { customResourceDefinitionSource } from './testing/crd-source.js';

@@ -12,10 +12,6 @@ export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'd
 export interface StrategyContext {
   /** --api-domain: "plat.io", or "k8s.io" for Kubernetes' names. */
   domain: string;
-  /** --event-ttl in seconds: how long an Event lives after its last write (0: until deleted). */
-  eventTTLSeconds?: number;
-  /** Whether the server's built-in kinds have this API group (a custom resource of it is not served). */
-  builtInGroup?(group: string): boolean;
 }
 
 /** A JSON Schema (draft 2020-12 subset that ajv compiles) with Kubernetes' x-kubernetes-* markers. */
@@ -219,8 +215,9 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
    */
   storedAs?: StoredKind<T>;
   /**
-   * Seconds an object lives after each write (upstream's TTLFunc: an Event's --event-ttl); the
-   * storage then deletes it, which watchers see as any delete. Absent or 0: until deleted.
+   * Seconds an object lives after each write (upstream's TTLFunc: an Event's --event-ttl, which the
+   * kind's factory is given); the storage then deletes it, which watchers see as any delete. Absent
+   * or 0: until deleted.
    */
   timeToLive?: (context: StrategyContext) => number;
   /**
@@ -297,43 +294,13 @@ export interface UnstructuredRules {
   openAPIV3Schema?: JSONSchema;
 }
 
-/** What the server's token authenticators say of a bearer token (a TokenReview's status). */
-export interface TokenReviewOutcome {
-  authenticated: boolean;
-  user?: UserInfo;
-  audiences?: string[];
-  error?: string;
-}
-
-/** A service-account token to issue (the TokenRequest API). */
-export interface ServiceAccountTokenRequest {
-  namespace: string;
-  /** The service account. */
-  name: string;
-  /** Empty: the API server's own audiences. */
-  audiences: string[];
-  expirationSeconds: number;
-  boundObjectRef?: { kind?: string; apiVersion?: string; name?: string; uid?: string };
-}
-
-export interface IssuedServiceAccountToken {
-  token: string;
-  /** RFC 3339. */
-  expirationTimestamp: string;
-  /** The audiences the token was issued for (the request's, or the API server's when it named none). */
-  audiences: string[];
-  /** When the token was issued, RFC 3339. */
-  issuedAt: string;
-}
-
-/** What the server lends a virtual resource to answer with. */
+/**
+ * What the server lends every virtual resource to answer with: its authorizer. What only one kind
+ * needs (TokenReview's authenticators, TokenRequest's issuer) is given to that kind's factory.
+ */
 export interface VirtualServices {
   authorize(attributes: AccessAttributes): Promise<AccessDecision>;
   rulesFor(user: UserInfo, namespace: string): Promise<AccessRules>;
-  /** Authenticates a bearer token for the audiences (empty: the API server's). */
-  reviewToken(token: string, audiences: readonly string[]): Promise<TokenReviewOutcome>;
-  /** Signs a token for a service account; throws a StatusError (404 account, 400 bad binding, 503 no signing key). */
-  issueServiceAccountToken(request: ServiceAccountTokenRequest): Promise<IssuedServiceAccountToken>;
 }
 
 export interface VirtualContext extends StrategyContext {
@@ -353,11 +320,6 @@ export interface VirtualResource<T extends KubeObject> {
    * `<parent collection>/{name}/<subresource>` (TokenRequest is `serviceaccounts/{name}/token`).
    */
   subresourceOf?: { group: string; version: string; resource: string; subresource: string };
-  /**
-   * Served only by a server that issues service-account tokens (a signing key and an issuer), as
-   * upstream registers serviceaccounts/token: elsewhere it is neither in discovery nor served.
-   */
-  needsTokenIssuer?: boolean;
   /** The object to answer with (201), given the posted object after defaulting and validation. */
   create(object: T, context: VirtualContext): Promise<T>;
 }

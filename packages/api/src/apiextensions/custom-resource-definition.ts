@@ -24,7 +24,12 @@ import type { CustomResourceDefinition } from './types.js';
 /** The finalizer a CRD's deletion waits on: its custom objects are deleted first. */
 export const customResourceCleanupFinalizer = (domain: string): string => `customresourcecleanup.apiextensions.${domain}`;
 
-export const customResourceDefinitionDefinition = {
+/** What the server tells the kind: which API groups its built-in kinds have (resolved: `rbac.authorization.plat.io`). */
+export interface CustomResourceDefinitionSettings {
+  builtInGroup(group: string): boolean;
+}
+
+export const customResourceDefinitionDefinition = ({ builtInGroup }: CustomResourceDefinitionSettings) => ({
   group: 'apiextensions.{domain}',
   version: 'v1',
   kind: 'CustomResourceDefinition',
@@ -46,7 +51,7 @@ export const customResourceDefinitionDefinition = {
     // A definition of a built-in group was never served (upstream's handlers claim every path of
     // such a group): there is nothing of it to clean up, and a cleanup through the API would reach
     // the built-in kind where the group, version and resource are the same (all its objects).
-    deletionFinalizers: ({ domain, builtInGroup }, crd) => (builtInGroup?.(crd.spec.group) ? [] : [customResourceCleanupFinalizer(domain)]),
+    deletionFinalizers: ({ domain }, crd) => (builtInGroup(crd.spec.group) ? [] : [customResourceCleanupFinalizer(domain)]),
     prepareForDeletion(crd) {
       setCondition(
         crd,
@@ -84,4 +89,4 @@ export const customResourceDefinitionDefinition = {
       'spec.conversion.webhook.clientConfig.service.port',
     ],
   },
-} satisfies ResourceDefinition<CustomResourceDefinition>;
+}) satisfies ResourceDefinition<CustomResourceDefinition>;

@@ -40,7 +40,38 @@ function validateTokenRequest(request: TokenRequest): FieldError[] {
   return errors;
 }
 
-export const tokenRequestDefinition = {
+/** A service-account token to issue (the TokenRequest API). */
+export interface ServiceAccountTokenRequest {
+  namespace: string;
+  /** The service account. */
+  name: string;
+  /** Empty: the API server's own audiences. */
+  audiences: string[];
+  expirationSeconds: number;
+  boundObjectRef?: BoundObjectReference;
+}
+
+export interface IssuedServiceAccountToken {
+  token: string;
+  /** RFC 3339. */
+  expirationTimestamp: string;
+  /** The audiences the token was issued for (the request's, or the API server's when it named none). */
+  audiences: string[];
+  /** When the token was issued, RFC 3339. */
+  issuedAt: string;
+}
+
+/**
+ * The server's service-account token issuer, as the kind's factory is given it. A server that
+ * issues no tokens (no signing key or issuer) wires no TokenRequest: upstream then neither lists
+ * nor serves serviceaccounts/token.
+ */
+export interface TokenIssuer {
+  /** Signs a token for a service account; throws a StatusError (404 account, 400 bad binding, 409 stale uid). */
+  issue(request: ServiceAccountTokenRequest): Promise<IssuedServiceAccountToken>;
+}
+
+export const tokenRequestDefinition = (issuer: TokenIssuer) => ({
   group: 'authentication.{domain}',
   version: 'v1',
   kind: 'TokenRequest',
@@ -97,14 +128,13 @@ export const tokenRequestDefinition = {
   protobuf: { message: 'k8s.io.api.authentication.v1.TokenRequest', pointers: ['spec.expirationSeconds'] },
   virtual: {
     subresourceOf: { group: '', version: 'v1', resource: 'serviceaccounts', subresource: 'token' },
-    needsTokenIssuer: true,
-    async create(request, { services, name, namespace, domain }) {
+    async create(request, { name, namespace, domain }) {
       const given = request.metadata.name;
       if (given && given !== name) {
         const error = invalid(newPath('metadata', 'name'), given, 'must match the service account name if specified');
         throw newInvalid({ group: `authentication.${domain}`, kind: 'TokenRequest' }, name, [error]);
       }
-      const issued = await services.issueServiceAccountToken({
+      const issued = await issuer.issue({
         namespace,
         name,
         audiences: request.spec.audiences ?? [],
@@ -127,4 +157,4 @@ export const tokenRequestDefinition = {
       };
     },
   },
-} satisfies ResourceDefinition<TokenRequest>;
+}) satisfies ResourceDefinition<TokenRequest>;

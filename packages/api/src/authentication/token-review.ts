@@ -4,6 +4,7 @@ import { newBadRequest } from '@plat/apimachinery';
 import type { KubeObject, ResourceDefinition } from '@plat/registry';
 import { kindSchema } from '../common/object-meta-schema.js';
 import { atomicStringList, booleanField, objectSchema, stringField } from '../common/schema.js';
+import type { UserInfo as AuthenticatedUser } from '@plat/apimachinery';
 import { userInfoOf, userInfoSchema, type UserInfo } from './user-info.js';
 
 export interface TokenReview extends KubeObject {
@@ -11,7 +12,21 @@ export interface TokenReview extends KubeObject {
   status?: { authenticated?: boolean; user: UserInfo; audiences?: string[]; error?: string };
 }
 
-export const tokenReviewDefinition = {
+/** What the server's token authenticators say of a bearer token (a TokenReview's status). */
+export interface TokenReviewOutcome {
+  authenticated: boolean;
+  user?: AuthenticatedUser;
+  audiences?: string[];
+  error?: string;
+}
+
+/** The server's token authenticators, as the kind's factory is given them. */
+export interface TokenReviewer {
+  /** Authenticates a bearer token for the audiences (empty: the API server's). */
+  review(token: string, audiences: readonly string[]): Promise<TokenReviewOutcome>;
+}
+
+export const tokenReviewDefinition = (reviewer: TokenReviewer) => ({
   group: 'authentication.{domain}',
   version: 'v1',
   kind: 'TokenReview',
@@ -44,10 +59,10 @@ export const tokenReviewDefinition = {
   allowCreateOnUpdate: false,
   protobuf: { message: 'k8s.io.api.authentication.v1.TokenReview' },
   virtual: {
-    async create(review, { services, domain }) {
+    async create(review, { domain }) {
       const token = review.spec?.token ?? '';
       if (!token) throw newBadRequest(`token is required for TokenReview in authentication.${domain}/v1`);
-      const outcome = await services.reviewToken(token, review.spec.audiences ?? []);
+      const outcome = await reviewer.review(token, review.spec.audiences ?? []);
       review.status = { user: outcome.user ? userInfoOf(outcome.user) : {} };
       if (outcome.authenticated) review.status.authenticated = true;
       if (outcome.audiences?.length) review.status.audiences = outcome.audiences;
@@ -55,4 +70,4 @@ export const tokenReviewDefinition = {
       return review;
     },
   },
-} satisfies ResourceDefinition<TokenReview>;
+}) satisfies ResourceDefinition<TokenReview>;

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import type { AccessAttributes } from '@plat/apimachinery';
 import type { VirtualContext, VirtualServices } from '@plat/registry';
 import { create, messages, plat } from '../testing/harness.js';
-import { tokenRequestDefinition, type TokenRequest } from '../authentication/token-request.js';
-import { tokenReviewDefinition } from '../authentication/token-review.js';
+import { tokenRequestDefinition as tokenRequestKind, type TokenRequest } from '../authentication/token-request.js';
+import { tokenReviewDefinition as tokenReviewKind } from '../authentication/token-review.js';
 import { attributesFrom, statusFrom } from './access-review.js';
 import { localSubjectAccessReviewDefinition } from './local-subject-access-review.js';
 import { selfSubjectAccessReviewDefinition } from './self-subject-access-review.js';
@@ -17,9 +17,14 @@ const services: VirtualServices = {
     return { decision: 'NoOpinion', reason: 'nobody said yes', evaluationError: 'a roleRef is missing' };
   },
   rulesFor: async () => ({ resourceRules: [], nonResourceRules: [], incomplete: false }),
-  reviewToken: async () => ({ authenticated: true, user: { name: 'bob', uid: '', groups: ['g'] }, audiences: ['api'] }),
-  issueServiceAccountToken: async (request) => ({ token: 't', audiences: request.audiences.length ? request.audiences : ['api'], issuedAt: '2024-01-01T00:00:00Z', expirationTimestamp: '2024-01-01T01:00:00Z' }),
 };
+// The token kinds are given their services by their factories.
+const tokenReviewDefinition = tokenReviewKind({
+  review: async () => ({ authenticated: true, user: { name: 'bob', uid: '', groups: ['g'] }, audiences: ['api'] }),
+});
+const tokenRequestDefinition = tokenRequestKind({
+  issue: async (request) => ({ token: 't', audiences: request.audiences.length ? request.audiences : ['api'], issuedAt: '2024-01-01T00:00:00Z', expirationTimestamp: '2024-01-01T01:00:00Z' }),
+});
 const context = (overrides: Partial<VirtualContext> = {}): VirtualContext => ({
   domain: 'plat.io',
   namespace: '',

@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { create, k8s, messages, update } from '../testing/harness.js';
-import { eventColumns, eventDefinition, eventSelectableFields, validateEvent, validateEventUpdate, type Event } from './event.js';
+import { eventColumns, eventDefinition as eventKind, eventSelectableFields, validateEvent, validateEventUpdate, type Event } from './event.js';
+
+const eventDefinition = eventKind({ ttlSeconds: 0 });
 
 /** A legacy event as client-go's recorder writes it, about a pod in team-a. */
 const legacy = (fields: Partial<Event> = {}, namespace = 'team-a'): Event => ({

@@ -5,7 +5,7 @@
 // paths of the internal Event, which is why events.{domain}/v1 errors name `message` and
 // `involvedObject`. Events live --event-ttl after their last write (1h by default).
 import { isDNS1123Subdomain, isQualifiedName, nameIsPathSegment, invalid, newPath, required, type FieldError } from '@plat/apimachinery';
-import type { JSONSchema, KubeObject, ResourceDefinition, StrategyContext, TableColumn } from '@plat/registry';
+import type { JSONSchema, KubeObject, ResourceDefinition, TableColumn } from '@plat/registry';
 import { isDeepStrictEqual } from 'node:util';
 import { kindSchema } from '../common/object-meta-schema.js';
 import { objectReferenceSchema, type ObjectReference } from '../common/object-reference.js';
@@ -252,10 +252,13 @@ export function eventColumns(now: () => number = Date.now): TableColumn<Event>[]
   ];
 }
 
-/** --event-ttl, as every Event's time to live. */
-export const eventTimeToLive = (context: StrategyContext): number => context.eventTTLSeconds ?? 0;
+/** What the server sets for Events: --event-ttl, in whole seconds (0: they live until deleted). */
+export interface EventSettings {
+  ttlSeconds: number;
+}
 
-export const eventDefinition = {
+/** Core v1 Event, living `ttlSeconds` after each write. */
+export const eventDefinition = ({ ttlSeconds }: EventSettings) => ({
   group: '',
   version: 'v1',
   kind: 'Event',
@@ -296,6 +299,6 @@ export const eventDefinition = {
   selectableFields: eventSelectableFields,
   tableColumns: eventColumns(),
   allowCreateOnUpdate: true,
-  timeToLive: eventTimeToLive,
+  timeToLive: () => ttlSeconds,
   protobuf: { message: 'k8s.io.api.core.v1.Event' },
-} satisfies ResourceDefinition<Event>;
+}) satisfies ResourceDefinition<Event>;

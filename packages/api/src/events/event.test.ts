@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { create, messages, update } from '../testing/harness.js';
 import type { Event } from '../core/event.js';
-import { eventsAPIEventDefinition, fromCoreEvent, toCoreEvent, type EventsAPIEvent } from './event.js';
+import { eventsAPIEventDefinition as eventsAPIEventKind, fromCoreEvent, toCoreEvent, type EventsAPIEvent } from './event.js';
+
+const eventsAPIEventDefinition = eventsAPIEventKind({ ttlSeconds: 0 });
 
 const served: EventsAPIEvent = {
   metadata: { name: 'web-0.1', namespace: 'team-a' },

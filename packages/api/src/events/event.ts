@@ -15,7 +15,7 @@ import {
   eventSelectableFields,
   eventSeriesSchema,
   eventSourceSchema,
-  eventTimeToLive,
+  type EventSettings,
   validateEvent,
   validateEventUpdate,
   type Event,
@@ -124,7 +124,8 @@ function selectableFields(event: EventsAPIEvent): Record<string, string> {
 /** The same columns as core v1's, from the converted event (upstream prints the internal Event for both). */
 const columns: TableColumn<EventsAPIEvent>[] = eventColumns().map((column) => ({ ...column, value: (event, context) => column.value(toCoreEvent(event), context) }));
 
-export const eventsAPIEventDefinition = {
+/** events.{domain}/v1 Event, living --event-ttl after each write as the core Event it is stored as. */
+export const eventsAPIEventDefinition = ({ ttlSeconds }: EventSettings) => ({
   group: 'events.{domain}',
   version: 'v1',
   kind: 'Event',
@@ -162,7 +163,7 @@ export const eventsAPIEventDefinition = {
   selectableFields,
   tableColumns: columns,
   allowCreateOnUpdate: true,
-  timeToLive: eventTimeToLive,
+  timeToLive: () => ttlSeconds,
   storedAs: {
     group: '',
     version: 'v1',
@@ -172,4 +173,4 @@ export const eventsAPIEventDefinition = {
     fromStored: (stored) => fromCoreEvent(stored as Event),
   },
   protobuf: { message: 'k8s.io.api.events.v1.Event' },
-} satisfies ResourceDefinition<EventsAPIEvent>;
+}) satisfies ResourceDefinition<EventsAPIEvent>;

@@ -5,7 +5,8 @@
 import { createHash, createPrivateKey, createPublicKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { SignJWT, decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { isStatusError, newBadRequest, newConflict, newGenericServerResponse, newNotFound } from '@plat/apimachinery';
-import { formatTimestamp, type IssuedServiceAccountToken, type KubeObject, type ServiceAccountTokenRequest } from '@plat/registry';
+import type { IssuedServiceAccountToken, ServiceAccountTokenRequest } from '@plat/api';
+import { formatTimestamp, type KubeObject } from '@plat/registry';
 import { goQuoteList, type TokenAuthentication, type TokenAuthenticator } from '../authentication.js';
 import type { ResourceCatalog } from '../resources/catalog.js';
 import { serviceAccountGroups, serviceAccountUsername } from '../user.js';
@@ -123,7 +124,12 @@ export class ServiceAccountTokens implements TokenAuthenticator {
   }
 
   get canIssue(): boolean {
-    return !!this.options.signingKey && this.options.issuers.length > 0;
+    return ServiceAccountTokens.issues(this.options);
+  }
+
+  /** Whether a server with these options issues tokens (a signing key and an issuer): it then serves serviceaccounts/token. */
+  static issues(options: ServiceAccountTokenOptions): boolean {
+    return !!options.signingKey && options.issuers.length > 0;
   }
 
   private async getObject(resource: string, namespace: string, name: string): Promise<KubeObject> {

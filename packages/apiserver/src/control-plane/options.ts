@@ -3,7 +3,8 @@
 import type { ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import type { CachedStorageOptions, Storage } from '@plat/storage';
-import type { ResourceDefinition, StoreFeatures } from '@plat/registry';
+import type { StoreFeatures } from '@plat/registry';
+import type { BuiltinKind } from '@plat/api';
 import type { PluginName } from '@plat/admission';
 import type { WebhookBackoff, WebhookConnection } from '@plat/webhook';
 import type { ServiceAccountTokenOptions } from '../auth/service-account-tokens.js';
@@ -96,15 +97,18 @@ export interface ServerOptions {
 }
 
 export interface ApiOptions {
-  definitions: readonly ResourceDefinition[];
+  /**
+   * The kinds served (@plat/api builtinKinds, and any others): definitions, or factories the server
+   * wires with its settings and services (control-plane/api/kinds.ts). Those served as a subresource
+   * of another (virtual.subresourceOf: serviceaccounts/token) are served there.
+   */
+  definitions: readonly BuiltinKind[];
   /** --api-domain: group names such as rbac.authorization.<domain>. */
   domain: string;
   /** --event-ttl in seconds: how long an Event lives after its last write; default an hour, 0: until deleted. */
   eventTTLSeconds?: number;
   /** Created at start-up when missing (the system namespaces); with RBAC, the bootstrap policy too. */
   bootstrap?: readonly BootstrapObject[];
-  /** Kinds served as a subresource of another (virtual.subresourceOf): serviceaccounts/token. */
-  subresourceDefinitions?: readonly ResourceDefinition[];
   /** Namespaces that may not be deleted. */
   immortalNamespaces?: readonly string[];
   /** How often a watch that asked for bookmarks gets one; default 60 s. */

@@ -25,8 +25,6 @@ export interface CatalogOptions {
   /** The storage of each resource where it is not `storage` (one served without the watch cache). */
   storageFor?: (resolved: ResolvedResource) => Storage;
   domain: string;
-  /** --event-ttl in seconds, for the kinds whose time to live it is (0: they live until deleted). */
-  eventTTLSeconds?: number;
   /** The server's admission chain, given to every store. */
   admission?: Admission;
   /** The kinds' own checks (RBAC escalation, custom resources, policy parameters), given to every store. */
@@ -64,10 +62,10 @@ export class ResourceCatalog {
   /** A definition bound to the domain and a store of its own, as the catalog's are (not added to it). */
   serve(definition: ResourceDefinition<KubeObject>): ServedResource {
     const resolved = resolveResource(definition, this.options.domain);
-    const { storage, storageFor, domain, eventTTLSeconds, now, features, virtualServices, admission, checks } = this.options;
+    const { storage, storageFor, domain, now, features, virtualServices, admission, checks } = this.options;
     const store = new ResourceStore(resolved, {
       storage: storageFor?.(resolved) ?? storage,
-      context: { domain, ...(eventTTLSeconds !== undefined && { eventTTLSeconds }), builtInGroup: (group) => this.builtInGroups.has(group) },
+      context: { domain },
       ...(admission && { admission }),
       ...(checks && { checks }),
       ...(now && { now }),

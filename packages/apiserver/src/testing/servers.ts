@@ -2,7 +2,7 @@
 // a bare server (health, version, metrics; fake storage) or one serving the resource API (the
 // built-in kinds, memory storage), optionally with users, the system namespaces and an admin.
 import { randomBytes } from 'node:crypto';
-import { builtinDefinitions, builtinSubresourceDefinitions, immortalNamespaces, systemNamespaceObjects } from '@plat/api';
+import { builtinKinds, immortalNamespaces, systemNamespaceObjects } from '@plat/api';
 import type { ResourceDefinition } from '@plat/registry';
 import { createStorage, type Storage } from '@plat/storage';
 import { createServer, type ApiOptions, type Server, type ServerOptions } from '../server.js';
@@ -40,7 +40,7 @@ export async function startApiServer(options: Partial<ServerOptions> = {}, api: 
   const started = await startServer({
     storage: createStorage({ backend: 'memory' }),
     ...options,
-    api: { definitions: builtinDefinitions, subresourceDefinitions: builtinSubresourceDefinitions, domain: 'plat.io', ...api },
+    api: { definitions: builtinKinds, domain: 'plat.io', ...api },
   });
   const { ca } = await testCert();
   const send: ApiTestServer['send'] = (method, path, body, headers = {}) => requestTo(started.port, ca, path, { method, body, headers, agent: false });
@@ -89,7 +89,7 @@ export async function startInProcessApiServer(options: InProcessOptions = {}): P
   const started = await startApiServer(
     { storage, authentication: { tokens, anonymous: false }, shutdownTimeoutMs: 1000, ...options.server },
     {
-      definitions: [...builtinDefinitions, ...(options.definitions ?? [])],
+      definitions: [...builtinKinds, ...(options.definitions ?? [])],
       domain,
       bootstrap: systemNamespaceObjects(domain).map((object) => ({ group: '', version: 'v1', resource: 'namespaces', object })),
       immortalNamespaces: immortalNamespaces(domain),

@@ -1,3 +1,3 @@
-// Objects of every kind with a Protobuf form, for tests and benchmarks (@plat/protobuf/testing).
+// Objects for the codec's tests and benchmarks that are no kind's own (each kind's fixture is in its examples, @plat/api/testing), and the CustomResourceDefinition's Protobuf facts (@plat/protobuf/testing).
 export * from './fixtures.js';
 export * from './crd-source.js';

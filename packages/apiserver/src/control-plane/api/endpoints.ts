@@ -2,7 +2,6 @@
 // never-stored subresources, serviceaccounts/token, among them).
 import { resolveGroup, type KubeObject, type ResolvedResource, type ResourceDefinition } from '@plat/registry';
 import type { ServerResponse } from 'node:http';
-import type { ServiceAccountTokens } from '../../auth/service-account-tokens.js';
 import { ListMemoryBudget } from '../../list-budget.js';
 import type { ServerMetrics } from '../../metrics.js';
 import type { PathMux } from '../../mux.js';
@@ -19,7 +18,8 @@ const OBJECTS_SAMPLED_FOR_SIZE = 16;
 
 export interface EndpointSources {
   catalog: ResourceCatalog;
-  tokens: ServiceAccountTokens | undefined;
+  /** Kinds served as a subresource of another (virtual.subresourceOf): serviceaccounts/token where tokens are issued. */
+  subresourceDefinitions: readonly ResourceDefinition[];
   mux: PathMux;
   metrics: ServerMetrics;
   registerLongRunning: (res: ServerResponse, end: () => void) => () => void;
@@ -31,11 +31,10 @@ export interface EndpointSources {
 }
 
 export function serveEndpoints(api: ApiOptions, sources: EndpointSources): void {
-  const { catalog, tokens, mux, metrics, watchCache, cachedResource } = sources;
+  const { catalog, subresourceDefinitions, mux, metrics, watchCache, cachedResource } = sources;
   const subresources = new Map<string, ServedResource>();
   const foreign: ForeignSubresource[] = [];
-  for (const definition of api.subresourceDefinitions ?? []) {
-    if (definition.virtual?.needsTokenIssuer && !tokens?.canIssue) continue;
+  for (const definition of subresourceDefinitions) {
     const parent = definition.virtual?.subresourceOf;
     if (!parent) throw new Error(`${definition.kind} is not a subresource (virtual.subresourceOf)`);
     const served = catalog.serve(definition as ResourceDefinition<KubeObject>);

@@ -12,7 +12,7 @@ import { CustomResourceDefinitionController } from '../../apiextensions/crd-cont
 import { rbacBootstrap } from '../../auth/bootstrap-policy.js';
 import { RbacAuthorizer } from '../../auth/rbac-authorizer.js';
 import { ServiceAccountTokens } from '../../auth/service-account-tokens.js';
-import { virtualServices } from '../../auth/virtual-services.js';
+import { tokenServices, virtualServices, type TokenServices } from '../../auth/virtual-services.js';
 import type { WebhookAuthorizer } from '../../auth/webhook-authorizer.js';
 import type { AuthenticationOptions } from '../../authentication.js';
 import { newAuthorizer, newSyncAuthorizer, type AuthorizationMode, type Authorizer } from '../../authorization.js';
@@ -29,6 +29,7 @@ import type { ApiOptions, ServerOptions } from '../options.js';
 import { watchCacheDecision, type WatchCacheWiring } from '../storage.js';
 import { ServerAdmission } from './admission.js';
 import { servedDefinitions } from './definitions.js';
+import { wiredKinds } from './kinds.js';
 import { serveEndpoints } from './endpoints.js';
 import { servePolicies } from './policies.js';
 
@@ -64,22 +65,31 @@ export interface ServedApi {
 
 export function serveApi(sources: ApiSources): ServedApi {
   const { api, security, storage, watchCache, mux, metrics, logger } = sources;
-  const definitions = servedDefinitions(api, security.modes);
-  const admission = new ServerAdmission(api, logger);
-  // The never-stored kinds are served by the catalog's stores and answer with the authorizer built
-  // on the catalog's RBAC stores: a cycle, bound once the authorizer exists.
+  // The never-stored kinds are served by the catalog's stores and answer with the authorizer and
+  // the authenticators built on the catalog's stores; the CustomResourceDefinition kind asks the
+  // catalog what is built in: cycles, bound once those exist.
   const services = new LateBinding<VirtualServices>("the never-stored kinds' services", logger);
+  const tokenKinds = new LateBinding<TokenServices>("the token kinds' services", logger);
+  const builtIn = new LateBinding<ResourceCatalog>('the built-in groups', logger);
+  const kinds = wiredKinds(api.definitions, {
+    eventTTLSeconds: api.eventTTLSeconds ?? DEFAULT_EVENT_TTL_SECONDS,
+    builtInGroup: (group) => builtIn.get().isBuiltInGroup(group),
+    tokens: () => tokenKinds.get(),
+    issuesTokens: !!security.serviceAccountTokens && ServiceAccountTokens.issues(security.serviceAccountTokens),
+  });
+  const definitions = servedDefinitions(api, kinds, security.modes);
+  const admission = new ServerAdmission(api, logger);
   const cachedResource = watchCacheDecision(watchCache, api.domain, logger);
   const catalog = new ResourceCatalog(definitions, {
     storage,
     ...(watchCache && { storageFor: (resolved: ResolvedResource) => (cachedResource(resolved) ? storage : watchCache.uncached) }),
     domain: api.domain,
-    eventTTLSeconds: api.eventTTLSeconds ?? DEFAULT_EVENT_TTL_SECONDS,
     ...(api.features && { features: api.features }),
     admission: admission.chain,
     checks: admission.checks,
     virtualServices: () => services.get(),
   });
+  builtIn.set(catalog);
   admission.provideFromCatalog(catalog, api);
 
   const crdGroup = `apiextensions.${api.domain}`;
@@ -112,7 +122,8 @@ export function serveApi(sources: ApiSources): ServedApi {
 
   const tokens = security.serviceAccountTokens && new ServiceAccountTokens(security.serviceAccountTokens, catalog, api.domain);
   const authentication = serverAuthentication(security, tokens, sources.webhooks, api.domain, metrics);
-  services.set(virtualServices(authorizer, authentication, tokens));
+  services.set(virtualServices(authorizer));
+  tokenKinds.set(tokenServices(authentication, tokens));
 
   // One count per resource, not per version: versions of a group share their objects.
   const counted = (): { prefix: string; name: string }[] => {
@@ -123,7 +134,7 @@ export function serveApi(sources: ApiSources): ServedApi {
   const objectCounter = new ObjectCounter(storage, counted, metrics, logger, api.objectCountIntervalMs ?? 60_000);
   serveEndpoints(api, {
     catalog,
-    tokens,
+    subresourceDefinitions: kinds.subresourceDefinitions,
     mux,
     metrics,
     registerLongRunning: sources.registerLongRunning,

@@ -1,0 +1,46 @@
+// Event's examples (testing/examples.ts): a sample for its schema, a fixture for the Protobuf codec.
+import { type KindExamples, sampleMetadata as metadata, fixtureMeta as meta } from '../testing/examples.js';
+
+export default {
+  group: '',
+  kind: 'Event',
+  sample: {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata,
+    involvedObject: { kind: 'Namespace', name: 'team-a', uid: 'u-2', apiVersion: 'v1', resourceVersion: '7', fieldPath: 'spec' },
+    reason: 'ContentDeletionFailed',
+    message: 'Failed to delete all resource types',
+    source: { component: 'namespace-controller', host: 'cm-0' },
+    firstTimestamp: '2024-05-01T10:00:00Z',
+    lastTimestamp: '2024-05-01T10:05:00Z',
+    count: 3,
+    type: 'Warning',
+    eventTime: '2024-05-01T10:00:00.000001Z',
+    series: { count: 3, lastObservedTime: '2024-05-01T10:05:00.000001Z' },
+    action: 'Delete',
+    related: { kind: 'Role', name: 'reader' },
+    reportingComponent: 'namespace-controller',
+    reportingInstance: 'cm-0',
+  },
+  /** A legacy event (core v1): its count and timestamps, a source, and the new API's fields too. */
+  fixture: {
+    kind: 'Event',
+    apiVersion: 'v1',
+    metadata: meta('web-0.17c4a1e2f0b3d5a6', 'team-a', 'v1'),
+    involvedObject: { kind: 'Namespace', name: 'team-a', uid: '7e0c5f9a-0000-4000-8000-0000000000ab', apiVersion: 'v1', resourceVersion: '4700', fieldPath: 'spec' },
+    reason: 'ContentDeletionFailed',
+    message: 'Failed to delete all resource types, 1 remaining: ...',
+    source: { component: 'namespace-controller', host: 'controller-0' },
+    firstTimestamp: '2024-05-01T10:00:00Z',
+    lastTimestamp: '2024-05-01T10:05:30Z',
+    count: 7,
+    type: 'Warning',
+    eventTime: '2024-05-01T10:00:00.123456Z',
+    series: { count: 7, lastObservedTime: '2024-05-01T10:05:30.654321Z' },
+    action: 'Delete',
+    related: { kind: 'Role', namespace: 'team-a', name: 'reader' },
+    reportingComponent: 'namespace-controller',
+    reportingInstance: 'controller-0',
+  },
+} satisfies KindExamples;

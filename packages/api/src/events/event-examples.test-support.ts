@@ -1,0 +1,46 @@
+// Event's examples (testing/examples.ts): a sample for its schema, a fixture for the Protobuf codec.
+import { type KindExamples, sampleMetadata as metadata, fixtureMeta as meta } from '../testing/examples.js';
+
+export default {
+  group: 'events.{domain}',
+  kind: 'Event',
+  sample: {
+    apiVersion: 'events.plat.io/v1',
+    kind: 'Event',
+    metadata,
+    eventTime: '2024-05-01T10:00:00.000001Z',
+    series: { count: 3, lastObservedTime: '2024-05-01T10:05:00.000001Z' },
+    reportingController: 'namespace-controller',
+    reportingInstance: 'cm-0',
+    action: 'Delete',
+    reason: 'ContentDeletionFailed',
+    regarding: { kind: 'Namespace', name: 'team-a' },
+    related: { kind: 'Role', name: 'reader' },
+    note: 'Failed to delete all resource types',
+    type: 'Warning',
+    deprecatedSource: { component: 'namespace-controller' },
+    deprecatedFirstTimestamp: '2024-05-01T10:00:00Z',
+    deprecatedLastTimestamp: '2024-05-01T10:05:00Z',
+    deprecatedCount: 3,
+  },
+  /** The same event as events.plat.io/v1 serves it. */
+  fixture: {
+    kind: 'Event',
+    apiVersion: 'events.plat.io/v1',
+    metadata: meta('web-0.17c4a1e2f0b3d5a6', 'team-a', 'events.plat.io/v1'),
+    eventTime: '2024-05-01T10:00:00.123456Z',
+    series: { count: 7, lastObservedTime: '2024-05-01T10:05:30.654321Z' },
+    reportingController: 'namespace-controller',
+    reportingInstance: 'controller-0',
+    action: 'Delete',
+    reason: 'ContentDeletionFailed',
+    regarding: { kind: 'Namespace', name: 'team-a', uid: '7e0c5f9a-0000-4000-8000-0000000000ab', apiVersion: 'v1', resourceVersion: '4700', fieldPath: 'spec' },
+    related: { kind: 'Role', namespace: 'team-a', name: 'reader' },
+    note: 'Failed to delete all resource types, 1 remaining: ...',
+    type: 'Warning',
+    deprecatedSource: { component: 'namespace-controller', host: 'controller-0' },
+    deprecatedFirstTimestamp: '2024-05-01T10:00:00Z',
+    deprecatedLastTimestamp: '2024-05-01T10:05:30Z',
+    deprecatedCount: 7,
+  },
+} satisfies KindExamples;

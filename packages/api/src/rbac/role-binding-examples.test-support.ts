@@ -1,0 +1,30 @@
+// RoleBinding's examples (testing/examples.ts): a sample for its schema, a fixture for the Protobuf codec.
+import { type KindExamples, sampleMetadata as metadata, fixtureMeta as meta } from '../testing/examples.js';
+
+const RBAC = 'rbac.authorization.plat.io';
+const rbac = 'rbac.authorization.plat.io/v1';
+
+const subjects: Record<string, unknown>[] = [
+  { kind: 'User', apiGroup: RBAC, name: 'alice@example.com' },
+  { kind: 'Group', apiGroup: RBAC, name: 'system:authenticated' },
+  { kind: 'ServiceAccount', name: 'builder', namespace: 'team-a' },
+];
+
+export default {
+  group: 'rbac.authorization.{domain}',
+  kind: 'RoleBinding',
+  sample: {
+    apiVersion: rbac,
+    kind: 'RoleBinding',
+    metadata,
+    roleRef: { apiGroup: 'rbac.authorization.plat.io', kind: 'Role', name: 'reader' },
+    subjects: [{ kind: 'ServiceAccount', name: 'builder', namespace: 'ci', apiGroup: '' }],
+  },
+  fixture: {
+    kind: 'RoleBinding',
+    apiVersion: `${RBAC}/v1`,
+    metadata: meta('read-pods', 'team-a', `${RBAC}/v1`),
+    subjects,
+    roleRef: { apiGroup: RBAC, kind: 'Role', name: 'pod-reader' },
+  },
+} satisfies KindExamples;
