@@ -19,6 +19,8 @@ const allowed = {
   'packages/auth': ['@plat/apimachinery'],
   'packages/featuregate': [],
   'packages/serving': ['@plat/apimachinery'],
+  // API Priority and Fairness, the pure core: classification, seats, fair queuing; no I/O, no koa.
+  'packages/flowcontrol': ['@plat/apimachinery'],
   // The webhook client: above the machinery, below every caller (knows no koa, no registry).
   'packages/webhook': ['@plat/apimachinery'],
   'packages/apiserver': ['@plat/apimachinery', '@plat/storage', '@plat/registry', '@plat/admission', '@plat/api', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving', '@plat/webhook'],
@@ -46,6 +48,8 @@ const allowedInTests = {
 const banned = {
   // The webhook client serves every caller; HTTP serving is theirs.
   'packages/webhook': ['koa'],
+  // The filter that serves it is the server's; the core knows no HTTP.
+  'packages/flowcontrol': ['koa'],
 };
 const isTestFile = (file) => /(\.test|test-support)\.ts$/.test(file);
 const ours = /^@plat\/([a-z-]+)(\/.*)?$/;
