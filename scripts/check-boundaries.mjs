@@ -14,8 +14,9 @@ const allowed = {
   // The admission chain and its plugins: above the registry (whose Admission it implements), below the server.
   'packages/admission': ['@plat/apimachinery', '@plat/registry', '@plat/api'],
   'packages/merge': ['@plat/apimachinery'],
-  // Objects that name a webhook are validated with the webhook package's URL and Service checks, as upstream's are.
-  'packages/api': ['@plat/apimachinery', '@plat/registry', '@plat/cel', '@plat/webhook'],
+  // Objects that name a webhook are validated with the webhook package's URL and Service checks, as upstream's are;
+  // the flowcontrol kinds with APF's constants, its shuffle-sharding entropy bound and its mandatory objects.
+  'packages/api': ['@plat/apimachinery', '@plat/registry', '@plat/cel', '@plat/webhook', '@plat/flowcontrol'],
   'packages/auth': ['@plat/apimachinery'],
   'packages/featuregate': [],
   'packages/serving': ['@plat/apimachinery'],

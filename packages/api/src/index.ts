@@ -53,3 +53,6 @@ export { typeCheckPolicy, type KindResolver, type TypedKind } from './admissionr
 
 export { systemNamespaces, systemNamespaceObjects, immortalNamespaces, systemNamespacePrefix } from './system-namespaces.js';
 export * from './apiextensions/schema/index.js';
+export type { FlowSchemaObject, PriorityLevelConfigurationObject, FlowControlVersion } from './flowcontrol/types.js';
+export { flowSchemaDefinition } from './flowcontrol/flow-schema.js';
+export { priorityLevelConfigurationDefinition } from './flowcontrol/priority-level-configuration.js';

@@ -29,6 +29,8 @@ import { tokenReviewDefinition, type TokenReviewer } from './authentication/toke
 import { customResourceDefinitionDefinition } from './apiextensions/custom-resource-definition.js';
 import { validatingAdmissionPolicyDefinition } from './admissionregistration/validating-admission-policy.js';
 import { validatingAdmissionPolicyBindingDefinition } from './admissionregistration/validating-admission-policy-binding.js';
+import { flowSchemaDefinition } from './flowcontrol/flow-schema.js';
+import { priorityLevelConfigurationDefinition } from './flowcontrol/priority-level-configuration.js';
 
 /**
  * What the server gives the kinds whose factories take something, at wiring: settings from its
@@ -81,6 +83,10 @@ export const builtinKinds: readonly BuiltinKind[] = [
   kind(validatingAdmissionPolicyBindingDefinition('v1beta1')),
   kind(validatingAdmissionPolicyDefinition('v1alpha1')),
   kind(validatingAdmissionPolicyBindingDefinition('v1alpha1')),
+  kind(flowSchemaDefinition('v1beta3')),
+  kind(priorityLevelConfigurationDefinition('v1beta3')),
+  kind(flowSchemaDefinition('v1beta2')),
+  kind(priorityLevelConfigurationDefinition('v1beta2')),
   kind(({ tokenIssuer }) => tokenIssuer && tokenRequestDefinition(tokenIssuer)),
 ];
 

@@ -13,3 +13,4 @@ export { formatSeatSeconds, type WorkEstimate } from './work-estimate.js';
 export type { QueueDump, QueueSetDump, RejectReason, RequestDump } from './queue-set.js';
 export { DroppedRequestsTracker } from './dropped-requests.js';
 export { defaultRequestWaitLimitMs, requestWaitDeadline } from './wait-limit.js';
+export { MAX_HASH_BITS, requiredEntropyBits } from './shuffle-sharding.js';

@@ -228,9 +228,11 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
   servedByDefault?: boolean;
   /**
    * This version of the resource is deprecated: requests get a `Warning: 299` header (`warning`,
-   * or one naming `removedRelease`), an audit annotation and apiserver_requested_deprecated_apis.
+   * or upstream's text from the releases and the replacement: "<group>/<version> <Kind> is
+   * deprecated in v1.26+, unavailable in v1.29+; use <group>/<replacementVersion> <Kind>"), an audit
+   * annotation and apiserver_requested_deprecated_apis.
    */
-  deprecated?: { removedRelease?: string; warning?: string };
+  deprecated?: { deprecatedRelease?: string; removedRelease?: string; replacementVersion?: string; warning?: string };
 }
 
 /**

@@ -18,6 +18,11 @@ export interface KindExamples {
    * them): encoded and decoded as Protobuf, it must come back the same. Absent: no Protobuf form.
    */
   fixture?: Record<string, unknown>;
+  /**
+   * A version whose shape differs from the others' (v1beta2 PriorityLevelConfiguration's
+   * assuredConcurrencyShares): its own sample and fixture, in place of the kind's.
+   */
+  versions?: Readonly<Record<string, { sample: KubeObject; fixture?: Record<string, unknown> }>>;
 }
 
 const SUFFIX = '-examples.test-support.js';
@@ -35,9 +40,14 @@ export async function kindExamples(): Promise<KindExamples[]> {
   return found;
 }
 
-/** The examples of a definition (any version of its group and kind), if any. */
-export function examplesOf(all: readonly KindExamples[], definition: { group: string; kind: string }): KindExamples | undefined {
-  return all.find((examples) => examples.group === definition.group && examples.kind === definition.kind);
+/**
+ * The examples of a definition (any version of its group and kind), if any; given its version, with
+ * that version's own sample and fixture where it has them.
+ */
+export function examplesOf(all: readonly KindExamples[], definition: { group: string; kind: string; version?: string }): KindExamples | undefined {
+  const examples = all.find((e) => e.group === definition.group && e.kind === definition.kind);
+  const own = definition.version ? examples?.versions?.[definition.version] : undefined;
+  return examples && own ? { ...examples, ...own } : examples;
 }
 
 /** A sample's metadata: every ObjectMeta field set. */

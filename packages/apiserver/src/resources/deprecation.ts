@@ -4,12 +4,15 @@ import type { ResolvedResource } from '@plat/registry';
 import type { RequestContext } from '../context.js';
 import type { ServerMetrics } from '../metrics.js';
 
-/** Upstream's default text: "<group>/<version> <Kind> is deprecated in v<x>+, unavailable in v<removed>+". */
+/** Upstream's default text: "<group>/<version> <Kind> is deprecated in v<x>+, unavailable in v<removed>+; use <group>/<version> <Kind>". */
 function deprecationWarning(resolved: ResolvedResource): string {
   const deprecated = resolved.definition.deprecated;
   if (deprecated?.warning) return deprecated.warning;
+  const since = deprecated?.deprecatedRelease ? ` in v${deprecated.deprecatedRelease}+` : '';
   const removed = deprecated?.removedRelease ? `, unavailable in v${deprecated.removedRelease}+` : '';
-  return `${resolved.apiVersion} ${resolved.kind} is deprecated${removed}`;
+  const group = resolved.group ? `${resolved.group}/` : '';
+  const use = deprecated?.replacementVersion ? `; use ${group}${deprecated.replacementVersion} ${resolved.kind}` : '';
+  return `${resolved.apiVersion} ${resolved.kind} is deprecated${since}${removed}${use}`;
 }
 
 /** A Warning header value: code 299, agent "-", the text quoted as an HTTP quoted-string. */
