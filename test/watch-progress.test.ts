@@ -34,17 +34,19 @@ describe('watch bookmarks over etcd with periodic progress notifications', () =>
       };
       // An unpaged list starts the resource's watch cache (where there is one), which then serves the watch.
       const quiet = await call('/api/v1/namespaces/default/serviceaccounts');
-      const watch = await server.watch(
-        `/api/v1/namespaces/default/serviceaccounts?watch=1&allowWatchBookmarks=true&timeoutSeconds=3&resourceVersion=${quiet.metadata.resourceVersion}`,
-        { token: tokens.token },
-      );
-      assert.equal(watch.status, 200);
+      // The writes elsewhere come first, so that however long they take the watch's one bookmark
+      // (2 s before its timeout) comes after them: only a progress notification can carry it past them.
       let elsewhere = 0;
       for (let i = 0; i < 3; i++) {
         const role = { metadata: { name: `elsewhere-${servers.length}-${i}` }, rules: [] };
         elsewhere = Number((await call('/apis/rbac.authorization.plat.io/v1/namespaces/default/roles', role)).metadata.resourceVersion);
       }
-      // The bookmark 2 s before the timeout, after etcd has had time for a notification or two.
+      const watch = await server.watch(
+        `/api/v1/namespaces/default/serviceaccounts?watch=1&allowWatchBookmarks=true&timeoutSeconds=3&resourceVersion=${quiet.metadata.resourceVersion}`,
+        { token: tokens.token },
+      );
+      assert.equal(watch.status, 200);
+      // The bookmark 2 s before the timeout, after etcd has had time for a notification or three.
       const bookmark = await watch.next(5000);
       watch.close();
       assert.equal(bookmark?.type, 'BOOKMARK');

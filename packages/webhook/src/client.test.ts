@@ -68,7 +68,9 @@ test('webhook client: the client\'s own timeout bounds each attempt, and is not 
 test('webhook client: retries stop at the call\'s deadline, with the last answer\'s error', async () => {
   webhook.received = [];
   webhook.answer = () => ({ status: 500, body: 'down' });
-  const slowRetries: WebhookBackoff = { initialMs: 300, factor: 1, jitter: 0, steps: 5 };
-  await assert.rejects(client({ backoff: slowRetries }).post({}, { timeoutMs: 500 }), /an error on the server \("down"\)/);
-  assert.equal(webhook.received.length, 2, 'attempts at 0 and 300 ms; the third would come after the deadline');
+  // Waits of 1 s then 3 s within a 3 s deadline: a second attempt at about 1 s, the third past the
+  // deadline, with seconds to spare either way on a busy machine.
+  const slowRetries: WebhookBackoff = { initialMs: 1_000, factor: 3, jitter: 0, steps: 5 };
+  await assert.rejects(client({ backoff: slowRetries }).post({}, { timeoutMs: 3_000 }), /an error on the server \("down"\)/);
+  assert.equal(webhook.received.length, 2, 'attempts at 0 and 1 s; the third would come after the deadline');
 });

@@ -6,11 +6,17 @@ import { isStatusError } from '@plat/apimachinery';
 import type { RequestContext } from '../context.js';
 import { readBody } from './body.js';
 
-/** What readBody made of one request the client sends with `send`. */
-async function readWith(limit: number, send: (port: number) => void, discardMax?: number): Promise<Buffer | Error> {
+/**
+ * What readBody made of one request the client sends with `send`, which is told when the server
+ * has the request (its headers read).
+ */
+async function readWith(limit: number, send: (port: number, requested: Promise<void>) => void, discardMax?: number): Promise<Buffer | Error> {
   let outcome!: Promise<Buffer | Error>;
+  let onRequest!: () => void;
+  const requested = new Promise<void>((resolve) => (onRequest = resolve));
   const received = new Promise<void>((resolve) => {
     const server = createServer((req: IncomingMessage, res) => {
+      onRequest();
       const ctx = { req, state: {}, get: (name: string) => String(req.headers[name.toLowerCase()] ?? '') } as unknown as RequestContext;
       outcome = readBody(ctx, limit, discardMax).then(
         (body) => body,
@@ -22,18 +28,19 @@ async function readWith(limit: number, send: (port: number) => void, discardMax?
         resolve();
       });
     });
-    server.listen(0, '127.0.0.1', () => send((server.address() as AddressInfo).port));
+    server.listen(0, '127.0.0.1', () => send((server.address() as AddressInfo).port, requested));
   });
   await received;
   return outcome;
 }
 
-function post(port: number, chunks: string[], options: { length?: number; abort?: boolean } = {}): void {
+function post(port: number, chunks: string[], options: { length?: number; abortOnce?: Promise<void> } = {}): void {
   const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/', headers: options.length === undefined ? {} : { 'content-length': options.length } });
   req.on('error', () => {});
   req.on('response', (res) => res.resume());
   for (const chunk of chunks) req.write(chunk);
-  if (options.abort) setTimeout(() => req.destroy(), 50);
+  // Gone mid-body once the server is reading it: before that, the server would never see a request.
+  if (options.abortOnce) void options.abortOnce.then(() => req.destroy());
   else req.end();
 }
 
@@ -105,7 +112,7 @@ describe('readBody', () => {
   });
 
   it('fails, and does not wait, when the client goes away mid-body', async () => {
-    const error = await readWith(100, (port) => post(port, ['{"a":'], { abort: true }));
+    const error = await readWith(100, (port, requested) => post(port, ['{"a":'], { abortOnce: requested }));
     assert.ok(error instanceof Error && !isStatusError(error), String(error));
     // The request's own error: an aborted request (or, had it closed without one, a premature close).
     assert.ok(['ECONNRESET', 'ERR_STREAM_PREMATURE_CLOSE'].includes((error as Error & { code?: string }).code ?? ''), String(error));
