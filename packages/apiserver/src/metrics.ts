@@ -4,7 +4,7 @@
 import { Counter, Gauge, Registry } from 'prom-client';
 import { HealthCheckMetrics, MetricsStability, collectProcessMetrics, type DeclaredMetric, type MetricsStabilityOptions, type StabilityLevel } from '@plat/serving';
 import { CheapCounter, CheapHistogram } from './cheap-metrics.js';
-import type { Handler } from './context.js';
+import type { ParameterizedContext } from 'koa';
 
 const requestLabels = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
 type RequestLabel = (typeof requestLabels)[number];
@@ -166,7 +166,7 @@ export class ServerMetrics {
   }
 
   /** /metrics, or with `registry` another of its endpoints (/metrics/slis). */
-  handler(registry: Registry = this.registry): Handler {
+  handler(registry: Registry = this.registry): (ctx: ParameterizedContext) => Promise<void> {
     return async (ctx) => {
       ctx.body = await registry.metrics();
       ctx.set('Content-Type', registry.contentType);

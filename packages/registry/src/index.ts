@@ -26,6 +26,7 @@ export type {
   WriteOptions,
 } from './requests.js';
 export { ensureIdentity, objectFromInput, type DecodedInput } from './object-input.js';
+export { StoreInformer, type InformerHandlers, type InformerLogger } from './store-informer.js';
 export { startWatch, type ApiWatch, type ApiWatchEvent, type ApiWatchEventType, type WatchQuery, type WatchSettings } from './watch.js';
 export { toStatusError, tooLargeResourceVersion, OPTIMISTIC_LOCK_MESSAGE } from './errors.js';
 export { formatTimestamp } from './object-meta.js';

@@ -2,13 +2,11 @@
 // current by one list-then-watch per kind through the registry stores, so that a grant made
 // through any replica takes effect on every replica as soon as its watch event arrives.
 import { authorize, rulesReview, RbacIndex, type ClusterRole, type ClusterRoleBinding, type RbacKind, type RbacObjects } from '@plat/auth';
-import type { KubeObject } from '@plat/registry';
+import { StoreInformer, type InformerHandlers, type KubeObject, type ResourceStore } from '@plat/registry';
 import type { Logger } from 'pino';
 import type { Authorizer } from '../authorization.js';
 import type { AccessAttributes, AccessDecision, AccessRules } from '@plat/apimachinery';
-import type { HealthCheck } from '../health.js';
-import type { ResourceCatalog } from '../resources/catalog.js';
-import { StoreInformer, type InformerHandlers } from '../resources/store-informer.js';
+import type { HealthCheck } from '@plat/serving';
 import type { UserInfo } from '../user.js';
 
 const RBAC_RESOURCES: Record<RbacKind, string> = {
@@ -41,6 +39,11 @@ function indexHandlers(kind: RbacKind, index: RbacIndex): InformerHandlers<KubeO
   };
 }
 
+/** Where the RBAC objects are read: the server's catalog of served resources is one. */
+export interface RbacStores {
+  store(group: string, version: string, resource: string): ResourceStore;
+}
+
 /**
  * Upstream's RBAC authorizer over a watched index. Until the first list of a kind succeeds, the
  * index holds the bootstrap policy's objects (the seed), so that anonymous health checks and
@@ -51,7 +54,7 @@ export class RbacAuthorizer implements Authorizer, HealthCheck {
   readonly index: RbacIndex;
   private readonly informers: StoreInformer[];
 
-  constructor(catalog: ResourceCatalog, domain: string, logger: Logger, seed: RbacSeed = { clusterRoles: [], clusterRoleBindings: [] }) {
+  constructor(catalog: RbacStores, domain: string, logger: Logger, seed: RbacSeed = { clusterRoles: [], clusterRoleBindings: [] }) {
     this.index = new RbacIndex({ domain });
     for (const role of seed.clusterRoles) this.index.upsert('ClusterRole', structuredClone(role));
     for (const binding of seed.clusterRoleBindings) this.index.upsert('ClusterRoleBinding', structuredClone(binding));

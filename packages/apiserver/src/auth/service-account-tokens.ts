@@ -5,9 +5,8 @@
 import { createHash, createPrivateKey, createPublicKey, X509Certificate, type KeyObject } from 'node:crypto';
 import { SignJWT, decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { isStatusError, newBadRequest, newConflict, newGenericServerResponse, newNotFound } from '@plat/apimachinery';
-import { formatTimestamp, type IssuedServiceAccountToken, type KubeObject, type ServiceAccountTokenRequest } from '@plat/registry';
+import { formatTimestamp, type IssuedServiceAccountToken, type KubeObject, type ResourceStore, type ServiceAccountTokenRequest } from '@plat/registry';
 import { goQuoteList, type TokenAuthentication, type TokenAuthenticator } from '../authentication.js';
-import type { ResourceCatalog } from '../resources/catalog.js';
 import { serviceAccountGroups, serviceAccountUsername } from '../user.js';
 
 export interface ServiceAccountTokenOptions {
@@ -103,6 +102,11 @@ const BINDABLE: Record<string, { resource: string; claim: 'pod' | 'secret' }> = 
 
 const audiencesOf = (aud: JWTPayload['aud']): string[] => (aud === undefined ? [] : Array.isArray(aud) ? aud : [aud]);
 
+/** Where service accounts, secrets and pods are read: the server's catalog of served resources is one. */
+export interface ServedStores {
+  find(group: string, version: string, resource: string): { readonly store: ResourceStore } | undefined;
+}
+
 export class ServiceAccountTokens implements TokenAuthenticator {
   readonly apiAudiences: readonly string[];
   /** The private claims' key: "kubernetes.io" under k8s.io, else the API domain. */
@@ -111,7 +115,7 @@ export class ServiceAccountTokens implements TokenAuthenticator {
 
   constructor(
     private readonly options: ServiceAccountTokenOptions,
-    private readonly catalog: ResourceCatalog,
+    private readonly catalog: ServedStores,
     domain: string,
   ) {
     this.apiAudiences = options.apiAudiences?.length ? options.apiAudiences : options.issuers;

@@ -1,9 +1,16 @@
-// An in-process informer over one of the catalog's stores: list, then watch from the list's
+// An in-process informer over one resource store: list, then watch from the list's
 // resourceVersion; when the watch ends (an error, a compacted start, storage gone), list again.
-// The server's own controllers (the RBAC authorizer's index, the custom resource definitions)
-// keep their state with it.
-import { startWatch, type ApiWatch, type KubeObject, type ResourceStore } from '@plat/registry';
-import type { Logger } from 'pino';
+// The server's own controllers (the RBAC authorizer's index, the custom resource definitions,
+// the admission policies) keep their state with it.
+import type { KubeObject } from './definition.js';
+import type { ResourceStore } from './store.js';
+import { startWatch, type ApiWatch } from './watch.js';
+
+/** What the informer logs through (a pino Logger is one); the registry knows no logging library. */
+export interface InformerLogger {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
 
 export interface InformerHandlers<T extends KubeObject> {
   /** What a fresh list found: the whole state (objects not in it are gone). */
@@ -26,7 +33,7 @@ export class StoreInformer<T extends KubeObject = KubeObject> {
     private readonly what: string,
     private readonly store: ResourceStore,
     private readonly handlers: InformerHandlers<T>,
-    private readonly logger: Logger,
+    private readonly logger: InformerLogger,
   ) {}
 
   start(): void {
