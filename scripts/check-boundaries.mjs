@@ -21,7 +21,9 @@ const allowed = {
   'packages/serving': ['@plat/apimachinery'],
   // The webhook client: above the machinery, below every caller (knows no koa, no registry).
   'packages/webhook': ['@plat/apimachinery'],
-  'packages/apiserver': ['@plat/apimachinery', '@plat/storage', '@plat/registry', '@plat/admission', '@plat/api', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving', '@plat/webhook'],
+  // The API server's Prometheus metrics: below everything that counts, knowing requests only by their labels.
+  'packages/metrics': ['@plat/serving', '@plat/storage'],
+  'packages/apiserver': ['@plat/apimachinery', '@plat/metrics', '@plat/storage', '@plat/registry', '@plat/admission', '@plat/api', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving', '@plat/webhook'],
   'apps/apiserver': ['@plat/apimachinery', '@plat/apiserver', '@plat/admission', '@plat/storage', '@plat/api', '@plat/featuregate', '@plat/webhook'],
   'packages/client': ['@plat/apimachinery'],
   'apps/controller-manager': ['@plat/apimachinery', '@plat/client', '@plat/serving', '@plat/featuregate'],
@@ -39,6 +41,8 @@ const allowedInTests = {
   'packages/api': ['@plat/storage'],
   // A loopback HTTPS webhook needs a certificate for name.namespace.svc.
   'packages/webhook': ['@plat/serving'],
+  // Tests that need a server to count its requests.
+  'packages/metrics': ['@plat/apiserver'],
   'packages/client': ['@plat/apiserver', '@plat/api', '@plat/storage', '@plat/protobuf'],
   'apps/controller-manager': ['@plat/apiserver', '@plat/api', '@plat/storage'],
 };

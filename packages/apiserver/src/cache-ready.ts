@@ -2,7 +2,7 @@
 // it serves has listed (upstream's informer-sync checks, for the watch cache this server keeps of
 // each resource from its start).
 import type { HealthCheck } from './health.js';
-import { resourceOfPrefix } from './watch-cache-metrics.js';
+import { resourceOfPrefix } from '@plat/metrics';
 
 /** What the check reads of the watch cache (CachedStorage). */
 export interface CacheSync {

@@ -20,7 +20,7 @@ import { requestInfoFilter } from './filters/request-info.js';
 import { requestLogFilter } from './filters/request-log.js';
 import { timeoutFilter } from './filters/timeout.js';
 import type { LimitOptions, UserRateLimiter } from './limits.js';
-import type { ServerMetrics } from './metrics.js';
+import type { ServerMetrics } from '@plat/metrics';
 import type { PathMux } from './mux.js';
 import type { RequestInfo } from './request-info.js';
 

@@ -4,7 +4,7 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { RequestContext } from './context.js';
-import type { ServerMetrics } from './metrics.js';
+import type { ServerMetrics } from '@plat/metrics';
 
 export interface LimitOptions {
   /** Non-mutating requests in flight at once on this replica; 0: no limit. Upstream's default 400. */

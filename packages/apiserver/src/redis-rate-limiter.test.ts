@@ -8,7 +8,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { once } from 'node:events';
 import { pino } from 'pino';
 import { RedisRateLimiter } from './limits.js';
-import { ServerMetrics } from './metrics.js';
+import { ServerMetrics } from '@plat/metrics';
 
 /** A command as the client sent it: its name in upper case, then its arguments. */
 type Command = string[];

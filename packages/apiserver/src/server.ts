@@ -20,7 +20,7 @@ import { servingStorage } from './control-plane/storage.js';
 import { ShutdownCheck } from './health.js';
 import { DEFAULT_HTTP2_MAX_STREAMS, createSecurePort } from './http-server.js';
 import { newUserRateLimiter } from './limits.js';
-import { ServerMetrics } from './metrics.js';
+import { ServerMetrics } from '@plat/metrics';
 import { PathMux } from './mux.js';
 import type { RequestInfo } from './request-info.js';
 import { RequestTracker } from './request-tracker.js';

@@ -5,7 +5,7 @@ import type { AuthenticationOptions } from '../authentication.js';
 import type { ServiceAccountTokens } from '../auth/service-account-tokens.js';
 import { CachedTokenAuthenticator } from '../auth/token-cache.js';
 import { WebhookTokenAuthenticator } from '../auth/webhook-token.js';
-import type { ServerMetrics } from '../metrics.js';
+import type { ServerMetrics } from '@plat/metrics';
 import type { ServerOptions } from './options.js';
 
 export function serverAuthentication(

@@ -2,7 +2,7 @@
 // them, /version, /metrics and /metrics/slis.
 import type { Logger } from 'pino';
 import { healthHandler, pingCheck, singleCheckHandler, storageCheck, type HealthCheck, type ShutdownCheck } from '../health.js';
-import type { ServerMetrics } from '../metrics.js';
+import type { ServerMetrics } from '@plat/metrics';
 import type { PathMux } from '../mux.js';
 import type { Storage } from '@plat/storage';
 import { versionHandler, versionInfo } from '../version.js';

@@ -18,7 +18,7 @@ import type { ListMemoryBudget } from '../list-budget.js';
 import type { LimitOptions } from '../limits.js';
 import type { AuditFileOptions, AuditSink } from '../audit.js';
 import type { AuditPolicy } from '../audit-policy.js';
-import type { ServerMetrics } from '../metrics.js';
+import type { ServerMetrics } from '@plat/metrics';
 import type { TransformationMetrics } from '../encryption/transformation-metrics.js';
 import type { RuntimeConfigEntry } from '../runtime-config.js';
 import type { WatchCacheSize } from '../watch-cache-sizes.js';

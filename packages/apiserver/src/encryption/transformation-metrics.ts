@@ -5,7 +5,7 @@
 // their stability, when the server registers it, before storage is first used.
 import type { MetricsStability } from '@plat/serving';
 import type { TransformationObserver } from '@plat/storage';
-import { CheapCounter, CheapHistogram, type CounterSeries, type HistogramSeries } from '../cheap-metrics.js';
+import { CheapCounter, CheapHistogram, type CounterSeries, type HistogramSeries } from '@plat/metrics';
 
 /** Upstream's buckets: 5 µs doubling 25 times. */
 const buckets = Array.from({ length: 25 }, (_, i) => 5e-6 * 2 ** i);

@@ -1,7 +1,7 @@
 // Request metrics (apiserver_request_total, apiserver_request_duration_seconds), recorded when the
 // response closes, so that streams count with their whole duration.
 import type { Middleware, RequestState } from '../context.js';
-import type { ServerMetrics } from '../metrics.js';
+import type { ServerMetrics } from '@plat/metrics';
 import type { RequestInfo } from '../request-info.js';
 
 /** Upstream's reported verb: the HTTP method, but LIST, WATCH and APPLY where those apply. */

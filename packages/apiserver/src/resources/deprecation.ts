@@ -2,7 +2,7 @@
 // and the apiserver_requested_deprecated_apis gauge.
 import type { ResolvedResource } from '@plat/registry';
 import type { RequestContext } from '../context.js';
-import type { ServerMetrics } from '../metrics.js';
+import type { ServerMetrics } from '@plat/metrics';
 
 /** Upstream's default text: "<group>/<version> <Kind> is deprecated in v<x>+, unavailable in v<removed>+". */
 function deprecationWarning(resolved: ResolvedResource): string {

@@ -4,7 +4,7 @@ import { resolveGroup, type KubeObject, type ResolvedResource, type ResourceDefi
 import type { ServerResponse } from 'node:http';
 import type { ServiceAccountTokens } from '../../auth/service-account-tokens.js';
 import { ListMemoryBudget } from '../../list-budget.js';
-import type { ServerMetrics } from '../../metrics.js';
+import type { ServerMetrics } from '@plat/metrics';
 import type { PathMux } from '../../mux.js';
 import { OpenAPI } from '../../openapi/handlers.js';
 import type { ResourceCatalog, ServedResource } from '../../resources/catalog.js';

@@ -4,7 +4,7 @@ import type { RequestContext } from '../../context.js';
 import type { RequestInfo } from '../../request-info.js';
 import type { ResolvedResource } from '@plat/registry';
 import type { ServedResource } from '../catalog.js';
-import type { ServerMetrics } from '../../metrics.js';
+import type { ServerMetrics } from '@plat/metrics';
 import type { ListMemoryBudget } from '../../list-budget.js';
 import type { Representation } from '../negotiation.js';
 import { Query } from '../query.js';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { CachedStorage, createStorage } from '@plat/storage';
-import { startApiServer } from './testing/index.js';
+import { startApiServer } from '@plat/apiserver/testing';
 import { resourceOfPrefix } from './watch-cache-metrics.js';
 
 const promtool = spawnSync('promtool', ['--version']).status === 0;
