@@ -23,7 +23,9 @@ const allowed = {
   'packages/webhook': ['@plat/apimachinery'],
   // The API server's Prometheus metrics: below everything that counts, knowing requests only by their labels.
   'packages/metrics': ['@plat/serving', '@plat/storage'],
-  'packages/apiserver': ['@plat/apimachinery', '@plat/metrics', '@plat/storage', '@plat/registry', '@plat/admission', '@plat/api', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving', '@plat/webhook'],
+  // The audit policy, events and log: no HTTP, no API (the audit filter is the server's).
+  'packages/audit': ['@plat/apimachinery'],
+  'packages/apiserver': ['@plat/apimachinery', '@plat/metrics', '@plat/audit', '@plat/storage', '@plat/registry', '@plat/admission', '@plat/api', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving', '@plat/webhook'],
   'apps/apiserver': ['@plat/apimachinery', '@plat/apiserver', '@plat/admission', '@plat/storage', '@plat/api', '@plat/featuregate', '@plat/webhook'],
   'packages/client': ['@plat/apimachinery'],
   'apps/controller-manager': ['@plat/apimachinery', '@plat/client', '@plat/serving', '@plat/featuregate'],
@@ -43,6 +45,7 @@ const allowedInTests = {
   'packages/webhook': ['@plat/serving'],
   // Tests that need a server to count its requests.
   'packages/metrics': ['@plat/apiserver'],
+  'packages/audit': ['@plat/apiserver'],
   'packages/client': ['@plat/apiserver', '@plat/api', '@plat/storage', '@plat/protobuf'],
   'apps/controller-manager': ['@plat/apiserver', '@plat/api', '@plat/storage'],
 };

@@ -23,8 +23,8 @@ export { checkShowHiddenMetricsForVersion, parseTlsCipherSuites, parseTlsMinVers
 export type { RequestInfo } from './request-info.js';
 export { versionInfo, type VersionInfo } from './version.js';
 export { TOO_MANY_REQUESTS_MESSAGE, type LimitOptions, type UserRateOptions } from './limits.js';
-export { AuditFileLog, type AuditEvent, type AuditFileOptions, type AuditLogFormat, type AuditSink } from './audit.js';
-export { parseAuditPolicy, type AuditPolicy } from './audit-policy.js';
+export { AuditFileLog, type AuditEvent, type AuditFileOptions, type AuditLogFormat, type AuditSink } from '@plat/audit';
+export { parseAuditPolicy, type AuditPolicy } from '@plat/audit';
 export { OidcAuthenticator, type OidcOptions } from './auth/oidc.js';
 export { parseRuntimeConfig, type RuntimeConfigEntry } from './runtime-config.js';
 export { DEFAULT_WATCH_CACHE_SIZES, parseWatchCacheSizes, type WatchCacheSize } from './watch-cache-sizes.js';

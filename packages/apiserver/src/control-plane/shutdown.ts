@@ -4,7 +4,7 @@
 // running stopped and storage closed.
 import type { Storage } from '@plat/storage';
 import type { Logger } from 'pino';
-import type { AuditSink } from '../audit.js';
+import type { AuditSink } from '@plat/audit';
 import type { ShutdownCheck } from '../health.js';
 import type { SecurePort } from '../http-server.js';
 import type { UserRateLimiter } from '../limits.js';

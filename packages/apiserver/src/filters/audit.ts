@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import type { Middleware, RequestContext, RequestState } from '../context.js';
-import type { AuditEvent, AuditResponseStatus, AuditSink, AuditUser } from '../audit.js';
-import { evaluateAuditPolicy, levelAtLeast, type AuditPolicy, type AuditStage, type RequestAuditConfig } from '../audit-policy.js';
+import type { AuditEvent, AuditResponseStatus, AuditSink, AuditUser } from '@plat/audit';
+import { evaluateAuditPolicy, levelAtLeast, type AuditPolicy, type AuditStage, type RequestAuditConfig } from '@plat/audit';
 import type { UserInfo } from '../user.js';
 
 /** Upstream's MicroTime: RFC 3339 with microseconds. */

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuditFileLog, legacyAuditLine, type AuditEvent } from './audit.js';
 import { parseAuditPolicy } from './audit-policy.js';
-import { captureLogger } from './testing/index.js';
-import { startApiServer } from './testing/index.js';
+import { captureLogger } from '@plat/apiserver/testing';
+import { startApiServer } from '@plat/apiserver/testing';
 
 const admin = { Authorization: 'Bearer t-admin', 'User-Agent': 'audit-test/1.0' };
 
