@@ -25,7 +25,9 @@ const allowed = {
   'packages/metrics': ['@plat/serving', '@plat/storage'],
   // The audit policy, events and log: no HTTP, no API (the audit filter is the server's).
   'packages/audit': ['@plat/apimachinery'],
-  'packages/apiserver': ['@plat/apimachinery', '@plat/metrics', '@plat/audit', '@plat/storage', '@plat/registry', '@plat/admission', '@plat/api', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving', '@plat/webhook'],
+  // Authentication: service accounts read through the registry's stores, TokenReview through the webhook client.
+  'packages/authn': ['@plat/apimachinery', '@plat/registry', '@plat/serving', '@plat/webhook'],
+  'packages/apiserver': ['@plat/apimachinery', '@plat/metrics', '@plat/audit', '@plat/authn', '@plat/storage', '@plat/registry', '@plat/admission', '@plat/api', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving', '@plat/webhook'],
   'apps/apiserver': ['@plat/apimachinery', '@plat/apiserver', '@plat/admission', '@plat/storage', '@plat/api', '@plat/featuregate', '@plat/webhook'],
   'packages/client': ['@plat/apimachinery'],
   'apps/controller-manager': ['@plat/apimachinery', '@plat/client', '@plat/serving', '@plat/featuregate'],
@@ -46,6 +48,7 @@ const allowedInTests = {
   // Tests that need a server to count its requests.
   'packages/metrics': ['@plat/apiserver'],
   'packages/audit': ['@plat/apiserver'],
+  'packages/authn': ['@plat/apiserver'],
   'packages/client': ['@plat/apiserver', '@plat/api', '@plat/storage', '@plat/protobuf'],
   'apps/controller-manager': ['@plat/apiserver', '@plat/api', '@plat/storage'],
 };

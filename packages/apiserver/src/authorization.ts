@@ -2,7 +2,7 @@
 // upstream's privileged-group authorizer; a refusal is a 403 Status in upstream's words.
 import { StatusError, newForbidden, type AccessAttributes, type AccessDecision, type AccessRules, type UserInfo } from '@plat/apimachinery';
 import { forbiddenMessage } from '@plat/auth';
-import { SYSTEM_PRIVILEGED_GROUP } from './user.js';
+import { SYSTEM_PRIVILEGED_GROUP } from '@plat/authn';
 
 export type AuthorizationMode = 'AlwaysAllow' | 'AlwaysDeny' | 'RBAC' | 'Webhook';
 export const authorizationModes: readonly AuthorizationMode[] = ['AlwaysAllow', 'AlwaysDeny', 'RBAC', 'Webhook'];

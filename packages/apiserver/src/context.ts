@@ -1,7 +1,7 @@
 // The koa types of this server: what the filter chain leaves on ctx.state for the handlers after it.
 import type Koa from 'koa';
 import type { RequestInfo } from './request-info.js';
-import type { UserInfo } from './user.js';
+import type { UserInfo } from '@plat/authn';
 import type { RequestAudit } from './filters/audit.js';
 
 export interface RequestState {

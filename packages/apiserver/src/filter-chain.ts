@@ -4,7 +4,7 @@
 // DefaultBuildHandlerChain, outermost first), ending in the handler mux. A filter that is not
 // configured builds to nothing. Adding a filter is adding an entry.
 import type { Logger } from 'pino';
-import type { AuthenticationOptions } from './authentication.js';
+import type { AuthenticationOptions } from '@plat/authn';
 import type { Authorizer } from './authorization.js';
 import type { Middleware } from './context.js';
 import type { AuditSink } from '@plat/audit';

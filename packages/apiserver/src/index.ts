@@ -7,16 +7,16 @@ export {
   type AuthorizationMode,
   type Authorizer,
 } from './authorization.js';
-export type { AuthenticationOptions, TokenAuthenticator, TokenAuthentication } from './authentication.js';
+export type { AuthenticationOptions, TokenAuthenticator, TokenAuthentication } from '@plat/authn';
 export {
   parsePublicKeys,
   parseSigningKey,
   keyId,
   ServiceAccountKeyError,
   type ServiceAccountTokenOptions,
-} from './auth/service-account-tokens.js';
-export { loadTokenFile, parseTokenFile, TokenFileError, type TokenFile } from './token-file.js';
-export type { UserInfo } from './user.js';
+} from '@plat/authn';
+export { loadTokenFile, parseTokenFile, TokenFileError, type TokenFile } from '@plat/authn';
+export type { UserInfo } from '@plat/authn';
 // The serving certificate lives in @plat/serving, shared with the controller-manager; offered here too.
 export { loadServingCert, ensureSelfSignedCert, servingNames, type ServingCertificate, type SelfSignedCertificate } from '@plat/serving';
 export { checkShowHiddenMetricsForVersion, parseTlsCipherSuites, parseTlsMinVersion, type TlsPolicy } from '@plat/serving';
@@ -25,8 +25,8 @@ export { versionInfo, type VersionInfo } from './version.js';
 export { TOO_MANY_REQUESTS_MESSAGE, type LimitOptions, type UserRateOptions } from './limits.js';
 export { AuditFileLog, type AuditEvent, type AuditFileOptions, type AuditLogFormat, type AuditSink } from '@plat/audit';
 export { parseAuditPolicy, type AuditPolicy } from '@plat/audit';
-export { OidcAuthenticator, type OidcOptions } from './auth/oidc.js';
+export { OidcAuthenticator, type OidcOptions } from '@plat/authn';
 export { parseRuntimeConfig, type RuntimeConfigEntry } from './runtime-config.js';
 export { DEFAULT_WATCH_CACHE_SIZES, parseWatchCacheSizes, type WatchCacheSize } from './watch-cache-sizes.js';
-export type { WebhookVersion } from './auth/webhook-token.js';
+export type { WebhookVersion } from '@plat/authn';
 export { EncryptionConfigError, parseEncryptionConfiguration, encryptionTransformers, TransformationMetrics } from './encryption/index.js';

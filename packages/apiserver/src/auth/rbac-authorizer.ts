@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { Authorizer } from '../authorization.js';
 import type { AccessAttributes, AccessDecision, AccessRules } from '@plat/apimachinery';
 import type { HealthCheck } from '@plat/serving';
-import type { UserInfo } from '../user.js';
+import type { UserInfo } from '@plat/authn';
 
 const RBAC_RESOURCES: Record<RbacKind, string> = {
   ClusterRole: 'clusterroles',

@@ -4,7 +4,7 @@ import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { builtinDefinitions } from '@plat/api';
 import { createStorage } from '@plat/storage';
 import { ResourceCatalog } from '../resources/catalog.js';
-import { algorithmOf, keyId, parsePublicKeys, parseSigningKey, ServiceAccountKeyError, ServiceAccountTokens } from './service-account-tokens.js';
+import { algorithmOf, keyId, parsePublicKeys, parseSigningKey, ServiceAccountKeyError, ServiceAccountTokens } from '@plat/authn';
 
 const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const ec = generateKeyPairSync('ec', { namedCurve: 'P-384' });

@@ -2,9 +2,9 @@
 // authorizer, its token authenticators and its service-account token issuer.
 import { newGenericServerResponse } from '@plat/apimachinery';
 import type { VirtualServices } from '@plat/registry';
-import { authenticateToken, type AuthenticationOptions } from '../authentication.js';
+import { authenticateToken, type AuthenticationOptions } from '@plat/authn';
 import type { Authorizer } from '../authorization.js';
-import type { ServiceAccountTokens } from './service-account-tokens.js';
+import type { ServiceAccountTokens } from '@plat/authn';
 
 export function virtualServices(
   authorizer: Authorizer,

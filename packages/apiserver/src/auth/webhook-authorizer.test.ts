@@ -4,7 +4,7 @@ import type { AccessAttributes } from '@plat/apimachinery';
 import { startTestWebhook, type TestWebhook } from '../testing/index.js';
 import { WebhookAuthorizer } from './webhook-authorizer.js';
 import { WebhookClient } from '@plat/webhook';
-import type { WebhookVersion } from './webhook-token.js';
+import type { WebhookVersion } from '@plat/authn';
 
 let webhook: TestWebhook;
 before(async () => {

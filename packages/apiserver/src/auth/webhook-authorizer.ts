@@ -9,9 +9,9 @@
 // (admission policies' expressions) gets the cached answers only (cachedOnly).
 import type { AccessAttributes, AccessDecision, AccessRules } from '@plat/apimachinery';
 import type { Authorizer, SyncAuthorizer } from '../authorization.js';
-import { ExpiringCache } from './expiring-cache.js';
+import { ExpiringCache } from '@plat/authn';
 import { checkAnswerKind, type WebhookClient } from '@plat/webhook';
-import type { WebhookVersion } from './webhook-token.js';
+import type { WebhookVersion } from '@plat/authn';
 
 export interface WebhookAuthorizerOptions {
   client: WebhookClient;

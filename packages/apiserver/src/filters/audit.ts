@@ -9,7 +9,7 @@ import { parse as parseYaml } from 'yaml';
 import type { Middleware, RequestContext, RequestState } from '../context.js';
 import type { AuditEvent, AuditResponseStatus, AuditSink, AuditUser } from '@plat/audit';
 import { evaluateAuditPolicy, levelAtLeast, type AuditPolicy, type AuditStage, type RequestAuditConfig } from '@plat/audit';
-import type { UserInfo } from '../user.js';
+import type { UserInfo } from '@plat/authn';
 
 /** Upstream's MicroTime: RFC 3339 with microseconds. */
 const microTime = (date: Date): string => date.toISOString().replace(/Z$/, '000Z');

@@ -1,7 +1,7 @@
 // Authentication (upstream's WithAuthentication): who the request is, from its client certificate or
 // bearer token, else anonymous; credentials given but not valid are a 401.
 import { newUnauthorized } from '@plat/apimachinery';
-import { authenticate, type AuthenticationOptions, type TlsPeer } from '../authentication.js';
+import { authenticate, type AuthenticationOptions, type TlsPeer } from '@plat/authn';
 import type { Middleware } from '../context.js';
 
 export function authenticationFilter(options: AuthenticationOptions): Middleware {

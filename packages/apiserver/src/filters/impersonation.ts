@@ -15,7 +15,7 @@ import {
   serviceAccountUsername,
   splitServiceAccountUsername,
   type UserInfo,
-} from '../user.js';
+} from '@plat/authn';
 
 const USER_HEADER = 'impersonate-user';
 const USER_HEADER_NAME = 'Impersonate-User';

@@ -4,7 +4,7 @@ import { newTooManyRequests } from '@plat/apimachinery';
 import type { Middleware } from '../context.js';
 import { TOO_MANY_REQUESTS_MESSAGE, isLongRunning, requestKind, type LimitOptions, type RequestKind, type UserRateLimiter } from '../limits.js';
 import type { ServerMetrics } from '@plat/metrics';
-import { SYSTEM_PRIVILEGED_GROUP } from '../user.js';
+import { SYSTEM_PRIVILEGED_GROUP } from '@plat/authn';
 
 /** Probes and scrapes are never rate-limited per user: load balancers and Prometheus must get through. */
 const exemptPaths = /^\/(healthz|livez|readyz|metrics|version)(\/|$)/;

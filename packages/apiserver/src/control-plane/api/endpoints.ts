@@ -2,7 +2,7 @@
 // never-stored subresources, serviceaccounts/token, among them).
 import { resolveGroup, type KubeObject, type ResolvedResource, type ResourceDefinition } from '@plat/registry';
 import type { ServerResponse } from 'node:http';
-import type { ServiceAccountTokens } from '../../auth/service-account-tokens.js';
+import type { ServiceAccountTokens } from '@plat/authn';
 import { ListMemoryBudget } from '../../list-budget.js';
 import type { ServerMetrics } from '@plat/metrics';
 import type { PathMux } from '../../mux.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { SignJWT, exportJWK, generateKeyPair, type JWK, type JWTPayload, type CryptoKey } from 'jose';
-import { testCert } from '../testing/index.js';
+import { testCert } from '@plat/apiserver/testing';
 import { OidcAuthenticator, type OidcOptions } from './oidc.js';
 
 /** A small OpenID issuer on loopback: discovery and JWKS over HTTPS, its keys replaceable. */

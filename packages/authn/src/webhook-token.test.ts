@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestWebhook, type TestWebhook } from '../testing/index.js';
+import { startTestWebhook, type TestWebhook } from '@plat/apiserver/testing';
 import { WebhookClient } from '@plat/webhook';
 import { WebhookTokenAuthenticator, type WebhookVersion } from './webhook-token.js';
 

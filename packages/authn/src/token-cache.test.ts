@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
 import { MetricsStability } from '@plat/serving';
-import type { TokenAuthentication, TokenAuthenticator } from '../authentication.js';
+import type { TokenAuthentication, TokenAuthenticator } from './authentication.js';
 import { CachedTokenAuthenticator } from './token-cache.js';
 
 /** An authenticator that answers from a table and counts what it was asked. */

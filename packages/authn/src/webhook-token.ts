@@ -6,7 +6,7 @@
 // the webhook names none, the API server's own). kube-apiserver puts a cache around it
 // (token-cache.ts, --authentication-token-webhook-cache-ttl).
 import type { UserInfo } from '@plat/apimachinery';
-import type { TokenAuthentication, TokenAuthenticator } from '../authentication.js';
+import type { TokenAuthentication, TokenAuthenticator } from './authentication.js';
 import { checkAnswerKind, type WebhookClient } from '@plat/webhook';
 
 export type WebhookVersion = 'v1' | 'v1beta1';

@@ -8,7 +8,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { MetricsStability } from '@plat/serving';
-import type { TokenAuthentication, TokenAuthenticator } from '../authentication.js';
+import type { TokenAuthentication, TokenAuthenticator } from './authentication.js';
 import { ExpiringCache } from './expiring-cache.js';
 
 export interface TokenCacheOptions {

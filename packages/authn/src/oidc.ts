@@ -6,7 +6,7 @@
 // --oidc-required-claim present with its value. Keys and tokens are jose's.
 import { request as httpsRequest } from 'node:https';
 import { createRemoteJWKSet, customFetch, decodeJwt, errors as joseErrors, jwtVerify, type FetchImplementation, type JWTPayload } from 'jose';
-import type { TokenAuthentication, TokenAuthenticator } from '../authentication.js';
+import type { TokenAuthentication, TokenAuthenticator } from './authentication.js';
 
 export interface OidcOptions {
   /** --oidc-issuer-url: https only; the `iss` of accepted tokens and the discovery document's `issuer`. */

@@ -6,8 +6,8 @@ import { createHash, createPrivateKey, createPublicKey, X509Certificate, type Ke
 import { SignJWT, decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { isStatusError, newBadRequest, newConflict, newGenericServerResponse, newNotFound } from '@plat/apimachinery';
 import { formatTimestamp, type IssuedServiceAccountToken, type KubeObject, type ResourceStore, type ServiceAccountTokenRequest } from '@plat/registry';
-import { goQuoteList, type TokenAuthentication, type TokenAuthenticator } from '../authentication.js';
-import { serviceAccountGroups, serviceAccountUsername } from '../user.js';
+import { goQuoteList, type TokenAuthentication, type TokenAuthenticator } from './authentication.js';
+import { serviceAccountGroups, serviceAccountUsername } from './user.js';
 
 export interface ServiceAccountTokenOptions {
   /** --service-account-issuer: the first is the issuer of new tokens; tokens of any of them are accepted. */
