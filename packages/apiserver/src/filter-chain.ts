@@ -5,7 +5,7 @@
 // configured builds to nothing. Adding a filter is adding an entry.
 import type { Logger } from 'pino';
 import type { AuthenticationOptions } from '@plat/authn';
-import type { Authorizer } from './authorization.js';
+import type { Authorizer } from '@plat/authz';
 import type { Middleware } from './context.js';
 import type { AuditSink } from '@plat/audit';
 import type { AuditPolicy } from '@plat/audit';

@@ -6,7 +6,7 @@ export {
   authorizationModes,
   type AuthorizationMode,
   type Authorizer,
-} from './authorization.js';
+} from '@plat/authz';
 export type { AuthenticationOptions, TokenAuthenticator, TokenAuthentication } from '@plat/authn';
 export {
   parsePublicKeys,

@@ -6,7 +6,7 @@ import { createStorage, type Storage } from '@plat/storage';
 import { ResourceCatalog } from '../resources/catalog.js';
 import { captureLogger } from '../testing/index.js';
 import type { AccessAttributes } from '@plat/apimachinery';
-import { RbacAuthorizer } from './rbac-authorizer.js';
+import { RbacAuthorizer } from '@plat/authz';
 
 const RBAC = 'rbac.authorization.plat.io';
 

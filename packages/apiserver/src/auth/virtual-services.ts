@@ -3,7 +3,7 @@
 import { newGenericServerResponse } from '@plat/apimachinery';
 import type { VirtualServices } from '@plat/registry';
 import { authenticateToken, type AuthenticationOptions } from '@plat/authn';
-import type { Authorizer } from '../authorization.js';
+import type { Authorizer } from '@plat/authz';
 import type { ServiceAccountTokens } from '@plat/authn';
 
 export function virtualServices(

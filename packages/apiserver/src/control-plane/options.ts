@@ -12,7 +12,7 @@ import type { BootstrapObject } from '../resources/bootstrap.js';
 import type { CustomResourceBuilder } from '../apiextensions/crd-controller.js';
 import type { NamedFilter } from '../filter-chain.js';
 import type { AuthenticationOptions } from '@plat/authn';
-import type { AuthorizationMode } from '../authorization.js';
+import type { AuthorizationMode } from '@plat/authz';
 import type { Handler, RequestState } from '../context.js';
 import type { ListMemoryBudget } from '../list-budget.js';
 import type { LimitOptions } from '../limits.js';

@@ -3,7 +3,7 @@
 // (a webhook that failed). The decision is an audit annotation.
 import { newInternalError, type AccessAttributes, type UserInfo } from '@plat/apimachinery';
 import type { Logger } from 'pino';
-import { forbiddenError, type Authorizer } from '../authorization.js';
+import { forbiddenError, type Authorizer } from '@plat/authz';
 import type { Middleware } from '../context.js';
 import type { RequestInfo } from '../request-info.js';
 

@@ -4,7 +4,7 @@
 // uids or userextras/<key>. The authenticated user is kept as ctx.state.impersonator.
 import type { IncomingHttpHeaders } from 'node:http';
 import { goQuote, newBadRequest } from '@plat/apimachinery';
-import { forbiddenError, type Authorizer } from '../authorization.js';
+import { forbiddenError, type Authorizer } from '@plat/authz';
 import type { AccessAttributes } from '@plat/apimachinery';
 import type { Middleware } from '../context.js';
 import {

@@ -7,7 +7,7 @@ import { forbidden, newInvalid, newPath, type AccessAttributes, type UserInfo } 
 import { parseGroupVersion, type ParamKind, type ValidatingAdmissionPolicy, type ValidatingAdmissionPolicyBinding } from '@plat/api';
 import type { AdmissionAttributes, StoreCheck, KubeObject } from '@plat/registry';
 import { isDeepStrictEqual } from 'node:util';
-import type { Authorizer } from '../../authorization.js';
+import type { Authorizer } from '@plat/authz';
 import type { ResourceCatalog } from '../../resources/catalog.js';
 import { SYSTEM_PRIVILEGED_GROUP } from '@plat/authn';
 

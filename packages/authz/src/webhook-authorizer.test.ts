@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AccessAttributes } from '@plat/apimachinery';
-import { startTestWebhook, type TestWebhook } from '../testing/index.js';
+import { startTestWebhook, type TestWebhook } from '@plat/apiserver/testing';
 import { WebhookAuthorizer } from './webhook-authorizer.js';
 import { WebhookClient } from '@plat/webhook';
 import type { WebhookVersion } from '@plat/authn';

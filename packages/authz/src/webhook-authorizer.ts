@@ -8,7 +8,7 @@
 // a later authorizer allows it, and access reviews report the error. What must be answered at once
 // (admission policies' expressions) gets the cached answers only (cachedOnly).
 import type { AccessAttributes, AccessDecision, AccessRules } from '@plat/apimachinery';
-import type { Authorizer, SyncAuthorizer } from '../authorization.js';
+import type { Authorizer, SyncAuthorizer } from './authorization.js';
 import { ExpiringCache } from '@plat/authn';
 import { checkAnswerKind, type WebhookClient } from '@plat/webhook';
 import type { WebhookVersion } from '@plat/authn';

@@ -4,7 +4,7 @@
 import { authorize, rulesReview, RbacIndex, type ClusterRole, type ClusterRoleBinding, type RbacKind, type RbacObjects } from '@plat/auth';
 import { StoreInformer, type InformerHandlers, type KubeObject, type ResourceStore } from '@plat/registry';
 import type { Logger } from 'pino';
-import type { Authorizer } from '../authorization.js';
+import type { Authorizer } from './authorization.js';
 import type { AccessAttributes, AccessDecision, AccessRules } from '@plat/apimachinery';
 import type { HealthCheck } from '@plat/serving';
 import type { UserInfo } from '@plat/authn';
