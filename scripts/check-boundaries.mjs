@@ -29,7 +29,9 @@ const allowed = {
   'packages/authn': ['@plat/apimachinery', '@plat/registry', '@plat/serving', '@plat/webhook'],
   // Authorization: the RBAC core's decisions over the registry's informers, SubjectAccessReview through the webhook client.
   'packages/authz': ['@plat/apimachinery', '@plat/auth', '@plat/authn', '@plat/registry', '@plat/serving', '@plat/webhook'],
-  'packages/apiserver': ['@plat/apimachinery', '@plat/metrics', '@plat/audit', '@plat/authn', '@plat/authz', '@plat/storage', '@plat/registry', '@plat/admission', '@plat/api', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving', '@plat/webhook'],
+  // The secure port, the request context and the filter chain: they know who (authn), may (authz) and audit, not the API.
+  'packages/filters': ['@plat/apimachinery', '@plat/storage', '@plat/protobuf', '@plat/serving', '@plat/metrics', '@plat/audit', '@plat/authn', '@plat/authz'],
+  'packages/apiserver': ['@plat/apimachinery', '@plat/metrics', '@plat/audit', '@plat/authn', '@plat/authz', '@plat/filters', '@plat/storage', '@plat/registry', '@plat/admission', '@plat/api', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving', '@plat/webhook'],
   'apps/apiserver': ['@plat/apimachinery', '@plat/apiserver', '@plat/admission', '@plat/storage', '@plat/api', '@plat/featuregate', '@plat/webhook'],
   'packages/client': ['@plat/apimachinery'],
   'apps/controller-manager': ['@plat/apimachinery', '@plat/client', '@plat/serving', '@plat/featuregate'],
@@ -52,6 +54,7 @@ const allowedInTests = {
   'packages/audit': ['@plat/apiserver'],
   'packages/authn': ['@plat/apiserver'],
   'packages/authz': ['@plat/apiserver'],
+  'packages/filters': ['@plat/apiserver'],
   'packages/client': ['@plat/apiserver', '@plat/api', '@plat/storage', '@plat/protobuf'],
   'apps/controller-manager': ['@plat/apiserver', '@plat/api', '@plat/storage'],
 };

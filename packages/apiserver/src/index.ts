@@ -1,6 +1,6 @@
 // The API server: the koa application, its filter chain and endpoints, and the HTTPS server around it.
 export { createServer, type Server, type ServerOptions } from './server.js';
-export type { Handler, RequestContext, RequestState } from './context.js';
+export type { Handler, RequestContext, RequestState } from '@plat/filters';
 export { createLogger, logLevels, type LogLevel, type Logger } from './logger.js';
 export {
   authorizationModes,
@@ -20,9 +20,9 @@ export type { UserInfo } from '@plat/authn';
 // The serving certificate lives in @plat/serving, shared with the controller-manager; offered here too.
 export { loadServingCert, ensureSelfSignedCert, servingNames, type ServingCertificate, type SelfSignedCertificate } from '@plat/serving';
 export { checkShowHiddenMetricsForVersion, parseTlsCipherSuites, parseTlsMinVersion, type TlsPolicy } from '@plat/serving';
-export type { RequestInfo } from './request-info.js';
+export type { RequestInfo } from '@plat/filters';
 export { versionInfo, type VersionInfo } from './version.js';
-export { TOO_MANY_REQUESTS_MESSAGE, type LimitOptions, type UserRateOptions } from './limits.js';
+export { TOO_MANY_REQUESTS_MESSAGE, type LimitOptions, type UserRateOptions } from '@plat/filters';
 export { AuditFileLog, type AuditEvent, type AuditFileOptions, type AuditLogFormat, type AuditSink } from '@plat/audit';
 export { parseAuditPolicy, type AuditPolicy } from '@plat/audit';
 export { OidcAuthenticator, type OidcOptions } from '@plat/authn';

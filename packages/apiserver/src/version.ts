@@ -1,5 +1,5 @@
 // /version: the build's version in kube-apiserver's shape, which kubectl version parses.
-import type { Handler } from './context.js';
+import type { Handler } from '@plat/filters';
 
 export interface VersionInfo {
   major: string;

@@ -8,7 +8,7 @@ import { isStatusError, newMethodNotSupported } from '@plat/apimachinery';
 import { apiApprovalCondition, decideNames, findCondition, isConditionTrue, sameCondition, sameNames, setCondition, type CustomResourceDefinition } from '@plat/api';
 import { formatTimestamp, StoreInformer, type StoreCheck, type KubeObject, type ResourceDefinition, type ResourceStore } from '@plat/registry';
 import type { Logger } from 'pino';
-import type { HealthCheck } from '../health.js';
+import type { HealthCheck } from '@plat/filters';
 import type { ResourceCatalog } from '../resources/catalog.js';
 
 /** The served versions of a definition, each as a resource definition of the one generic store. */

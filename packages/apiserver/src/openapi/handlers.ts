@@ -7,7 +7,7 @@ import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { newGenericServerResponse, newNotAcceptable } from '@plat/apimachinery';
 import type { ResolvedResource } from '@plat/registry';
-import type { Handler, RequestContext } from '../context.js';
+import type { Handler, RequestContext } from '@plat/filters';
 import type { ResourceCatalog } from '../resources/catalog.js';
 import { parseAccept } from '../resources/negotiation.js';
 import { versionInfo } from '../version.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Agent, createServer, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isStatusError } from '@plat/apimachinery';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '@plat/filters';
 import { readBody } from './body.js';
 
 /** What readBody made of one request the client sends with `send`. */

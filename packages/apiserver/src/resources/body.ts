@@ -8,7 +8,7 @@ import {
   newRequestEntityTooLarge,
   newUnsupportedMediaType,
 } from '@plat/apimachinery';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '@plat/filters';
 import { decodeJson, JsonDecodeError } from './json-scan.js';
 import { parseYaml } from './yaml-body.js';
 import { ProtobufError, decodeObject } from '@plat/protobuf';

@@ -3,7 +3,7 @@
 import { isStatusError } from '@plat/apimachinery';
 import type { KubeObject } from '@plat/registry';
 import type { Logger } from 'pino';
-import type { HealthCheck } from '../health.js';
+import type { HealthCheck } from '@plat/filters';
 import type { ResourceCatalog } from './catalog.js';
 
 export interface BootstrapObject {

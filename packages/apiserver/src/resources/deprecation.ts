@@ -1,7 +1,7 @@
 // Requests of a deprecated API version or resource: upstream's Warning header, audit annotations
 // and the apiserver_requested_deprecated_apis gauge.
 import type { ResolvedResource } from '@plat/registry';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '@plat/filters';
 import type { ServerMetrics } from '@plat/metrics';
 
 /** Upstream's default text: "<group>/<version> <Kind> is deprecated in v<x>+, unavailable in v<removed>+". */

@@ -11,7 +11,7 @@
 // /apis/<group>/<version> lists only built-in resources: the built-in handlers answer it.
 import { compareKubeVersions } from '@plat/apimachinery';
 import { DEFAULT_SUBRESOURCE_VERBS, type KubeObject, type ResolvedResource, type SubresourceDefinition, type Verb } from '@plat/registry';
-import type { Handler, RequestContext } from '../context.js';
+import type { Handler, RequestContext } from '@plat/filters';
 import type { GroupVersions, ResourceCatalog, ServedResource } from './catalog.js';
 import { parseAccept } from './negotiation.js';
 import { writeObject } from './respond.js';

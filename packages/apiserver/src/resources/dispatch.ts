@@ -1,8 +1,8 @@
 // Resource requests: from request info to the verb handler, with upstream's 404 and 405 answers.
 import { newGenericServerResponse, newMethodNotSupported, newNotAcceptable } from '@plat/apimachinery';
 import type { Verb } from '@plat/registry';
-import type { Handler } from '../context.js';
-import type { RequestInfo } from '../request-info.js';
+import type { Handler } from '@plat/filters';
+import type { RequestInfo } from '@plat/filters';
 import { markDeprecated } from './deprecation.js';
 import { subresourceVerbs } from './discovery.js';
 import type { ResourceCatalog, ServedResource } from './catalog.js';

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '@plat/filters';
 import { encodeBody } from './respond.js';
 
 const ctx = (query: Record<string, string> = {}) => ({ query }) as unknown as RequestContext;

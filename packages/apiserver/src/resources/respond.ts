@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { createGzip, gzip } from 'node:zlib';
 import { stringify } from 'yaml';
 import { encodeObject } from '@plat/protobuf';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '@plat/filters';
 import type { Representation } from './negotiation.js';
 import { listObjects } from '@plat/registry';
 import { STREAMED_LIST_MIN_ITEMS, jsonListBuffer, jsonListStream, listLength, protobufListStream, type ListObject } from './list-stream.js';

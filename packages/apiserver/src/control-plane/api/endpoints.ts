@@ -3,9 +3,9 @@
 import { resolveGroup, type KubeObject, type ResolvedResource, type ResourceDefinition } from '@plat/registry';
 import type { ServerResponse } from 'node:http';
 import type { ServiceAccountTokens } from '@plat/authn';
-import { ListMemoryBudget } from '../../list-budget.js';
+import { ListMemoryBudget } from '@plat/filters';
 import type { ServerMetrics } from '@plat/metrics';
-import type { PathMux } from '../../mux.js';
+import type { PathMux } from '@plat/filters';
 import { OpenAPI } from '../../openapi/handlers.js';
 import type { ResourceCatalog, ServedResource } from '../../resources/catalog.js';
 import { Discovery, type ForeignSubresource } from '../../resources/discovery.js';

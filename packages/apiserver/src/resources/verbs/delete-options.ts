@@ -1,7 +1,7 @@
 // DeleteOptions, from the query and the optional body (upstream merges both; the body wins).
 import { invalid, newBadRequest, newInvalid, newPath, notSupported } from '@plat/apimachinery';
 import type { DeleteRequest } from '@plat/registry';
-import type { RequestContext } from '../../context.js';
+import type { RequestContext } from '@plat/filters';
 import { readBody } from '../body.js';
 import { PROPAGATION_POLICIES, dryRunErrors, exactNumber, isDryRun, operationOptions, type Query } from '../query.js';
 import { auditAnnotationSink, warningSink } from '../respond.js';

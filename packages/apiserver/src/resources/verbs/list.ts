@@ -2,8 +2,8 @@
 // list will hold in memory is reserved first (list-budget.ts), or the list is refused with 429.
 import { newTooManyRequests } from '@plat/apimachinery';
 import { listSemantic, type ListQueryWithSelectors } from '@plat/registry';
-import { listCost } from '../../list-budget.js';
-import { TOO_MANY_REQUESTS_MESSAGE } from '../../limits.js';
+import { listCost } from '@plat/filters';
+import { TOO_MANY_REQUESTS_MESSAGE } from '@plat/filters';
 import type { Query } from '../query.js';
 import { STREAMED_LIST_MIN_ITEMS } from '../list-stream.js';
 import { isPretty } from '../respond.js';

@@ -1,11 +1,11 @@
 // What every verb handler is given: the request, the resource it addresses, and server services.
 import type { ServerResponse } from 'node:http';
-import type { RequestContext } from '../../context.js';
-import type { RequestInfo } from '../../request-info.js';
+import type { RequestContext } from '@plat/filters';
+import type { RequestInfo } from '@plat/filters';
 import type { ResolvedResource } from '@plat/registry';
 import type { ServedResource } from '../catalog.js';
 import type { ServerMetrics } from '@plat/metrics';
-import type { ListMemoryBudget } from '../../list-budget.js';
+import type { ListMemoryBudget } from '@plat/filters';
 import type { Representation } from '../negotiation.js';
 import { Query } from '../query.js';
 

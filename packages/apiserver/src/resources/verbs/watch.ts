@@ -10,7 +10,7 @@ import { longTimeout, watchTimeoutMs } from './watch-timeout.js';
 import type { VerbScope } from './scope.js';
 import type { Http2ServerResponse } from 'node:http2';
 import type { Writable } from 'node:stream';
-import { isHttp2, type AnyResponse } from '../../http-server.js';
+import { isHttp2, type AnyResponse } from '@plat/filters';
 
 export async function watchObjects(scope: VerbScope): Promise<void> {
   const { ctx, info, served, query, services } = scope;

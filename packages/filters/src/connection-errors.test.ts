@@ -6,8 +6,8 @@ import { createServer as createHttpsServer, type Server } from 'node:https';
 import { connect as netConnect, type AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
 import { MetricsStability } from '@plat/serving';
-import { startApiServer, type ApiTestServer } from './testing/index.js';
-import { captureLogger, testCert } from './testing/index.js';
+import { startApiServer, type ApiTestServer } from '@plat/apiserver/testing';
+import { captureLogger, testCert } from '@plat/apiserver/testing';
 import { MAX_HEADER_BYTES, handleConnectionErrors } from './connection-errors.js';
 
 /** Sends `raw` over TLS and returns everything the server wrote back before closing. */

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer } from '../testing/index.js';
-import { startApiServer } from '../testing/index.js';
+import { startServer } from '@plat/apiserver/testing';
+import { startApiServer } from '@plat/apiserver/testing';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_FILTER_CHAIN, withFilterBefore, type NamedFilter } from './filter-chain.js';
-import { startServer } from './testing/index.js';
+import { startServer } from '@plat/apiserver/testing';
 
 test("the default chain, upstream's order outermost first, the mux last", () => {
   assert.deepEqual(

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LocalRateLimiter, TOO_MANY_REQUESTS_MESSAGE } from './limits.js';
-import { startServer } from './testing/index.js';
+import { startServer } from '@plat/apiserver/testing';
 
 test('limits: a token bucket gives the burst at once, then the rate, and says when to retry', () => {
   let now = 0;

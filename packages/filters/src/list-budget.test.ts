@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { request as httpsRequest } from 'node:https';
 import { CachedStorage, createStorage } from '@plat/storage';
 import { DEFAULT_BYTES_PER_ITEM, ListMemoryBudget, listCost } from './list-budget.js';
-import { startApiServer } from './testing/index.js';
-import { testCert } from './testing/index.js';
+import { startApiServer } from '@plat/apiserver/testing';
+import { testCert } from '@plat/apiserver/testing';
 
 const MiB = 1024 * 1024;
 

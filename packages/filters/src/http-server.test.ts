@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { connect as http2Connect, type ClientHttp2Session } from 'node:http2';
 import { connect as tlsConnect } from 'node:tls';
 import { CachedStorage, createStorage } from '@plat/storage';
-import { startApiServer } from './testing/index.js';
-import { startServer, testCert } from './testing/index.js';
+import { startApiServer } from '@plat/apiserver/testing';
+import { startServer, testCert } from '@plat/apiserver/testing';
 
 /** The protocol the server agrees to for a client offering `protocols` in ALPN (false: none agreed). */
 async function negotiated(port: number, protocols: string[] | undefined): Promise<string | false> {
