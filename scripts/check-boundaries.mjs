@@ -31,7 +31,9 @@ const allowed = {
   'packages/authz': ['@plat/apimachinery', '@plat/auth', '@plat/authn', '@plat/registry', '@plat/serving', '@plat/webhook'],
   // The secure port, the request context and the filter chain: they know who (authn), may (authz) and audit, not the API.
   'packages/filters': ['@plat/apimachinery', '@plat/storage', '@plat/protobuf', '@plat/serving', '@plat/metrics', '@plat/audit', '@plat/authn', '@plat/authz'],
-  'packages/apiserver': ['@plat/apimachinery', '@plat/metrics', '@plat/audit', '@plat/authn', '@plat/authz', '@plat/filters', '@plat/storage', '@plat/registry', '@plat/admission', '@plat/api', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving', '@plat/webhook'],
+  // The REST endpoints: handlers at the end of the filter chain, over the registry's stores (ObjectMeta's schema from api).
+  'packages/endpoints': ['@plat/apimachinery', '@plat/storage', '@plat/registry', '@plat/merge', '@plat/protobuf', '@plat/api', '@plat/metrics', '@plat/filters'],
+  'packages/apiserver': ['@plat/apimachinery', '@plat/metrics', '@plat/audit', '@plat/authn', '@plat/authz', '@plat/filters', '@plat/endpoints', '@plat/storage', '@plat/registry', '@plat/admission', '@plat/api', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving', '@plat/webhook'],
   'apps/apiserver': ['@plat/apimachinery', '@plat/apiserver', '@plat/admission', '@plat/storage', '@plat/api', '@plat/featuregate', '@plat/webhook'],
   'packages/client': ['@plat/apimachinery'],
   'apps/controller-manager': ['@plat/apimachinery', '@plat/client', '@plat/serving', '@plat/featuregate'],
@@ -52,9 +54,11 @@ const allowedInTests = {
   // Tests that need a server to count its requests.
   'packages/metrics': ['@plat/apiserver'],
   'packages/audit': ['@plat/apiserver'],
-  'packages/authn': ['@plat/apiserver'],
-  'packages/authz': ['@plat/apiserver'],
+  // Service-account tokens and the RBAC authorizer are tried against the real catalog and kinds, on the memory backend.
+  'packages/authn': ['@plat/apiserver', '@plat/api', '@plat/endpoints', '@plat/storage'],
+  'packages/authz': ['@plat/apiserver', '@plat/api', '@plat/endpoints', '@plat/storage'],
   'packages/filters': ['@plat/apiserver'],
+  'packages/endpoints': ['@plat/apiserver'],
   'packages/client': ['@plat/apiserver', '@plat/api', '@plat/storage', '@plat/protobuf'],
   'apps/controller-manager': ['@plat/apiserver', '@plat/api', '@plat/storage'],
 };

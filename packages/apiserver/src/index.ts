@@ -21,7 +21,7 @@ export type { UserInfo } from '@plat/authn';
 export { loadServingCert, ensureSelfSignedCert, servingNames, type ServingCertificate, type SelfSignedCertificate } from '@plat/serving';
 export { checkShowHiddenMetricsForVersion, parseTlsCipherSuites, parseTlsMinVersion, type TlsPolicy } from '@plat/serving';
 export type { RequestInfo } from '@plat/filters';
-export { versionInfo, type VersionInfo } from './version.js';
+export { versionInfo, type VersionInfo } from '@plat/endpoints';
 export { TOO_MANY_REQUESTS_MESSAGE, type LimitOptions, type UserRateOptions } from '@plat/filters';
 export { AuditFileLog, type AuditEvent, type AuditFileOptions, type AuditLogFormat, type AuditSink } from '@plat/audit';
 export { parseAuditPolicy, type AuditPolicy } from '@plat/audit';

@@ -9,7 +9,7 @@ import { apiApprovalCondition, decideNames, findCondition, isConditionTrue, same
 import { formatTimestamp, StoreInformer, type StoreCheck, type KubeObject, type ResourceDefinition, type ResourceStore } from '@plat/registry';
 import type { Logger } from 'pino';
 import type { HealthCheck } from '@plat/filters';
-import type { ResourceCatalog } from '../resources/catalog.js';
+import type { ResourceCatalog } from '@plat/endpoints';
 
 /** The served versions of a definition, each as a resource definition of the one generic store. */
 export type CustomResourceBuilder = (crd: CustomResourceDefinition) => ResourceDefinition[];

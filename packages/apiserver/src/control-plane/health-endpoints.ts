@@ -5,7 +5,7 @@ import { healthHandler, pingCheck, singleCheckHandler, storageCheck, type Health
 import type { ServerMetrics } from '@plat/metrics';
 import type { PathMux } from '@plat/filters';
 import type { Storage } from '@plat/storage';
-import { versionHandler, versionInfo } from '../version.js';
+import { versionHandler, versionInfo } from '@plat/endpoints';
 import type { ServerOptions } from './options.js';
 
 export function serveHealthEndpoints(

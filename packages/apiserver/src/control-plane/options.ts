@@ -8,7 +8,7 @@ import type { PluginName } from '@plat/admission';
 import type { WebhookBackoff, WebhookConnection } from '@plat/webhook';
 import type { ServiceAccountTokenOptions } from '@plat/authn';
 import type { WebhookVersion } from '@plat/authn';
-import type { BootstrapObject } from '../resources/bootstrap.js';
+import type { BootstrapObject } from '@plat/endpoints';
 import type { CustomResourceBuilder } from '../apiextensions/crd-controller.js';
 import type { NamedFilter } from '@plat/filters';
 import type { AuthenticationOptions } from '@plat/authn';
@@ -23,7 +23,7 @@ import type { TransformationMetrics } from '../encryption/transformation-metrics
 import type { RuntimeConfigEntry } from '../runtime-config.js';
 import type { WatchCacheSize } from '../watch-cache-sizes.js';
 import type { ServingCertificate, TlsPolicy } from '@plat/serving';
-import type { VersionInfo } from '../version.js';
+import type { VersionInfo } from '@plat/endpoints';
 import type { Logger } from 'pino';
 
 export interface ServerOptions {

@@ -8,7 +8,7 @@ import { parseGroupVersion, type ParamKind, type ValidatingAdmissionPolicy, type
 import type { AdmissionAttributes, StoreCheck, KubeObject } from '@plat/registry';
 import { isDeepStrictEqual } from 'node:util';
 import type { Authorizer } from '@plat/authz';
-import type { ResourceCatalog } from '../../resources/catalog.js';
+import type { ResourceCatalog } from '@plat/endpoints';
 import { SYSTEM_PRIVILEGED_GROUP } from '@plat/authn';
 
 /** A user as Go's %v prints upstream's *user.DefaultInfo: `&{name uid [groups] map[extra]}`. */

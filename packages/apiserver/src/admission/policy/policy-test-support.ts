@@ -10,7 +10,7 @@ import { createStorage } from '@plat/storage';
 import { Registry } from 'prom-client';
 import { RbacAuthorizer } from '@plat/authz';
 import { newSyncAuthorizer } from '@plat/authz';
-import { ResourceCatalog } from '../../resources/catalog.js';
+import { ResourceCatalog } from '@plat/endpoints';
 import { captureLogger } from '../../testing/index.js';
 import { ValidatingAdmissionPolicyPlugin } from './policy-admission.js';
 import { PolicyMetrics } from './policy-metrics.js';

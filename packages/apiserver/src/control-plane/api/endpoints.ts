@@ -6,11 +6,11 @@ import type { ServiceAccountTokens } from '@plat/authn';
 import { ListMemoryBudget } from '@plat/filters';
 import type { ServerMetrics } from '@plat/metrics';
 import type { PathMux } from '@plat/filters';
-import { OpenAPI } from '../../openapi/handlers.js';
-import type { ResourceCatalog, ServedResource } from '../../resources/catalog.js';
-import { Discovery, type ForeignSubresource } from '../../resources/discovery.js';
-import { resourceHandler, virtualSubresourceKey } from '../../resources/dispatch.js';
-import { DEFAULT_WATCH_BACKLOG_BYTES } from '../../resources/verbs/watch-backlog.js';
+import { OpenAPI } from '@plat/endpoints';
+import type { ResourceCatalog, ServedResource } from '@plat/endpoints';
+import { Discovery, type ForeignSubresource } from '@plat/endpoints';
+import { resourceHandler, virtualSubresourceKey } from '@plat/endpoints';
+import { DEFAULT_WATCH_BACKLOG_BYTES } from '@plat/endpoints';
 import type { ApiOptions } from '../options.js';
 import type { WatchCacheWiring } from '../storage.js';
 

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { builtinDefinitions } from '@plat/api';
 import { bootstrapPolicy } from '@plat/auth';
 import { createStorage, type Storage } from '@plat/storage';
-import { ResourceCatalog } from '../resources/catalog.js';
-import { captureLogger } from '../testing/index.js';
+import { ResourceCatalog } from '@plat/endpoints';
+import { captureLogger } from '@plat/apiserver/testing';
 import type { AccessAttributes } from '@plat/apimachinery';
-import { RbacAuthorizer } from '@plat/authz';
+import { RbacAuthorizer } from './rbac-authorizer.js';
 
 const RBAC = 'rbac.authorization.plat.io';
 

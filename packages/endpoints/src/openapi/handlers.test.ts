@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { request as httpsRequest } from 'node:https';
 import { gunzipSync } from 'node:zlib';
 import { builtinDefinitions } from '@plat/api';
-import { startServer, testCert, type TestServer } from '../testing/index.js';
+import { startServer, testCert, type TestServer } from '@plat/apiserver/testing';
 
 const sha512 = (body: string | Buffer): string => createHash('sha512').update(body).digest('hex').toUpperCase();
 

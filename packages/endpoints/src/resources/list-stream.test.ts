@@ -6,8 +6,8 @@ import type { Readable } from 'node:stream';
 import { builtinDefinitions } from '@plat/api';
 import { decodeObject, encodeObject, registerProtobufKinds } from '@plat/protobuf';
 import { CachedStorage, createStorage } from '@plat/storage';
-import { startApiServer } from '../testing/index.js';
-import { testCert } from '../testing/index.js';
+import { startApiServer } from '@plat/apiserver/testing';
+import { testCert } from '@plat/apiserver/testing';
 import { sharedList } from '@plat/registry';
 import { LIST_CHUNK_BYTES, jsonListBuffer, jsonListStream, protobufListStream, type ListObject } from './list-stream.js';
 

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { builtinDefinitions } from '@plat/api';
 import { createStorage } from '@plat/storage';
-import { ResourceCatalog } from '../resources/catalog.js';
-import { algorithmOf, keyId, parsePublicKeys, parseSigningKey, ServiceAccountKeyError, ServiceAccountTokens } from '@plat/authn';
+import { ResourceCatalog } from '@plat/endpoints';
+import { algorithmOf, keyId, parsePublicKeys, parseSigningKey, ServiceAccountKeyError, ServiceAccountTokens } from './service-account-tokens.js';
 
 const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const ec = generateKeyPairSync('ec', { namedCurve: 'P-384' });

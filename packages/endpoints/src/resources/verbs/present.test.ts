@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CachedStorage, createStorage } from '@plat/storage';
-import { startApiServer } from '../../testing/index.js';
+import { startApiServer } from '@plat/apiserver/testing';
 import { STREAMED_LIST_MIN_ITEMS } from '../list-stream.js';
 
 const TABLE = 'application/json;as=Table;v=v1;g=meta.plat.io';

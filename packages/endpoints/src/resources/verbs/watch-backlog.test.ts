@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { request } from 'node:https';
 import { connect, type TLSSocket } from 'node:tls';
 import { CachedStorage, createStorage, type Storage } from '@plat/storage';
-import { startApiServer, type ApiTestServer } from '../../testing/index.js';
-import { testCert } from '../../testing/index.js';
+import { startApiServer, type ApiTestServer } from '@plat/apiserver/testing';
+import { testCert } from '@plat/apiserver/testing';
 import { WatchBacklog } from './watch-backlog.js';
 
 describe('WatchBacklog: bytes held above the least held since the first run', () => {
