@@ -34,12 +34,12 @@ const allowed = {
   // The REST endpoints: handlers at the end of the filter chain, over the registry's stores (ObjectMeta's schema from api).
   'packages/endpoints': ['@plat/apimachinery', '@plat/storage', '@plat/registry', '@plat/merge', '@plat/protobuf', '@plat/api', '@plat/metrics', '@plat/filters'],
   'packages/apiserver': ['@plat/apimachinery', '@plat/metrics', '@plat/audit', '@plat/authn', '@plat/authz', '@plat/filters', '@plat/endpoints', '@plat/storage', '@plat/registry', '@plat/admission', '@plat/api', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving', '@plat/webhook'],
-  'apps/apiserver': ['@plat/apimachinery', '@plat/apiserver', '@plat/admission', '@plat/storage', '@plat/api', '@plat/featuregate', '@plat/webhook'],
+  'apps/apiserver': ['@plat/apimachinery', '@plat/apiserver', '@plat/admission', '@plat/storage', '@plat/api', '@plat/featuregate', '@plat/webhook', '@plat/serving', '@plat/audit', '@plat/authn', '@plat/authz'],
   'packages/client': ['@plat/apimachinery'],
   'apps/controller-manager': ['@plat/apimachinery', '@plat/client', '@plat/serving', '@plat/featuregate'],
   'packages/agent-config': ['@plat/apimachinery', '@plat/featuregate'],
   'apps/node-agent': ['@plat/apimachinery', '@plat/agent-config', '@plat/api', '@plat/client', '@plat/protobuf', '@plat/serving'],
-  test: ['@plat/apimachinery', '@plat/apiserver', '@plat/api', '@plat/storage', '@plat/protobuf'],
+  test: ['@plat/apimachinery', '@plat/apiserver', '@plat/api', '@plat/storage', '@plat/protobuf', '@plat/serving'],
   // bench/agents runs the node agent's own loops, many in one process.
   bench: ['@plat/apimachinery', '@plat/api', '@plat/cel', '@plat/storage', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving', '@plat/client', '@plat/node-agent'],
 };
@@ -59,7 +59,7 @@ const allowedInTests = {
   'packages/authz': ['@plat/apiserver', '@plat/api', '@plat/endpoints', '@plat/storage'],
   'packages/filters': ['@plat/apiserver'],
   'packages/endpoints': ['@plat/apiserver'],
-  'packages/client': ['@plat/apiserver', '@plat/api', '@plat/storage', '@plat/protobuf'],
+  'packages/client': ['@plat/apiserver', '@plat/api', '@plat/storage', '@plat/protobuf', '@plat/serving'],
   'apps/controller-manager': ['@plat/apiserver', '@plat/api', '@plat/storage'],
 };
 /** Libraries a workspace must not know of, besides the workspaces it may not import. */

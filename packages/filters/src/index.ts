@@ -10,7 +10,7 @@ export { type Handler, type RequestContext, type RequestState } from './context.
 export { type NamedFilter } from './filter-chain.js';
 export { type HealthCheck, healthHandler, pingCheck, ShutdownCheck, singleCheckHandler, storageCheck } from './health.js';
 export { type AnyResponse, createSecurePort, DEFAULT_HTTP2_MAX_STREAMS, isHttp2, type SecurePort } from './http-server.js';
-export { type LimitOptions, newUserRateLimiter, TOO_MANY_REQUESTS_MESSAGE, type UserRateLimiter, type UserRateOptions } from './limits.js';
+export { type LimitOptions, newUserRateLimiter, TOO_MANY_REQUESTS_MESSAGE, type UserRateLimiter } from './limits.js';
 export { listCost, ListMemoryBudget } from './list-budget.js';
 export { PathMux } from './mux.js';
 export { type RequestInfo } from './request-info.js';
