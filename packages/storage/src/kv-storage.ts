@@ -1,5 +1,7 @@
-// The generic store: every Storage verb built from a backend's KV primitives, so that the etcd and
-// embedded backends share one implementation of paging, preconditions, retries and watch events.
+// KVStorage: the Storage interface (interface.ts) built from a backend's KV primitives (kv.ts), so
+// that the etcd, SQLite and memory backends share one implementation of encoding, paging,
+// preconditions, retries and watch events. Objects of the API are served by the registry's
+// ResourceStore, over a Storage such as this one.
 import { isDeepStrictEqual } from 'node:util';
 import type {
   CreateOptions,
