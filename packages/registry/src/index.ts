@@ -1,7 +1,7 @@
-// The one generic store that serves every resource type, and the contract kinds plug into it with.
+// ResourceStore, the one store that serves every resource type, and the contract kinds plug into it with.
 export type * from './definition.js';
 export { resolveResource, resolveGroup, DEFAULT_SUBRESOURCE_VERBS, type ResolvedResource } from './resolved.js';
-export { ResourceStore } from './store.js';
+export { ResourceStore } from './resource-store.js';
 export { noneConverter, versionCheckedConverter, type Converter } from './conversion.js';
 export { ResourceReader, type StoreOptions, type StoreFeatures } from './store-reads.js';
 export type {

@@ -3,7 +3,7 @@
 // The server's own controllers (the RBAC authorizer's index, the custom resource definitions,
 // the admission policies) keep their state with it.
 import type { KubeObject } from './definition.js';
-import type { ResourceStore } from './store.js';
+import type { ResourceStore } from './resource-store.js';
 import { startWatch, type ApiWatch } from './watch.js';
 
 /** What the informer logs through (a pino Logger is one); the registry knows no logging library. */

@@ -1,7 +1,8 @@
-// The generic store: the one create / update / patch pipeline every kind is served by, over the
-// deletes of store-deletes.ts and the reads of store-reads.ts. A kind contributes its definition and
-// strategy; this file knows no kind by name. A dry run is the same pipeline over a storage that does
-// not write (@plat/storage dryRunStorage).
+// ResourceStore: the one store every kind is served by, the REST strategy pipeline over a Storage.
+// Here its create / update / patch pipeline and its subresources, over the steps every write shares
+// (store-writes.ts) and the reads (store-reads.ts); its deletes are composed in (store-deletes.ts).
+// A kind contributes its definition and strategy; this file knows no kind by name. A dry run is the
+// same pipeline over a storage that does not write (@plat/storage dryRunStorage).
 import {
   newBadRequest,
   newConflict,
@@ -16,7 +17,9 @@ import {
 import { isStorageError, type Storage } from '@plat/storage';
 import { deepCopy, recordUpdate } from '@plat/merge';
 import type { KubeObject, SubresourceKind } from './definition.js';
-import { ResourceDeleter } from './store-deletes.js';
+import { ResourceWriter } from './store-writes.js';
+import { ResourceDeletes } from './store-deletes.js';
+import type { StoreOptions } from './store-reads.js';
 import type { ResolvedResource } from './resolved.js';
 import { OPTIMISTIC_LOCK_MESSAGE } from './errors.js';
 import { fillCreateMeta, fillUpdateMeta, formatTimestamp, generateName } from './object-meta.js';
@@ -27,6 +30,10 @@ import { checkFields } from './schema-check.js';
 import { applyPatch } from './patcher.js';
 import type {
   CreateRequest,
+  DeleteRequest,
+  DeleteResult,
+  ListQueryWithSelectors,
+  ObjectList,
   PatchRequest,
   PatchResult,
   UpdateRequest,
@@ -57,7 +64,46 @@ interface KindOfSubresource<T extends KubeObject> {
   resolved: ResolvedResource;
 }
 
-export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceDeleter<T> {
+export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceWriter<T> {
+  /** DELETE and deletecollection, over this store's reads and write steps. */
+  private readonly deletes: ResourceDeletes<T>;
+
+  constructor(resource: ResolvedResource<T>, options: StoreOptions) {
+    super(resource, options);
+    this.deletes = new ResourceDeletes<T>({
+      resource: this.resource,
+      strategy: this.strategy,
+      context: () => this.context,
+      now: () => this.now(),
+      lifetime: () => this.lifetime,
+      storageFor: (request) => this.storageFor(request),
+      attributesOf: (request, operation) => this.attributesOf(request, operation),
+      mutatingAdmission: (attributes) => this.mutatingAdmission(attributes),
+      checksBeforeValidation: (attributes) => this.checksBeforeValidation(attributes),
+      validatingAdmission: (attributes) => this.validatingAdmission(attributes),
+      current: (stored) => this.current(stored),
+      served: (stored) => this.served(stored),
+      toStorage: (object) => this.toStorage(object),
+      pendingFinalizers: (object) => this.pendingFinalizers(object),
+      removeFinalized: (storage, key, object) => this.removeFinalized(storage, key, object),
+      fail: (error, name) => this.fail(error, name),
+      list: (namespace, query) => this.list(namespace, query),
+    });
+  }
+
+  /**
+   * DELETE: removes the object, or when finalizers must run first, marks it with a
+   * deletionTimestamp and leaves it for them.
+   */
+  delete(namespace: string, name: string, request: DeleteRequest = {}): Promise<DeleteResult<T>> {
+    return this.deletes.delete(namespace, name, request);
+  }
+
+  /** DELETE on a collection: every selected object deleted as by DELETE; the answer is the list as selected. */
+  deleteCollection(namespace: string, query: ListQueryWithSelectors, request: DeleteRequest = {}): Promise<ObjectList<T>> {
+    return this.deletes.deleteCollection(namespace, query, request);
+  }
+
   /**
    * The object a create stores, from the request's: system metadata, defaults, field ownership, the
    * strategy's preparation, admission and validation, in upstream's order. One path for POST, a PUT
