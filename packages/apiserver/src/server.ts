@@ -1,7 +1,7 @@
-// The API server: serves its secure port (HTTP/2 and HTTP/1.1, http-server.ts) and shuts down
-// gracefully. What it serves is built by control-plane/, in dependency order: storage and the watch
-// cache, the resource API (admission, the catalog, authorization, authentication, endpoints), the
-// health endpoints, then the filter chain every request passes.
+// The API server: serves its secure port (HTTP/2 and HTTP/1.1, @plat/filters' http-server.ts) and
+// shuts down gracefully. What it serves is built by control-plane/, in dependency order: storage and
+// the watch cache, the resource API (admission, the catalog, authorization, authentication,
+// endpoints), the health endpoints, then the filter chain every request passes.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebhookClientManager, defaultWebhookBackoff } from '@plat/webhook';
 import { secureServingOptions } from '@plat/serving';

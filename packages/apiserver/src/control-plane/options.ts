@@ -91,7 +91,7 @@ export interface ServerOptions {
   requestTimeoutMs?: number;
   /** --show-hidden-metrics-for-version (checked by the caller): long-deprecated metrics shown again. */
   showHiddenMetricsForVersion?: string;
-  /** The filter chain (filter-chain.ts); default upstream's. */
+  /** The filter chain (@plat/filters' filter-chain.ts); default upstream's. */
   filterChain?: readonly NamedFilter[];
 }
 
@@ -111,7 +111,7 @@ export interface ApiOptions {
   bookmarkIntervalMs?: number;
   /** --min-request-timeout, seconds: watches without timeoutSeconds last between it and twice it; default 1800. */
   minRequestTimeoutS?: number;
-  /** How far behind, in bytes, a watcher may fall before it is closed; default 4 MiB (resources/verbs/watch-backlog.ts). */
+  /** How far behind, in bytes, a watcher may fall before it is closed; default 4 MiB (@plat/endpoints' verbs/watch-backlog.ts). */
   watchBacklogBytes?: number;
   /** APIResponseCompression (default true): gzip large get and list responses. */
   responseCompression?: boolean;

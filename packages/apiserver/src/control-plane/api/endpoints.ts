@@ -14,7 +14,7 @@ import { DEFAULT_WATCH_BACKLOG_BYTES } from '@plat/endpoints';
 import type { ApiOptions } from '../options.js';
 import type { WatchCacheWiring } from '../storage.js';
 
-/** Objects weighed for a resource's first list estimate (list-budget.ts): a few, spread through it. */
+/** Objects weighed for a resource's first list estimate (@plat/filters' list-budget.ts): a few, spread through it. */
 const OBJECTS_SAMPLED_FOR_SIZE = 16;
 
 export interface EndpointSources {

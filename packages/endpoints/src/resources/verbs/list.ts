@@ -1,5 +1,5 @@
 // GET of a collection: selectors, paging and resourceVersion semantics are the store's; what the
-// list will hold in memory is reserved first (list-budget.ts), or the list is refused with 429.
+// list will hold in memory is reserved first (@plat/filters' list-budget.ts), or the list is refused with 429.
 import { newTooManyRequests } from '@plat/apimachinery';
 import { listSemantic, type ListQueryWithSelectors } from '@plat/registry';
 import { listCost } from '@plat/filters';

@@ -21,7 +21,7 @@ export interface ServerServices {
   /** APIResponseCompression: gzip large get and list responses for clients that accept it. */
   responseCompression: boolean;
   metrics: ServerMetrics;
-  /** What lists may hold in memory between them (list-budget.ts). */
+  /** What lists may hold in memory between them (@plat/filters' list-budget.ts). */
   listBudget: ListMemoryBudget;
   /** How many objects are stored below a prefix, as far as known without reading the store. */
   objectCount(prefix: string): number | undefined;
