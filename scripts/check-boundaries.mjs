@@ -24,13 +24,30 @@ const allowed = {
   'packages/flowcontrol': ['@plat/apimachinery'],
   // The webhook client: above the machinery, below every caller (knows no koa, no registry).
   'packages/webhook': ['@plat/apimachinery'],
-  'packages/apiserver': ['@plat/apimachinery', '@plat/storage', '@plat/registry', '@plat/admission', '@plat/api', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving', '@plat/webhook'],
-  'apps/apiserver': ['@plat/apimachinery', '@plat/apiserver', '@plat/admission', '@plat/storage', '@plat/api', '@plat/featuregate', '@plat/webhook'],
+  // The API server, bottom up: metrics and audit, authn < authz < filters < endpoints < apiserver (the wiring).
+  // Its Prometheus metrics: below everything that counts, knowing requests only by their labels.
+  'packages/metrics': ['@plat/serving', '@plat/storage'],
+  // The audit policy, events and log: no HTTP, no API (the audit filter is in filters).
+  'packages/audit': ['@plat/apimachinery'],
+  // Authentication: service accounts read through the registry's stores, TokenReview through the webhook client.
+  // The TokenRequest kind's types (what a service-account token request and answer hold) are @plat/api's.
+  'packages/authn': ['@plat/apimachinery', '@plat/api', '@plat/registry', '@plat/serving', '@plat/webhook'],
+  // Authorization: the RBAC core's decisions over the registry's informers, SubjectAccessReview through the webhook client.
+  'packages/authz': ['@plat/apimachinery', '@plat/auth', '@plat/authn', '@plat/registry', '@plat/serving', '@plat/webhook'],
+  // The secure port, the request context and the filter chain: they know who (authn), what is allowed (authz)
+  // and audit, not the API's resources.
+  'packages/filters': ['@plat/apimachinery', '@plat/storage', '@plat/protobuf', '@plat/serving', '@plat/metrics', '@plat/audit', '@plat/authn', '@plat/authz'],
+  // The REST endpoints: handlers at the end of the filter chain over the registry's stores (ObjectMeta's
+  // schema for OpenAPI from api); no authentication, authorization or audit of their own.
+  'packages/endpoints': ['@plat/apimachinery', '@plat/storage', '@plat/registry', '@plat/merge', '@plat/protobuf', '@plat/api', '@plat/metrics', '@plat/filters'],
+  // The wiring: builds the server from all of the above, admission and the CRD controller included.
+  'packages/apiserver': ['@plat/apimachinery', '@plat/storage', '@plat/registry', '@plat/admission', '@plat/api', '@plat/auth', '@plat/protobuf', '@plat/serving', '@plat/webhook', '@plat/metrics', '@plat/audit', '@plat/authn', '@plat/authz', '@plat/filters', '@plat/endpoints'],
+  'apps/apiserver': ['@plat/apimachinery', '@plat/apiserver', '@plat/admission', '@plat/storage', '@plat/api', '@plat/featuregate', '@plat/webhook', '@plat/serving', '@plat/audit', '@plat/authn', '@plat/authz'],
   'packages/client': ['@plat/apimachinery'],
   'apps/controller-manager': ['@plat/apimachinery', '@plat/client', '@plat/serving', '@plat/featuregate'],
   'packages/agent-config': ['@plat/apimachinery', '@plat/featuregate'],
   'apps/node-agent': ['@plat/apimachinery', '@plat/agent-config', '@plat/api', '@plat/client', '@plat/protobuf', '@plat/serving'],
-  test: ['@plat/apimachinery', '@plat/apiserver', '@plat/api', '@plat/storage', '@plat/protobuf'],
+  test: ['@plat/apimachinery', '@plat/apiserver', '@plat/api', '@plat/storage', '@plat/protobuf', '@plat/serving'],
   // bench/agents runs the node agent's own loops, many in one process.
   bench: ['@plat/apimachinery', '@plat/api', '@plat/cel', '@plat/storage', '@plat/merge', '@plat/auth', '@plat/protobuf', '@plat/serving', '@plat/client', '@plat/node-agent'],
 };
@@ -42,7 +59,16 @@ const allowedInTests = {
   'packages/api': ['@plat/storage'],
   // A loopback HTTPS webhook needs a certificate for name.namespace.svc.
   'packages/webhook': ['@plat/serving'],
-  'packages/client': ['@plat/apiserver', '@plat/api', '@plat/storage', '@plat/protobuf'],
+  // The server's packages test through the in-process server (@plat/apiserver/testing) where a unit
+  // alone proves nothing; those tests are a project of their own (tsconfig.test.json), off the build graph.
+  'packages/metrics': ['@plat/apiserver'],
+  'packages/audit': ['@plat/apiserver'],
+  // Service-account tokens and the RBAC authorizer are tried against the real catalog and kinds, on the memory backend.
+  'packages/authn': ['@plat/apiserver', '@plat/endpoints', '@plat/storage'],
+  'packages/authz': ['@plat/apiserver', '@plat/api', '@plat/endpoints', '@plat/storage'],
+  'packages/filters': ['@plat/apiserver'],
+  'packages/endpoints': ['@plat/apiserver'],
+  'packages/client': ['@plat/apiserver', '@plat/api', '@plat/storage', '@plat/protobuf', '@plat/serving'],
   'apps/controller-manager': ['@plat/apiserver', '@plat/api', '@plat/storage'],
 };
 /** Libraries a workspace must not know of, besides the workspaces it may not import. */
@@ -59,6 +85,29 @@ const exported = new Map();
 for (const workspace of Object.keys(allowed)) {
   const manifest = JSON.parse(await readFile(join(workspace, 'package.json'), 'utf8'));
   exported.set(manifest.name, new Set(Object.keys(manifest.exports ?? { '.': '' }).map((key) => key.slice(1))));
+}
+
+// The table itself goes downward only: no workspace may be allowed, directly or not, to import one
+// that may import it (tests aside, which are built apart).
+const workspaceOf = new Map();
+for (const workspace of Object.keys(allowed)) {
+  const manifest = JSON.parse(await readFile(join(workspace, 'package.json'), 'utf8'));
+  workspaceOf.set(manifest.name, workspace);
+}
+function cycleFrom(workspace, path = []) {
+  if (path.includes(workspace)) return [...path.slice(path.indexOf(workspace)), workspace];
+  for (const target of allowed[workspace] ?? []) {
+    const found = cycleFrom(workspaceOf.get(target), [...path, workspace]);
+    if (found) return found;
+  }
+  return undefined;
+}
+for (const workspace of Object.keys(allowed)) {
+  const cycle = cycleFrom(workspace);
+  if (cycle) {
+    console.error(`import boundaries: the allowed table has a cycle: ${cycle.join(' -> ')}`);
+    process.exit(1);
+  }
 }
 
 async function* sources(dir) {

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
-import { ensureSelfSignedCert } from '@plat/apiserver';
+import { ensureSelfSignedCert } from '@plat/serving';
 import { eventually, startApiserver, type ApiserverProcess } from './support/apiserver-process.js';
 import { authFiles, type AuthFiles } from './support/auth.js';
 import { runKubectl, writeKubeconfig } from './support/kubeconfig.js';

@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureSelfSignedCert } from '@plat/apiserver';
+import { ensureSelfSignedCert } from '@plat/serving';
 import { eventually, startApiserver, type ApiserverProcess } from './support/apiserver-process.js';
 import { authFiles, type AuthFiles } from './support/auth.js';
 import { runKubectl, writeKubeconfig } from './support/kubeconfig.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureSelfSignedCert } from '@plat/apiserver';
+import { ensureSelfSignedCert } from '@plat/serving';
 import { loadEtcdTls } from './etcd-tls.js';
 
 test('etcd TLS files: read and checked, each mistake named by its flag and file', async () => {

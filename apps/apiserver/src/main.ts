@@ -8,21 +8,15 @@ import {
   createServer,
   encryptionTransformers,
   parseEncryptionConfiguration,
-  loadServingCert,
-  loadTokenFile,
-  OidcAuthenticator,
-  parseAuditPolicy,
-  parsePublicKeys,
-  parseSigningKey,
-  type AuditPolicy,
   type Logger,
-  type ServiceAccountTokenOptions,
-  type UserInfo,
 } from '@plat/apiserver';
+import { parseAuditPolicy, type AuditPolicy } from '@plat/audit';
+import { loadTokenFile, OidcAuthenticator, parsePublicKeys, parseSigningKey, type ServiceAccountTokenOptions } from '@plat/authn';
+import { loadServingCert } from '@plat/serving';
 import { loadWebhookKubeconfig, type WebhookConnection } from '@plat/webhook';
 import { createStorage, type ResourceTransformers } from '@plat/storage';
 import { builtinKinds, customResourceDefinitions, immortalNamespaces, systemNamespaceObjects } from '@plat/api';
-import { commandLineOrExit } from '@plat/apimachinery';
+import { commandLineOrExit, type UserInfo } from '@plat/apimachinery';
 import { apiserverFlags, parseCommandLine, type ApiserverConfig } from './options.js';
 import { loadEtcdTls } from './etcd-tls.js';
 

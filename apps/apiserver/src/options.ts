@@ -5,19 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   DEFAULT_WATCH_CACHE_SIZES,
-  authorizationModes,
-  checkShowHiddenMetricsForVersion,
   logLevels,
   parseRuntimeConfig,
-  parseTlsCipherSuites,
-  parseTlsMinVersion,
   parseWatchCacheSizes,
-  type TlsPolicy,
-  type AuthorizationMode,
   type LogLevel,
   type RuntimeConfigEntry,
   type WatchCacheSize,
 } from '@plat/apiserver';
+import { authorizationModes, type AuthorizationMode } from '@plat/authz';
+import { checkShowHiddenMetricsForVersion, parseTlsCipherSuites, parseTlsMinVersion, type TlsPolicy } from '@plat/serving';
 import { FlagError, deprecatedFlag, flag, parseFlags, type FlagValues } from '@plat/apimachinery';
 import { featureGatesHelp, parseFeatureGates, type ApiserverFeatureGate } from './feature-gates.js';
 

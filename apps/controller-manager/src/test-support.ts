@@ -1,6 +1,7 @@
 // For this package's tests only (not exported): the in-process harness's API server, a client for it,
 // and the controllers running against it.
-import type { Server, UserInfo } from '@plat/apiserver';
+import type { UserInfo } from '@plat/apimachinery';
+import type { Server } from '@plat/apiserver';
 import { startInProcessApiServer } from '@plat/apiserver/testing';
 import { Client, silentLogger, type KubeObject, type Logger, type ResourceRef } from '@plat/client';
 import { generateKeyPairSync } from 'node:crypto';

@@ -1,8 +1,8 @@
 // The `cache-ready` readiness check: a replica takes traffic once the watch cache of every resource
 // it serves has listed (upstream's informer-sync checks, for the watch cache this server keeps of
 // each resource from its start).
-import type { HealthCheck } from './health.js';
-import { resourceOfPrefix } from './watch-cache-metrics.js';
+import type { HealthCheck } from '@plat/filters';
+import { resourceOfPrefix } from '@plat/metrics';
 
 /** What the check reads of the watch cache (CachedStorage). */
 export interface CacheSync {

@@ -1,32 +1,8 @@
-// The API server: the koa application, its filter chain and endpoints, and the HTTPS server around it.
+// The API server: createServer wires the packages below it into one (control-plane/), and what its
+// binary needs besides: the logger, --runtime-config, --watch-cache-sizes, encryption at rest.
+// Authentication, authorization, audit and serving are imported from their own packages.
 export { createServer, type Server, type ServerOptions } from './server.js';
-export type { Handler, RequestContext, RequestState } from './context.js';
 export { createLogger, logLevels, type LogLevel, type Logger } from './logger.js';
-export {
-  authorizationModes,
-  type AuthorizationMode,
-  type Authorizer,
-} from './authorization.js';
-export type { AuthenticationOptions, TokenAuthenticator, TokenAuthentication } from './authentication.js';
-export {
-  parsePublicKeys,
-  parseSigningKey,
-  keyId,
-  ServiceAccountKeyError,
-  type ServiceAccountTokenOptions,
-} from './auth/service-account-tokens.js';
-export { loadTokenFile, parseTokenFile, TokenFileError, type TokenFile } from './token-file.js';
-export type { UserInfo } from './user.js';
-// The serving certificate lives in @plat/serving, shared with the controller-manager; offered here too.
-export { loadServingCert, ensureSelfSignedCert, servingNames, type ServingCertificate, type SelfSignedCertificate } from '@plat/serving';
-export { checkShowHiddenMetricsForVersion, parseTlsCipherSuites, parseTlsMinVersion, type TlsPolicy } from '@plat/serving';
-export type { RequestInfo } from './request-info.js';
-export { versionInfo, type VersionInfo } from './version.js';
-export { TOO_MANY_REQUESTS_MESSAGE, type LimitOptions, type UserRateOptions } from './limits.js';
-export { AuditFileLog, type AuditEvent, type AuditFileOptions, type AuditLogFormat, type AuditSink } from './audit.js';
-export { parseAuditPolicy, type AuditPolicy } from './audit-policy.js';
-export { OidcAuthenticator, type OidcOptions } from './auth/oidc.js';
 export { parseRuntimeConfig, type RuntimeConfigEntry } from './runtime-config.js';
 export { DEFAULT_WATCH_CACHE_SIZES, parseWatchCacheSizes, type WatchCacheSize } from './watch-cache-sizes.js';
-export type { WebhookVersion } from './auth/webhook-token.js';
 export { EncryptionConfigError, parseEncryptionConfiguration, encryptionTransformers, TransformationMetrics } from './encryption/index.js';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtinDefinitions, builtinKinds, leaseDefinition } from '@plat/api';
 import type { ResourceDefinition } from '@plat/registry';
-import type { AuditEvent, AuditSink } from './audit.js';
+import type { AuditEvent, AuditSink } from '@plat/audit';
 import { startApiServer } from './testing/index.js';
 import { apiEnablement, parseRuntimeConfig } from './runtime-config.js';
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, startTestWebhook } from './testing/index.js';
-import type { UserInfo } from './user.js';
+import type { UserInfo } from '@plat/authn';
 
 const tokens = new Map<string, UserInfo>([
   ['alice-token', { name: 'alice', uid: 'u-1', groups: ['devs'] }],

@@ -1,29 +1,29 @@
-// The API server: serves its secure port (HTTP/2 and HTTP/1.1, http-server.ts) and shuts down
-// gracefully. What it serves is built by control-plane/, in dependency order: storage and the watch
-// cache, the resource API (admission, the catalog, authorization, authentication, endpoints), the
-// health endpoints, then the filter chain every request passes.
+// The API server: serves its secure port (HTTP/2 and HTTP/1.1, @plat/filters' http-server.ts) and
+// shuts down gracefully. What it serves is built by control-plane/, in dependency order: storage and
+// the watch cache, the resource API (admission, the catalog, authorization, authentication,
+// endpoints), the health endpoints, then the filter chain every request passes.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebhookClientManager, defaultWebhookBackoff } from '@plat/webhook';
 import { secureServingOptions } from '@plat/serving';
-import { createApp } from './app.js';
-import { AuditFileLog, type AuditSink } from './audit.js';
-import { defaultAuditPolicy } from './audit-policy.js';
-import { WebhookAuthorizer } from './auth/webhook-authorizer.js';
-import { newAuthorizer } from './authorization.js';
-import { MAX_HEADER_BYTES, handleConnectionErrors } from './connection-errors.js';
+import { createApp } from '@plat/filters';
+import { AuditFileLog, type AuditSink } from '@plat/audit';
+import { defaultAuditPolicy } from '@plat/audit';
+import { WebhookAuthorizer } from '@plat/authz';
+import { newAuthorizer } from '@plat/authz';
+import { MAX_HEADER_BYTES, handleConnectionErrors } from '@plat/filters';
 import { serveApi } from './control-plane/api/index.js';
 import { serverAuthentication } from './control-plane/authentication.js';
 import { serveHealthEndpoints } from './control-plane/health-endpoints.js';
 import type { Server, ServerOptions } from './control-plane/options.js';
 import { shutDown } from './control-plane/shutdown.js';
 import { servingStorage } from './control-plane/storage.js';
-import { ShutdownCheck } from './health.js';
-import { DEFAULT_HTTP2_MAX_STREAMS, createSecurePort } from './http-server.js';
-import { newUserRateLimiter } from './limits.js';
-import { ServerMetrics } from './metrics.js';
-import { PathMux } from './mux.js';
-import type { RequestInfo } from './request-info.js';
-import { RequestTracker } from './request-tracker.js';
+import { ShutdownCheck } from '@plat/filters';
+import { DEFAULT_HTTP2_MAX_STREAMS, createSecurePort } from '@plat/filters';
+import { newUserRateLimiter } from '@plat/filters';
+import { ServerMetrics } from '@plat/metrics';
+import { PathMux } from '@plat/filters';
+import type { RequestInfo } from '@plat/filters';
+import { RequestTracker } from '@plat/filters';
 
 export type { ApiOptions, Server, ServerOptions } from './control-plane/options.js';
 

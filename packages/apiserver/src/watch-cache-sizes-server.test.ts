@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { CachedStorage, createStorage, type ListOptions, type ListResult, type Storage, type StoredObject } from '@plat/storage';
 import { customResourceDefinitions } from '@plat/api';
 import { startApiServer, type ApiTestServer } from './testing/index.js';
-import { ListMemoryBudget, listCost } from './list-budget.js';
+import { ListMemoryBudget, listCost } from '@plat/filters';
 import type { WatchCacheSize } from './watch-cache-sizes.js';
 
 const configmapsOff: WatchCacheSize[] = [{ resource: 'configmaps', group: '', size: 0 }];

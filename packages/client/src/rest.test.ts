@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isStatusError } from '@plat/apimachinery';
-import { ensureSelfSignedCert } from '@plat/apiserver';
+import { ensureSelfSignedCert } from '@plat/serving';
 import { RestClient, retryAfterMs } from './rest.js';
 
 const answer = (statusCode: number, headers: Record<string, string> = {}) => ({ statusCode, headers });

@@ -1,7 +1,7 @@
-// The one generic store that serves every resource type, and the contract kinds plug into it with.
+// ResourceStore, the one store that serves every resource type, and the contract kinds plug into it with.
 export type * from './definition.js';
 export { resolveResource, resolveGroup, DEFAULT_SUBRESOURCE_VERBS, type ResolvedResource } from './resolved.js';
-export { ResourceStore } from './store.js';
+export { ResourceStore } from './resource-store.js';
 export { noneConverter, versionCheckedConverter, type Converter } from './conversion.js';
 export { ResourceReader, type StoreOptions, type StoreFeatures } from './store-reads.js';
 export type {
@@ -26,6 +26,7 @@ export type {
   WriteOptions,
 } from './requests.js';
 export { ensureIdentity, objectFromInput, type DecodedInput } from './object-input.js';
+export { StoreInformer, type InformerHandlers, type InformerLogger } from './store-informer.js';
 export { startWatch, type ApiWatch, type ApiWatchEvent, type ApiWatchEventType, type WatchQuery, type WatchSettings } from './watch.js';
 export { toStatusError, tooLargeResourceVersion, OPTIMISTIC_LOCK_MESSAGE } from './errors.js';
 export { formatTimestamp } from './object-meta.js';

@@ -2,7 +2,7 @@
 // cache are the cache's own objects, shared and never changed, and the same ones list after list.
 //
 // A list of them (sharedList) holds the objects themselves and makes the items only when its
-// `items` are first read: the large lists are written from the objects (the HTTP layer's
+// `items` are first read: the large lists are written from the objects (@plat/endpoints'
 // list-stream.ts leaves apiVersion and kind out as it encodes, and Protobuf items never carry
 // them), so a list of 100,000 objects makes no item at all. Where the items are made, the item of
 // each object is kept beside it, made once and the same object from list to list.

@@ -9,7 +9,7 @@ import { createStorage } from '@plat/storage';
 import type { KubeObject, ResourceDefinition, SubresourceKind } from './definition.js';
 import type { Admission, AdmissionAttributes } from './requests.js';
 import { resolveResource } from './resolved.js';
-import { ResourceStore } from './store.js';
+import { ResourceStore } from './resource-store.js';
 
 interface Gadget extends KubeObject {
   spec?: { replicas?: number; color?: string; size?: string };

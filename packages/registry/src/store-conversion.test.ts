@@ -12,7 +12,7 @@ import { EXPIRED_LIST_MESSAGE, INCONSISTENT_CONTINUE_MESSAGE } from './errors.js
 import { buildPredicate } from './predicate.js';
 import type { ListQueryWithSelectors, ObjectList } from './requests.js';
 import { resolveResource } from './resolved.js';
-import { ResourceStore } from './store.js';
+import { ResourceStore } from './resource-store.js';
 import { startWatch, type ApiWatch, type ApiWatchEvent } from './watch.js';
 
 /** A converter that counts its calls (and what they carried) and can be made to wait or fail. */

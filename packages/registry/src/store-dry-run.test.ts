@@ -6,7 +6,7 @@ import { createStorage, type Storage } from '@plat/storage';
 import type { KubeObject, ResourceDefinition } from './definition.js';
 import type { AdmissionAttributes } from './requests.js';
 import { resolveResource } from './resolved.js';
-import { ResourceStore } from './store.js';
+import { ResourceStore } from './resource-store.js';
 
 interface Widget extends KubeObject {
   size?: number;

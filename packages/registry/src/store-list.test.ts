@@ -5,7 +5,7 @@ import { CachedStorage, createStorage, type Storage } from '@plat/storage';
 import type { KubeObject, ResourceDefinition } from './definition.js';
 import { EXPIRED_LIST_MESSAGE, INCONSISTENT_CONTINUE_MESSAGE } from './errors.js';
 import { resolveResource } from './resolved.js';
-import { ResourceStore } from './store.js';
+import { ResourceStore } from './resource-store.js';
 import type { StoreFeatures } from './store-reads.js';
 import { startWatch, type ApiWatchEvent } from './watch.js';
 

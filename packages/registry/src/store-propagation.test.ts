@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createStorage } from '@plat/storage';
 import type { KubeObject, ResourceDefinition } from './definition.js';
 import { resolveResource } from './resolved.js';
-import { ResourceStore } from './store.js';
+import { ResourceStore } from './resource-store.js';
 import type { PropagationPolicy } from './requests.js';
 
 const widgets: ResourceDefinition = {

@@ -1,4 +1,4 @@
-// The reads of the generic store (get, list, and waiting for a resourceVersion), and what its writes
+// The reads of the resource store (get, list, and waiting for a resourceVersion), and what its writes
 // share with them: the storage, the kind's context and feature gates, type meta, error mapping.
 import type { Storage, ListOptions, StoredObject } from '@plat/storage';
 import type { KubeObject, StrategyContext, VirtualServices } from './definition.js';

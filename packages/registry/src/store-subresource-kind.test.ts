@@ -10,7 +10,7 @@ import type { KubeObject, ResourceDefinition, SubresourceKind, UnstructuredRules
 import { objectFromInput } from './object-input.js';
 import type { AdmissionAttributes, PatchRequest } from './requests.js';
 import { resolveResource } from './resolved.js';
-import { ResourceStore } from './store.js';
+import { ResourceStore } from './resource-store.js';
 
 interface Widget extends KubeObject {
   spec?: { replicas?: number; color?: string };

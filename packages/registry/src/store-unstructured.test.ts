@@ -6,7 +6,7 @@ import { createStorage, type Storage } from '@plat/storage';
 import type { KubeObject, ResourceDefinition, UnstructuredRules } from './definition.js';
 import { objectFromInput } from './object-input.js';
 import { resolveResource } from './resolved.js';
-import { ResourceStore } from './store.js';
+import { ResourceStore } from './resource-store.js';
 import { startWatch } from './watch.js';
 
 interface Gadget extends KubeObject {

@@ -4,7 +4,7 @@ import { isStatusError } from '@plat/apimachinery';
 import { CachedStorage, createStorage } from '@plat/storage';
 import type { KubeObject, ResourceDefinition } from './definition.js';
 import { resolveResource } from './resolved.js';
-import { ResourceStore } from './store.js';
+import { ResourceStore } from './resource-store.js';
 import { startWatch, type ApiWatchEvent } from './watch.js';
 
 interface Widget extends KubeObject {

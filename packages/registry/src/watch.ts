@@ -5,7 +5,7 @@ import { StatusError, newInternalError, newResourceExpired } from '@plat/apimach
 import { EventQueue, isStorageError, type StorageError, type Watch, type WatchEvent as StorageWatchEvent } from '@plat/storage';
 import { deepCopy } from '@plat/merge';
 import type { KubeObject } from './definition.js';
-import type { ResourceStore } from './store.js';
+import type { ResourceStore } from './resource-store.js';
 import type { ListQueryWithSelectors } from './requests.js';
 import { buildPredicate, type Predicate } from './predicate.js';
 import { parseResourceVersion, storeRevision, validateListQuery } from './resource-version.js';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { continueAfter, continueAtLatest } from './continue-token.js';
 import type { StoredObject } from './interface.js';
 import { MemoryKV } from './memory/kv.js';
-import { KVStorage } from './store.js';
+import { KVStorage } from './kv-storage.js';
 
 const names = (items: StoredObject[]): (string | undefined)[] => items.map((item) => item.metadata?.name);
 

@@ -1,6 +1,7 @@
 // Dry run as storage (upstream's DryRunnableStorage): every check a write makes, and no write. The
-// generic store hands a dry-run request this storage instead of branching in each verb, so a dry
-// run goes through exactly the steps of the real request and stops where the store would write.
+// registry's ResourceStore hands a dry-run request this storage instead of branching in each verb,
+// so a dry run goes through exactly the steps of the real request and stops where the store would
+// write.
 import type { DeleteOptions, Storage, StoredObject, UpdateFunction, UpdateOptions } from './interface.js';
 import { alreadyExists, isStorageError, notFound } from './errors.js';
 import { checkPreconditions } from './preconditions.js';

@@ -1,5 +1,5 @@
-// The KV contract: the few primitive operations a backend provides. The generic store (store.ts)
-// builds every Storage verb from these, so that both backends share one set of semantics.
+// The KV contract: the few primitive operations a backend provides. KVStorage (kv-storage.ts)
+// builds every Storage verb from these, so that the backends share one set of semantics.
 
 /**
  * A stored value: the encoded object as JSON text, or bytes (what a value transformer wrote, or

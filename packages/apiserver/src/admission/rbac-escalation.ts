@@ -16,7 +16,7 @@ import {
 } from '@plat/auth';
 import type { PolicyRule, RoleRef } from '@plat/apimachinery';
 import type { StoreCheck, KubeObject } from '@plat/registry';
-import type { Authorizer } from '../authorization.js';
+import type { Authorizer } from '@plat/authz';
 
 /** Upstream's IsOnlyMutatingGCFields: the update changes nothing but owner references and finalizers. */
 export function onlyGarbageCollectionFields(object: KubeObject, old: KubeObject): boolean {

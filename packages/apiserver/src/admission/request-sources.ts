@@ -4,7 +4,7 @@
 import type { RequestViewSources } from '@plat/admission';
 import type { EquivalentResource } from '@plat/api';
 import type { ResolvedResource } from '@plat/registry';
-import type { ResourceCatalog } from '../resources/catalog.js';
+import type { ResourceCatalog } from '@plat/endpoints';
 
 export function catalogRequestSources(catalog: ResourceCatalog): RequestViewSources {
   const namespaces = () => catalog.store('', 'v1', 'namespaces');

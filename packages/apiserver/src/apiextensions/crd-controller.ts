@@ -6,11 +6,10 @@
 // event arrives; a deleted one stops being served.
 import { isStatusError, newMethodNotSupported } from '@plat/apimachinery';
 import { apiApprovalCondition, decideNames, findCondition, isConditionTrue, sameCondition, sameNames, setCondition, type CustomResourceDefinition } from '@plat/api';
-import { formatTimestamp, type StoreCheck, type KubeObject, type ResourceDefinition, type ResourceStore } from '@plat/registry';
+import { formatTimestamp, StoreInformer, type StoreCheck, type KubeObject, type ResourceDefinition, type ResourceStore } from '@plat/registry';
 import type { Logger } from 'pino';
-import type { HealthCheck } from '../health.js';
-import type { ResourceCatalog } from '../resources/catalog.js';
-import { StoreInformer } from '../resources/store-informer.js';
+import type { HealthCheck } from '@plat/filters';
+import type { ResourceCatalog } from '@plat/endpoints';
 
 /** The served versions of a definition, each as a resource definition of the one generic store. */
 export type CustomResourceBuilder = (crd: CustomResourceDefinition) => ResourceDefinition[];

@@ -3,8 +3,8 @@
 // aggregationRule, so that the controller takes them over), so that they grant at once.
 import { aggregateClusterRole, bootstrapPolicy, type ClusterRole } from '@plat/auth';
 import type { KubeObject } from '@plat/registry';
-import type { BootstrapObject } from '../resources/bootstrap.js';
-import type { RbacSeed } from './rbac-authorizer.js';
+import type { BootstrapObject } from '@plat/endpoints';
+import type { RbacSeed } from '@plat/authz';
 
 export function rbacBootstrap(domain: string): { objects: BootstrapObject[]; seed: RbacSeed } {
   const policy = bootstrapPolicy(domain);

@@ -4,9 +4,9 @@
 import { newGenericServerResponse } from '@plat/apimachinery';
 import type { IssuedServiceAccountToken, ServiceAccountTokenRequest, TokenReviewOutcome } from '@plat/api';
 import type { VirtualServices } from '@plat/registry';
-import { authenticateToken, type AuthenticationOptions } from '../authentication.js';
-import type { Authorizer } from '../authorization.js';
-import type { ServiceAccountTokens } from './service-account-tokens.js';
+import { authenticateToken, type AuthenticationOptions } from '@plat/authn';
+import type { Authorizer } from '@plat/authz';
+import type { ServiceAccountTokens } from '@plat/authn';
 
 export function virtualServices(authorizer: Authorizer): VirtualServices {
   return {

@@ -1,11 +1,11 @@
 // How a server authenticates requests, put together in upstream's order: the token file, service
 // accounts, OIDC, then the token webhook, which is asked about every token the others do not take.
 import { defaultWebhookBackoff, type WebhookClientManager } from '@plat/webhook';
-import type { AuthenticationOptions } from '../authentication.js';
-import type { ServiceAccountTokens } from '../auth/service-account-tokens.js';
-import { CachedTokenAuthenticator } from '../auth/token-cache.js';
-import { WebhookTokenAuthenticator } from '../auth/webhook-token.js';
-import type { ServerMetrics } from '../metrics.js';
+import type { AuthenticationOptions } from '@plat/authn';
+import type { ServiceAccountTokens } from '@plat/authn';
+import { CachedTokenAuthenticator } from '@plat/authn';
+import { WebhookTokenAuthenticator } from '@plat/authn';
+import type { ServerMetrics } from '@plat/metrics';
 import type { ServerOptions } from './options.js';
 
 export function serverAuthentication(

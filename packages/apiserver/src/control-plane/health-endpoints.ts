@@ -1,11 +1,11 @@
 // The non-resource endpoints every server has: /healthz, /livez and /readyz with each check under
 // them, /version, /metrics and /metrics/slis.
 import type { Logger } from 'pino';
-import { healthHandler, pingCheck, singleCheckHandler, storageCheck, type HealthCheck, type ShutdownCheck } from '../health.js';
-import type { ServerMetrics } from '../metrics.js';
-import type { PathMux } from '../mux.js';
+import { healthHandler, pingCheck, singleCheckHandler, storageCheck, type HealthCheck, type ShutdownCheck } from '@plat/filters';
+import type { ServerMetrics } from '@plat/metrics';
+import type { PathMux } from '@plat/filters';
 import type { Storage } from '@plat/storage';
-import { versionHandler, versionInfo } from '../version.js';
+import { versionHandler, versionInfo } from '@plat/endpoints';
 import type { ServerOptions } from './options.js';
 
 export function serveHealthEndpoints(

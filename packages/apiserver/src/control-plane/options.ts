@@ -7,24 +7,24 @@ import type { StoreFeatures } from '@plat/registry';
 import type { BuiltinKind } from '@plat/api';
 import type { PluginName } from '@plat/admission';
 import type { WebhookBackoff, WebhookConnection } from '@plat/webhook';
-import type { ServiceAccountTokenOptions } from '../auth/service-account-tokens.js';
-import type { WebhookVersion } from '../auth/webhook-token.js';
-import type { BootstrapObject } from '../resources/bootstrap.js';
+import type { ServiceAccountTokenOptions } from '@plat/authn';
+import type { WebhookVersion } from '@plat/authn';
+import type { BootstrapObject } from '@plat/endpoints';
 import type { CustomResourceBuilder } from '../apiextensions/crd-controller.js';
-import type { NamedFilter } from '../filter-chain.js';
-import type { AuthenticationOptions } from '../authentication.js';
-import type { AuthorizationMode } from '../authorization.js';
-import type { Handler, RequestState } from '../context.js';
-import type { ListMemoryBudget } from '../list-budget.js';
-import type { LimitOptions } from '../limits.js';
-import type { AuditFileOptions, AuditSink } from '../audit.js';
-import type { AuditPolicy } from '../audit-policy.js';
-import type { ServerMetrics } from '../metrics.js';
+import type { NamedFilter } from '@plat/filters';
+import type { AuthenticationOptions } from '@plat/authn';
+import type { AuthorizationMode } from '@plat/authz';
+import type { Handler, RequestState } from '@plat/filters';
+import type { ListMemoryBudget } from '@plat/filters';
+import type { LimitOptions } from '@plat/filters';
+import type { AuditFileOptions, AuditSink } from '@plat/audit';
+import type { AuditPolicy } from '@plat/audit';
+import type { ServerMetrics } from '@plat/metrics';
 import type { TransformationMetrics } from '../encryption/transformation-metrics.js';
 import type { RuntimeConfigEntry } from '../runtime-config.js';
 import type { WatchCacheSize } from '../watch-cache-sizes.js';
 import type { ServingCertificate, TlsPolicy } from '@plat/serving';
-import type { VersionInfo } from '../version.js';
+import type { VersionInfo } from '@plat/endpoints';
 import type { Logger } from 'pino';
 
 export interface ServerOptions {
@@ -92,7 +92,7 @@ export interface ServerOptions {
   requestTimeoutMs?: number;
   /** --show-hidden-metrics-for-version (checked by the caller): long-deprecated metrics shown again. */
   showHiddenMetricsForVersion?: string;
-  /** The filter chain (filter-chain.ts); default upstream's. */
+  /** The filter chain (@plat/filters' filter-chain.ts); default upstream's. */
   filterChain?: readonly NamedFilter[];
 }
 
@@ -115,7 +115,7 @@ export interface ApiOptions {
   bookmarkIntervalMs?: number;
   /** --min-request-timeout, seconds: watches without timeoutSeconds last between it and twice it; default 1800. */
   minRequestTimeoutS?: number;
-  /** How far behind, in bytes, a watcher may fall before it is closed; default 4 MiB (resources/verbs/watch-backlog.ts). */
+  /** How far behind, in bytes, a watcher may fall before it is closed; default 4 MiB (@plat/endpoints' verbs/watch-backlog.ts). */
   watchBacklogBytes?: number;
   /** APIResponseCompression (default true): gzip large get and list responses. */
   responseCompression?: boolean;

@@ -4,11 +4,11 @@
 // running stopped and storage closed.
 import type { Storage } from '@plat/storage';
 import type { Logger } from 'pino';
-import type { AuditSink } from '../audit.js';
-import type { ShutdownCheck } from '../health.js';
-import type { SecurePort } from '../http-server.js';
-import type { UserRateLimiter } from '../limits.js';
-import type { RequestTracker } from '../request-tracker.js';
+import type { AuditSink } from '@plat/audit';
+import type { ShutdownCheck } from '@plat/filters';
+import type { SecurePort } from '@plat/filters';
+import type { UserRateLimiter } from '@plat/filters';
+import type { RequestTracker } from '@plat/filters';
 
 /** How long streams get to end after being told to, before their connections are closed. */
 const STREAM_END_GRACE_MS = 5000;

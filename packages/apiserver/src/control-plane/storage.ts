@@ -4,9 +4,9 @@
 import { CachedStorage, type Storage } from '@plat/storage';
 import type { ResolvedResource } from '@plat/registry';
 import type { Logger } from 'pino';
-import type { ServerMetrics } from '../metrics.js';
-import { registerWatchCacheMetrics, type WatchCacheStatsSource } from '../watch-cache-metrics.js';
-import { timedStorage } from '../storage-metrics.js';
+import type { ServerMetrics } from '@plat/metrics';
+import { registerWatchCacheMetrics, type WatchCacheStatsSource } from '@plat/metrics';
+import { timedStorage } from '@plat/metrics';
 import { WatchCacheSizes, groupResourceName, type WatchCacheSize } from '../watch-cache-sizes.js';
 import type { ServerOptions } from './options.js';
 

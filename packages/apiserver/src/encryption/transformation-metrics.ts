@@ -5,7 +5,7 @@
 // their stability, when the server registers it, before storage is first used.
 import type { MetricsStability } from '@plat/serving';
 import type { TransformationObserver } from '@plat/storage';
-import { CheapCounter, CheapHistogram, type CounterSeries, type HistogramSeries } from '../cheap-metrics.js';
+import { CheapCounter, CheapHistogram, type CounterSeries, type HistogramSeries } from '@plat/metrics';
 
 /** Upstream's buckets: 5 µs doubling 25 times. */
 const buckets = Array.from({ length: 25 }, (_, i) => 5e-6 * 2 ** i);
@@ -13,7 +13,7 @@ const buckets = Array.from({ length: 25 }, (_, i) => 5e-6 * 2 ** i);
 type Labels = 'transformation_type' | 'transformer_prefix';
 
 // Every encrypted value written or read is observed: the series are resolved once per type, prefix
-// and outcome (cheap-metrics.ts), not hashed by prom-client on each call (a few percent of a
+// and outcome (@plat/metrics' cheap-metrics.ts), not hashed by prom-client on each call (a few percent of a
 // replica writing Secrets through aesgcm).
 export class TransformationMetrics implements TransformationObserver {
   private duration?: CheapHistogram<Labels>;

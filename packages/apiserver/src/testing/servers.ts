@@ -6,7 +6,7 @@ import { builtinKinds, immortalNamespaces, systemNamespaceObjects } from '@plat/
 import type { ResourceDefinition } from '@plat/registry';
 import { createStorage, type Storage } from '@plat/storage';
 import { createServer, type ApiOptions, type Server, type ServerOptions } from '../server.js';
-import type { UserInfo } from '../user.js';
+import type { UserInfo } from '@plat/authn';
 import { testCert } from './certificate.js';
 import { fakeStorage } from './fake-storage.js';
 import { captureLogger, type LogLine } from './logs.js';

@@ -1,5 +1,5 @@
-// The etcd backend: the generic store over EtcdKV, with the shared compactor.
-import { KVStorage } from '../store.js';
+// The etcd backend: KVStorage over EtcdKV, with the shared compactor.
+import { KVStorage } from '../kv-storage.js';
 import { EtcdKV } from './kv.js';
 import { Compactor } from './compactor.js';
 import { EtcdChannel, type EndpointEvent } from './channel.js';

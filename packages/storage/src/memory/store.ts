@@ -1,5 +1,5 @@
-// The in-memory backend: the generic store over MemoryKV, compacting on a timer like the etcd one.
-import { KVStorage } from '../store.js';
+// The in-memory backend: KVStorage over MemoryKV, compacting on a timer like the etcd one.
+import { KVStorage } from '../kv-storage.js';
 import { startIntervalCompaction } from '../interval-compaction.js';
 import { MemoryKV } from './kv.js';
 import type { ResourceTransformers } from '../value/resource-transformers.js';

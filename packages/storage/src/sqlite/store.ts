@@ -1,8 +1,8 @@
-// The persistent embedded backend: the generic store over SqliteKV (one database file in a folder
+// The persistent embedded backend: KVStorage over SqliteKV (one database file in a folder
 // of its own), compacting on a timer like the in-memory one.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { KVStorage } from '../store.js';
+import { KVStorage } from '../kv-storage.js';
 import { startIntervalCompaction } from '../interval-compaction.js';
 import { SqliteKV } from './kv.js';
 import type { ResourceTransformers } from '../value/resource-transformers.js';

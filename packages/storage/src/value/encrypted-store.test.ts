@@ -1,9 +1,9 @@
-// The generic store with value transformers: what reaches the KV, reads, watches, the rewrite of
+// KVStorage with value transformers: what reaches the KV, reads, watches, the rewrite of
 // stale values, and failures.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { KVStorage } from '../store.js';
+import { KVStorage } from '../kv-storage.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 // The catalog's kinds, with their schemas, as a policy's type checking looks them up.
 import type { KindResolver, TypedKind } from '@plat/api';
-import type { ResourceCatalog, ServedResource } from '../../resources/catalog.js';
+import type { ResourceCatalog, ServedResource } from '@plat/endpoints';
 
 function typed(served: ServedResource | undefined): TypedKind | undefined {
   if (!served) return undefined;

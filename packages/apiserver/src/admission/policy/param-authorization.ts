@@ -7,9 +7,9 @@ import { forbidden, newInvalid, newPath, type AccessAttributes, type UserInfo } 
 import { parseGroupVersion, type ParamKind, type ValidatingAdmissionPolicy, type ValidatingAdmissionPolicyBinding } from '@plat/api';
 import type { AdmissionAttributes, StoreCheck, KubeObject } from '@plat/registry';
 import { isDeepStrictEqual } from 'node:util';
-import type { Authorizer } from '../../authorization.js';
-import type { ResourceCatalog } from '../../resources/catalog.js';
-import { SYSTEM_PRIVILEGED_GROUP } from '../../user.js';
+import type { Authorizer } from '@plat/authz';
+import type { ResourceCatalog } from '@plat/endpoints';
+import { SYSTEM_PRIVILEGED_GROUP } from '@plat/authn';
 
 /** A user as Go's %v prints upstream's *user.DefaultInfo: `&{name uid [groups] map[extra]}`. */
 export function goUserString(user: UserInfo): string {

@@ -29,7 +29,7 @@ import {
 import { AdmissionRequestView, type RequestViewSources } from '@plat/admission';
 import { catalogRequestSources } from '../request-sources.js';
 import type { AdmissionAttributes, StoreCheck, KubeObject } from '@plat/registry';
-import type { ResourceCatalog, ServedResource } from '../../resources/catalog.js';
+import type { ResourceCatalog, ServedResource } from '@plat/endpoints';
 import type { BindingCheckMetrics, EnforcementAction, PolicyMetrics } from './policy-metrics.js';
 import type { BoundPolicy, PolicySource } from './policy-source.js';
 

@@ -3,7 +3,7 @@
 // action and state, and definition_total by state and enforcement action. What records them is the
 // plugin (policy-admission.ts) and the policy source (policy-source.ts); the rules are theirs.
 import type { MetricsStability } from '@plat/serving';
-import { CheapCounter, CheapHistogram, type CounterSeries, type HistogramSeries } from '../../cheap-metrics.js';
+import { CheapCounter, CheapHistogram, type CounterSeries, type HistogramSeries } from '@plat/metrics';
 
 /** What a failed (or, failing open, errored) validation led to: upstream's label values. */
 export type EnforcementAction = 'allow' | 'deny' | 'warn' | 'audit';

@@ -3,7 +3,7 @@
 // writes (typeChecking), and who may name a paramKind.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AuditEvent, AuditSink } from '../../audit.js';
+import type { AuditEvent, AuditSink } from '@plat/audit';
 import { startApiServer, type ApiTestServer } from '../../testing/index.js';
 import { parseRuntimeConfig } from '../../runtime-config.js';
 

@@ -6,10 +6,9 @@
 // a new entry of its definitions (a new generation or a relist does not count it again; a policy
 // deleted and created again does).
 import { compilePolicy, type CompiledPolicy, type ValidatingAdmissionPolicy, type ValidatingAdmissionPolicyBinding } from '@plat/api';
-import type { Operation, ResourceStore } from '@plat/registry';
+import { StoreInformer, type Operation, type ResourceStore } from '@plat/registry';
 import type { Logger } from 'pino';
 import type { PolicyMetrics } from './policy-metrics.js';
-import { StoreInformer } from '../../resources/store-informer.js';
 
 /** A policy with the bindings that name it, as one request sees them. */
 export interface BoundPolicy {

@@ -6,7 +6,7 @@ import { AdmissionChain, alwaysAdmit, alwaysDeny, enabledPlugins, namespaceLifec
 import type { StoreCheck, StoreChecks } from '@plat/registry';
 import type { Logger } from 'pino';
 import { LateStoreCheck } from '../../admission/late-check.js';
-import type { ResourceCatalog } from '../../resources/catalog.js';
+import type { ResourceCatalog } from '@plat/endpoints';
 import type { ApiOptions } from '../options.js';
 
 export class ServerAdmission {

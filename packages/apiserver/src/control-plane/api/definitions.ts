@@ -4,7 +4,7 @@
 import { resolveGroup, type ResourceDefinition } from '@plat/registry';
 import { registerProtobufKinds } from '@plat/protobuf';
 import { scaleKind } from '@plat/api';
-import type { AuthorizationMode } from '../../authorization.js';
+import type { AuthorizationMode } from '@plat/authz';
 import { apiEnablement } from '../../runtime-config.js';
 import type { ApiOptions } from '../options.js';
 import type { WiredKinds } from './kinds.js';

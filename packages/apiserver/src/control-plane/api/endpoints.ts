@@ -2,18 +2,18 @@
 // never-stored subresources, serviceaccounts/token, among them).
 import { resolveGroup, type KubeObject, type ResolvedResource, type ResourceDefinition } from '@plat/registry';
 import type { ServerResponse } from 'node:http';
-import { ListMemoryBudget } from '../../list-budget.js';
-import type { ServerMetrics } from '../../metrics.js';
-import type { PathMux } from '../../mux.js';
-import { OpenAPI } from '../../openapi/handlers.js';
-import type { ResourceCatalog, ServedResource } from '../../resources/catalog.js';
-import { Discovery, type ForeignSubresource } from '../../resources/discovery.js';
-import { resourceHandler, virtualSubresourceKey } from '../../resources/dispatch.js';
-import { DEFAULT_WATCH_BACKLOG_BYTES } from '../../resources/verbs/watch-backlog.js';
+import { ListMemoryBudget } from '@plat/filters';
+import type { ServerMetrics } from '@plat/metrics';
+import type { PathMux } from '@plat/filters';
+import { OpenAPI } from '@plat/endpoints';
+import type { ResourceCatalog, ServedResource } from '@plat/endpoints';
+import { Discovery, type ForeignSubresource } from '@plat/endpoints';
+import { resourceHandler, virtualSubresourceKey } from '@plat/endpoints';
+import { DEFAULT_WATCH_BACKLOG_BYTES } from '@plat/endpoints';
 import type { ApiOptions } from '../options.js';
 import type { WatchCacheWiring } from '../storage.js';
 
-/** Objects weighed for a resource's first list estimate (list-budget.ts): a few, spread through it. */
+/** Objects weighed for a resource's first list estimate (@plat/filters' list-budget.ts): a few, spread through it. */
 const OBJECTS_SAMPLED_FOR_SIZE = 16;
 
 export interface EndpointSources {

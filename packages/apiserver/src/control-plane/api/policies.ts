@@ -9,9 +9,9 @@ import { PolicyMetrics } from '../../admission/policy/policy-metrics.js';
 import { PolicySource } from '../../admission/policy/policy-source.js';
 import { PolicyStatusWriter } from '../../admission/policy/status-writer.js';
 import { catalogKinds } from '../../admission/policy/kind-resolver.js';
-import type { Authorizer } from '../../authorization.js';
-import type { ServerMetrics } from '../../metrics.js';
-import type { ResourceCatalog } from '../../resources/catalog.js';
+import type { Authorizer } from '@plat/authz';
+import type { ServerMetrics } from '@plat/metrics';
+import type { ResourceCatalog } from '@plat/endpoints';
 import type { ApiOptions } from '../options.js';
 
 export interface ServedPolicies {

@@ -1,5 +1,0 @@
-// The field manager of a request without ?fieldManager: the User-Agent's product, as upstream.
-import { managerFromUserAgent } from '@plat/merge';
-import type { RequestContext } from '../../context.js';
-
-export const managerOf = (ctx: RequestContext): string => managerFromUserAgent(ctx.get('user-agent') || undefined);
