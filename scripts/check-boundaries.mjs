@@ -142,6 +142,19 @@ for (const [workspace, permitted] of Object.entries(allowed)) {
     }
   }
 }
+// The scripts are plain JavaScript, which no compiler checks: each name they import of ours must
+// be one its package exports (a package split once left make cluster and make run importing a
+// name from where it no longer was).
+for (const entry of await readdir('scripts')) {
+  if (!entry.endsWith('.mjs')) continue;
+  const text = await readFile(join('scripts', entry), 'utf8');
+  for (const match of text.matchAll(/import\s*\{([^}]*)\}\s*from\s*['"](@plat\/[^'"]+)['"]/g)) {
+    const module = await import(match[2]);
+    for (const name of match[1].split(',').map((part) => part.trim().split(/\s+as\s+/)[0]).filter((name) => name && !name.startsWith('type '))) {
+      if (!(name in module)) problems.push(`scripts/${entry}: ${match[2]} exports no ${name}`);
+    }
+  }
+}
 if (problems.length) {
   console.error(`import boundaries violated:\n  ${problems.join('\n  ')}`);
   process.exit(1);

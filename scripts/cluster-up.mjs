@@ -21,7 +21,7 @@ import { request } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureSelfSignedCert } from '@plat/apiserver';
+import { ensureSelfSignedCert } from '@plat/serving';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const args = Object.fromEntries(

@@ -18,7 +18,7 @@ import { createServer } from 'node:net';
 import { request } from 'node:https';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureSelfSignedCert } from '@plat/apiserver';
+import { ensureSelfSignedCert } from '@plat/serving';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const args = Object.fromEntries(
