@@ -239,6 +239,11 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
    * after validation and before storing, reverted when the write fails, released on delete.
    */
   allocator?: ResourceAllocator<T>;
+  /**
+   * Subresources upstream serves that this server lists in discovery, with their verbs, and answers
+   * 501 with a Status saying why (`services/proxy`: no network path to backends here).
+   */
+  notImplementedSubresources?: Readonly<Record<string, { kind: string; verbs: readonly Verb[]; reason: string }>>;
 }
 
 /**

@@ -271,6 +271,10 @@ export function serviceDefinition(options: ServiceDefinitionOptions = {}): Resou
       validateUpdate: (service, old): FieldError[] => validateServiceUpdate(service, old),
     },
     subresources: { status: statusSubresource },
+    // Upstream proxies to the Service's endpoints; this control plane has no network path to them.
+    notImplementedSubresources: {
+      proxy: { kind: 'ServiceProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'], reason: 'this control plane has no network path to Service backends' },
+    },
     tableColumns: [
       nameColumn<Service>(),
       { name: 'Type', type: 'string', description: 'How the Service is exposed.', priority: 0, value: (s) => s.spec?.type ?? '' },
