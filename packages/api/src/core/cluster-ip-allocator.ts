@@ -13,11 +13,14 @@ export const notInRange = (ip: string, cidr: ServiceCIDR): string => `the provid
 /** upstream's labels on the IPAddress objects it manages. */
 export const MANAGED_BY_LABEL = 'ipaddress.kubernetes.io/managed-by';
 export const IP_FAMILY_LABEL = 'ipaddress.kubernetes.io/ip-family';
-export const MANAGED_BY = 'ipallocator.k8s.io';
+/** Its manager's name: upstream's `ipallocator.k8s.io`, under --api-domain. */
+export const managedBy = (domain: string): string => `ipallocator.${domain}`;
 
 export interface ServiceRef {
   namespace: string;
   name: string;
+  /** --api-domain, which names the manager. */
+  domain: string;
 }
 
 /** The IPAddress objects, as the allocator reads and writes them (the IPAddress kind's store). */
@@ -46,7 +49,7 @@ export class ClusterIPAllocator {
   private object(name: string, service: ServiceRef): KubeObject {
     // apiVersion and kind are the store's to give (the domain decides the group).
     return {
-      metadata: { name, labels: { [IP_FAMILY_LABEL]: this.cidr.family, [MANAGED_BY_LABEL]: MANAGED_BY } },
+      metadata: { name, labels: { [IP_FAMILY_LABEL]: this.cidr.family, [MANAGED_BY_LABEL]: managedBy(service.domain) } },
       spec: { parentRef: { group: '', resource: 'services', namespace: service.namespace, name: service.name } },
     } as KubeObject;
   }

@@ -8,14 +8,14 @@ import { isStatusError } from '@plat/apimachinery';
 import { resolveResource, ResourceStore, type ResourceDefinition } from '@plat/registry';
 import { createStorage, type Storage } from '@plat/storage';
 import { ipAddressDefinition } from '../networking/ip-address.js';
-import { ClusterIPAllocator, ERR_ALLOCATED, ERR_FULL, MANAGED_BY, MANAGED_BY_LABEL } from './cluster-ip-allocator.js';
+import { ClusterIPAllocator, ERR_ALLOCATED, ERR_FULL, MANAGED_BY_LABEL } from './cluster-ip-allocator.js';
 import { ipAddressObjects } from './ip-address-objects.js';
 import { NodePortAllocator, parsePortRange, type PortRecord } from './node-port-allocator.js';
 import { parseServiceClusterIPRanges, parseServiceCIDR } from './service-ip-range.js';
 import { ServiceAllocator } from './service-allocator.js';
 import { defaultService, normalizeClusterIPs, type Service } from './service.js';
 
-const ref = { namespace: 'default', name: 'web' };
+const ref = { namespace: 'default', name: 'web', domain: 'k8s.io' };
 
 function ipStore(storage: Storage): ResourceStore {
   return new ResourceStore(resolveResource(ipAddressDefinition as unknown as ResourceDefinition, 'k8s.io'), { storage, context: { domain: 'k8s.io' } });
@@ -58,7 +58,7 @@ describe('cluster IP allocation over IPAddress objects', () => {
     assert.equal(await alloc.allocate('10.0.0.5', ref), '10.0.0.5');
     const object = (await store.get('', '10.0.0.5')) as unknown as { metadata: { labels: Record<string, string> }; spec: unknown };
     assert.deepEqual(object.spec, { parentRef: { group: '', resource: 'services', namespace: 'default', name: 'web' } });
-    assert.equal(object.metadata.labels[MANAGED_BY_LABEL], MANAGED_BY);
+    assert.equal(object.metadata.labels[MANAGED_BY_LABEL], 'ipallocator.k8s.io');
     assert.equal(object.metadata.labels['ipaddress.kubernetes.io/ip-family'], 'IPv4');
     await assert.rejects(alloc.allocate('10.0.0.5', ref), { message: ERR_ALLOCATED });
     await assert.rejects(alloc.allocate('10.0.1.5', ref), { message: 'the provided IP (10.0.1.5) is not in the valid range. The range of valid IPs is 10.0.0.0/24' });

@@ -84,10 +84,11 @@ export class ServiceAllocator implements ResourceAllocator<Service> {
   }
 
   /** Reserves an address for each family without one (`from`: the first family index to look at). */
-  private async allocateIPs(service: Service, from: number, dryRun: boolean, reserved: Reserved): Promise<void> {
+  private async allocateIPs(service: Service, from: number, context: AllocationContext, reserved: Reserved): Promise<void> {
+    const { dryRun, domain } = context;
     const s = service.spec!;
     const ips = (s.clusterIPs ??= []);
-    const ref = { namespace: service.metadata.namespace ?? '', name: service.metadata.name ?? '' };
+    const ref = { namespace: service.metadata.namespace ?? '', name: service.metadata.name ?? '', domain };
     for (let i = from; i < (s.ipFamilies ?? []).length; i++) {
       const family = s.ipFamilies![i]!;
       const allocator = this.byFamily.get(family)!;
@@ -158,7 +159,7 @@ export class ServiceAllocator implements ResourceAllocator<Service> {
     const released: Reserved = { ips: new Map(), ports: [] };
     try {
       this.initIPFamilies(service, old);
-      await this.reserveIPs(service, old, dryRun, reserved, released);
+      await this.reserveIPs(service, old, context, reserved, released);
       const oldPorts = old && needsNodePort(old) ? nodePortsOf(old) : new Set<number>();
       if (needsNodePort(service)) await this.allocatePorts(service, oldPorts, dryRun, reserved);
       else if (needsHealthCheck(service)) await this.allocatePorts(service, oldPorts, dryRun, reserved);
@@ -171,11 +172,11 @@ export class ServiceAllocator implements ResourceAllocator<Service> {
     return this.transaction(reserved, released, dryRun);
   }
 
-  private async reserveIPs(service: Service, old: Service | undefined, dryRun: boolean, reserved: Reserved, released: Reserved): Promise<void> {
+  private async reserveIPs(service: Service, old: Service | undefined, context: AllocationContext, reserved: Reserved, released: Reserved): Promise<void> {
     const s = service.spec!;
     const headless = (x: Service): boolean => x.spec?.clusterIPs?.[0] === CLUSTER_IP_NONE;
     if (!old || !needsClusterIP(old)) {
-      if (needsClusterIP(service) && !headless(service)) await this.allocateIPs(service, 0, dryRun, reserved);
+      if (needsClusterIP(service) && !headless(service)) await this.allocateIPs(service, 0, context, reserved);
       return;
     }
     if (headless(old)) return;
@@ -185,7 +186,7 @@ export class ServiceAllocator implements ResourceAllocator<Service> {
       return;
     }
     const families = s.ipFamilies ?? [];
-    if ((before.ipFamilies?.length ?? 0) === 1 && families.length === 2) await this.allocateIPs(service, 1, dryRun, reserved);
+    if ((before.ipFamilies?.length ?? 0) === 1 && families.length === 2) await this.allocateIPs(service, 1, context, reserved);
     else if ((before.ipFamilies?.length ?? 0) === 2 && families.length === 1 && before.clusterIPs?.[1]) released.ips.set(before.ipFamilies![1]!, before.clusterIPs[1]);
   }
 

@@ -27,6 +27,9 @@ const SESSION_AFFINITIES = ['ClientIP', 'None'];
 const TRAFFIC_POLICIES = ['Cluster', 'Local'];
 const IP_FAMILIES = ['IPv4', 'IPv6'];
 const IP_FAMILY_POLICIES = ['PreferDualStack', 'RequireDualStack', 'SingleStack'];
+const SOURCE_RANGES_ANNOTATION = 'service.beta.kubernetes.io/load-balancer-source-ranges';
+const TOPOLOGY_HINTS_ANNOTATION = 'service.kubernetes.io/topology-aware-hints';
+const TOPOLOGY_MODE_ANNOTATION = 'service.kubernetes.io/topology-mode';
 /** core.MaxClientIPServiceAffinitySeconds: a day. */
 export const MAX_CLIENT_IP_AFFINITY_SECONDS = 86400;
 /** ports.KubeletPort: a load balancer may not expose it. */
@@ -132,6 +135,7 @@ export function validateService(service: Service): FieldError[] {
   const errors: FieldError[] = [];
   const ports = s.ports ?? [];
   const type = s.type ?? '';
+  errors.push(...validateTopologyAnnotations(service));
   if (!ports.length && !isHeadless(service) && type !== 'ExternalName') errors.push(required(spec.child('ports')));
   switch (type) {
     case 'LoadBalancer':
@@ -164,6 +168,8 @@ export function validateService(service: Service): FieldError[] {
   else if (affinity === 'None' && s.sessionAffinityConfig !== undefined) {
     errors.push(forbidden(spec.child('sessionAffinityConfig'), 'must not be set when session affinity is None'));
   }
+  // dual stack: clusterIPs, ipFamilies and ipFamilyPolicy.
+  errors.push(...validateClusterIPsRelatedFields(service));
   (s.externalIPs ?? []).forEach((ip, i) => {
     const path = spec.child('externalIPs').index(i);
     const messages = isValidIP(ip);
@@ -191,21 +197,23 @@ export function validateService(service: Service): FieldError[] {
     if (seenPorts.has(key)) errors.push(duplicate(spec.child('ports').index(i), portKey(port.protocol ?? '', port.port ?? 0)));
     seenPorts.add(key);
   });
+  // The field, else the older annotation; upstream's path names the field with a capital L.
   const ranges = s.loadBalancerSourceRanges ?? [];
-  if (ranges.length) {
-    if (type !== 'LoadBalancer') errors.push(forbidden(spec.child('loadBalancerSourceRanges'), "may only be used when `type` is 'LoadBalancer'"));
-    if (!ranges.every(isCIDR)) {
-      errors.push(invalid(spec.child('loadBalancerSourceRanges'), `[${ranges.join(' ')}]`, 'must be a list of IP ranges. For example, 10.240.0.0/24,10.250.0.0/24 '));
-    }
+  const annotation = service.metadata.annotations?.[SOURCE_RANGES_ANNOTATION];
+  if (ranges.length || annotation !== undefined) {
+    const path = ranges.length ? spec.child('LoadBalancerSourceRanges') : newPath('metadata', 'annotations').key(SOURCE_RANGES_ANNOTATION);
+    const value = ranges.length ? `[${ranges.join(' ')}]` : annotation!;
+    const entries = ranges.length ? ranges : annotation!.trim() ? annotation!.trim().split(',') : [];
+    if (type !== 'LoadBalancer') errors.push(forbidden(path, "may only be used when `type` is 'LoadBalancer'"));
+    if (!entries.every(isCIDR)) errors.push(invalid(path, value, 'must be a list of IP ranges. For example, 10.240.0.0/24,10.250.0.0/24 '));
   }
-  if (type === 'LoadBalancer') {
-    if (s.allocateLoadBalancerNodePorts === undefined) errors.push(required(spec.child('allocateLoadBalancerNodePorts')));
-  } else if (s.allocateLoadBalancerNodePorts !== undefined) {
+  if (s.allocateLoadBalancerNodePorts !== undefined && type !== 'LoadBalancer') {
     errors.push(forbidden(spec.child('allocateLoadBalancerNodePorts'), "may only be used when `type` is 'LoadBalancer'"));
   }
+  // Upstream's path has no `spec.` here.
+  if (type === 'LoadBalancer' && s.allocateLoadBalancerNodePorts === undefined) errors.push(required(newPath('allocateLoadBalancerNodePorts')));
   errors.push(...validateLoadBalancerClass(undefined, service));
   errors.push(...validateTrafficPolicies(service));
-  errors.push(...validateClusterIPsRelatedFields(service));
   return errors;
 }
 
@@ -231,14 +239,18 @@ function validateTrafficPolicies(service: Service): FieldError[] {
     if (external) errors.push(invalid(spec.child('externalTrafficPolicy'), external, 'may only be set for externally-accessible services'));
   } else if (!external) errors.push(required(spec.child('externalTrafficPolicy')));
   else if (!TRAFFIC_POLICIES.includes(external)) errors.push(notSupported(spec.child('externalTrafficPolicy'), external, TRAFFIC_POLICIES));
-  if (!needsHealthCheck(service) && s.healthCheckNodePort) {
-    errors.push(invalid(spec.child('healthCheckNodePort'), s.healthCheckNodePort, "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"));
+  if (!needsHealthCheck(service)) {
+    if (s.healthCheckNodePort) {
+      errors.push(invalid(spec.child('healthCheckNodePort'), s.healthCheckNodePort, "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"));
+    }
+  } else if (s.healthCheckNodePort) {
+    // Upstream requires it here too: its allocator has filled it before validation; ours fills it after.
+    errors.push(...isValidPortNum(s.healthCheckNodePort).map((m) => invalid(spec.child('healthCheckNodePort'), s.healthCheckNodePort, m)));
   }
-  if (s.type !== 'ExternalName') {
-    const internal = s.internalTrafficPolicy;
-    if (internal === undefined) errors.push(required(spec.child('internalTrafficPolicy')));
-    else if (!TRAFFIC_POLICIES.includes(internal)) errors.push(notSupported(spec.child('internalTrafficPolicy'), internal, TRAFFIC_POLICIES));
-  }
+  const internal = s.internalTrafficPolicy;
+  // Not required of other types, for objects stored before it was checked (upstream's note).
+  if (internal === undefined && ['NodePort', 'LoadBalancer', 'ClusterIP'].includes(s.type ?? '')) errors.push(required(spec.child('internalTrafficPolicy')));
+  if (internal !== undefined && !TRAFFIC_POLICIES.includes(internal)) errors.push(notSupported(spec.child('internalTrafficPolicy'), internal, TRAFFIC_POLICIES));
   return errors;
 }
 
@@ -272,37 +284,69 @@ function validateClusterIPsChange(old: Service, service: Service): FieldError[] 
     if (!after.length) errors.push(invalid(path.index(0), goStrings(service.spec?.clusterIPs), 'primary clusterIP can not be unset'));
     if (before.length && after.length && after[0] !== before[0]) errors.push(invalid(path.index(0), goStrings(after), 'may not change once set'));
     if (after.length === 1 && service.spec?.ipFamilyPolicy !== 'SingleStack') {
-      errors.push(invalid(path.index(0), goStrings(after), "`ipFamilyPolicy` must be set to 'SingleStack' when releasing the secondary clusterIP"));
+      errors.push(invalid(spec.child('ipFamilyPolicy'), policyValue(service), "must be set to 'SingleStack' when releasing the secondary clusterIP"));
     }
   } else if (before.length && after[0] !== before[0]) errors.push(invalid(path.index(0), goStrings(after), 'may not change once set'));
   return errors;
 }
 
-/** upstream's validateUpgradeDowngradeIPFamilies. */
+/** Go's %#v of a *IPFamilyPolicy as a field error prints it: the value, or null. */
+const policyValue = (service: Service): GoFormatted | null =>
+  service.spec?.ipFamilyPolicy === undefined ? null : new GoFormatted(goQuote(service.spec.ipFamilyPolicy));
+
+/**
+ * upstream's validateUpgradeDowngradeIPFamilies, its quirks included: "can not be unset" looks at
+ * clusterIPs, and a changed primary family reports the clusterIPs as the value.
+ */
 function validateIPFamiliesChange(old: Service, service: Service): FieldError[] {
   if (service.spec?.type === 'ExternalName' || old.spec?.type === 'ExternalName') return [];
-  if (isHeadless(old) && isHeadless(service)) return [];
+  // To or from headless, or headless still: the families may change.
+  if (isHeadless(old) || isHeadless(service)) return [];
   const before = old.spec?.ipFamilies ?? [];
   const after = service.spec?.ipFamilies ?? [];
   const path = spec.child('ipFamilies');
-  const value = new GoFormatted(`[]core.IPFamily{${after.map(goQuote).join(', ')}}`);
+  const families = new GoFormatted(service.spec?.ipFamilies === undefined ? '[]core.IPFamily(nil)' : `[]core.IPFamily{${after.map(goQuote).join(', ')}}`);
+  const ips = goStrings(service.spec?.clusterIPs);
   const errors: FieldError[] = [];
   if (before.length === after.length) {
     before.forEach((family, i) => {
-      if (family !== after[i]) errors.push(invalid(path.index(0), value, 'may not change once set'));
+      if (family !== after[i]) errors.push(invalid(path.index(0), families, 'may not change once set'));
     });
   } else if (before.length > after.length) {
-    if (!after.length) errors.push(invalid(path.index(0), value, 'primary ipFamily can not be unset'));
-    if (before.length && after.length && after[0] !== before[0]) errors.push(invalid(path.index(0), value, 'may not change once set'));
+    if (!service.spec?.clusterIPs?.length) errors.push(invalid(path.index(0), families, 'primary ipFamily can not be unset'));
+    if (after.length && after[0] !== before[0]) errors.push(invalid(path.index(0), ips, 'may not change once set'));
     if (after.length === 1 && service.spec?.ipFamilyPolicy !== 'SingleStack') {
-      errors.push(invalid(path.index(0), value, "`ipFamilyPolicy` must be set to 'SingleStack' when releasing the secondary ipFamily"));
+      errors.push(invalid(spec.child('ipFamilyPolicy'), policyValue(service), "must be set to 'SingleStack' when releasing the secondary ipFamily"));
     }
-  } else if (before.length && after[0] !== before[0]) errors.push(invalid(path.index(0), value, 'may not change once set'));
+  } else if (before.length && after.length && after[0] !== before[0]) errors.push(invalid(path.index(0), ips, 'may not change once set'));
   return errors;
 }
 
+/** upstream's validateServiceExternalTrafficFieldsUpdate: the health check node port stays while one is needed. */
+function validateHealthCheckNodePortChange(old: Service, service: Service): FieldError[] {
+  if (needsHealthCheck(old) && needsHealthCheck(service) && old.spec?.healthCheckNodePort !== service.spec?.healthCheckNodePort) {
+    return [forbidden(spec.child('healthCheckNodePort'), 'field is immutable')];
+  }
+  return [];
+}
+
+/** upstream's topology annotations: the new one must agree with the deprecated one when both are set. */
+function validateTopologyAnnotations(service: Service): FieldError[] {
+  const annotations = service.metadata.annotations ?? {};
+  const hints = annotations[TOPOLOGY_HINTS_ANNOTATION];
+  const mode = annotations[TOPOLOGY_MODE_ANNOTATION];
+  if (hints === undefined || mode === undefined || hints === mode) return [];
+  return [invalid(newPath('metadata', 'annotations').key(TOPOLOGY_MODE_ANNOTATION), mode, `must match annotations[${TOPOLOGY_HINTS_ANNOTATION}] when both are specified`)];
+}
+
 export function validateServiceUpdate(service: Service, old: Service): FieldError[] {
-  return [...validateClusterIPsChange(old, service), ...validateIPFamiliesChange(old, service), ...validateLoadBalancerClass(old, service), ...validateService(service)];
+  return [
+    ...validateClusterIPsChange(old, service),
+    ...validateIPFamiliesChange(old, service),
+    ...validateLoadBalancerClass(old, service),
+    ...validateHealthCheckNodePortChange(old, service),
+    ...validateService(service),
+  ];
 }
 
 /** upstream's ValidateServiceStatusUpdate: the load balancer's ingress addresses (and the conditions' shape, by the schema). */
@@ -310,7 +354,7 @@ export function validateServiceStatus(service: Service): FieldError[] {
   const errors: FieldError[] = [];
   (service.status?.loadBalancer?.ingress ?? []).forEach((ingress, i) => {
     const path = newPath('status', 'loadBalancer', 'ingress').index(i);
-    if (ingress.ip) errors.push(...isValidIP(ingress.ip).map((m) => invalid(path.child('ip'), ingress.ip, m)));
+    if (ingress.ip && !parseIP(ingress.ip)) errors.push(invalid(path.child('ip'), ingress.ip, 'must be a valid IP address'));
     if (ingress.hostname) {
       errors.push(...isDNS1123Subdomain(ingress.hostname).map((m) => invalid(path.child('hostname'), ingress.hostname, m)));
       if (parseIP(ingress.hostname)) errors.push(invalid(path.child('hostname'), ingress.hostname, 'must be a DNS name, not an IP address'));
