@@ -3,7 +3,7 @@ export { builtinKinds, builtinDefinitions, builtinSubresourceDefinitions, wireKi
 export { ipAddressObjects } from './core/ip-address-objects.js';
 export { serviceDefinition, type Service } from './core/service.js';
 export { parseServiceClusterIPRanges, DEFAULT_SERVICE_CLUSTER_IP_RANGE, type ServiceCIDR } from './core/service-ip-range.js';
-export { parsePortRange, DEFAULT_NODE_PORT_RANGE, type PortRange, type PortRecord } from './core/node-port-allocator.js';
+export { parsePortRange, DEFAULT_NODE_PORT_RANGE, NodePortAllocator, ERR_PORTS_FULL, ERR_PORT_ALLOCATED, type PortRange, type PortRecord } from './core/node-port-allocator.js';
 export type { IPAddressObjects } from './core/cluster-ip-allocator.js';
 export * from './core/namespace.js';
 export * from './core/node.js';
