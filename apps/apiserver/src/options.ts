@@ -58,7 +58,14 @@ export const apiserverFlags = {
   'service-cluster-ip-range': flag.string(
     'A CIDR notation IP range from which to assign service cluster IPs. This must not overlap with any IP ranges assigned to nodes or pods. Max of two dual-stack CIDRs is allowed. Default: 10.0.0.0/24.',
   ),
-  'service-node-port-range': flag.string('A port range to reserve for services with NodePort visibility. This must not overlap with the ephemeral port range on nodes. Example: \'30000-32767\'. Inclusive at both ends of the range.', DEFAULT_NODE_PORT_RANGE),
+  'service-node-port-range': {
+    ...flag.string('A port range to reserve for services with NodePort visibility. This must not overlap with the ephemeral port range on nodes. Example: \'30000-32767\'. Inclusive at both ends of the range.', DEFAULT_NODE_PORT_RANGE),
+    // upstream's PortRange.Set: its messages.
+    parse: (text: string) => {
+      parsePortRange(text);
+      return text;
+    },
+  },
   'watch-cache': flag.bool('Enable watch caching in the apiserver: watches and current lists are served from memory, one etcd watch per resource.', true),
   'watch-cache-sizes': flag.stringSlice(
     'Watch cache size settings for some resources, comma separated: resource[.group]#size, where resource is lowercase plural (no version) and group is omitted for the core (v1) group (a group may be named in the k8s.io form). Watch caches size themselves, so the only meaningful size is 0: that resource is served without a watch cache, its gets, lists and watches going to storage; any other size leaves it cached. Events (events and events.events.k8s.io) have no watch cache unless given a size here. Custom resources may be named too, as kube-apiserver 1.28 honours them (its own help says otherwise). Consulted only with --watch-cache.',
@@ -474,9 +481,6 @@ export function buildConfig(values: ApiserverFlagValues, flagWarnings: string[] 
   // upstream's validateClusterIPFlags: its messages, several as an aggregate.
   const ranges = parseServiceClusterIPRanges(values['service-cluster-ip-range'] ?? '');
   if (ranges.errors.length) throw new FlagError(ranges.errors.length === 1 ? ranges.errors[0]! : `[${ranges.errors.join(', ')}]`);
-  if (!parsePortRange(values['service-node-port-range'])) {
-    throw new FlagError(`invalid argument ${JSON.stringify(values['service-node-port-range'])} for "--service-node-port-range" flag: unable to parse port range: ${values['service-node-port-range']}`);
-  }
   return {
     storage: {
       backend: values['storage-backend'],

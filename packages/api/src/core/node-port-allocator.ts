@@ -15,14 +15,34 @@ export interface PortRange {
 /** kube-apiserver's default --service-node-port-range. */
 export const DEFAULT_NODE_PORT_RANGE = '30000-32767';
 
-/** utilnet.ParsePortRange: "30000-32767" or "30000+2767"; undefined where it is none. */
-export function parsePortRange(text: string): PortRange | undefined {
-  const match = /^([0-9]+)([-+])([0-9]+)$/.exec(text.trim());
-  if (!match) return undefined;
-  const base = Number(match[1]);
-  const size = match[2] === '-' ? Number(match[3]) - base + 1 : Number(match[3]) + 1;
-  if (base < 0 || base > 65535 || size < 1 || base + size - 1 > 65535) return undefined;
-  return { base, size };
+/** Go's strconv.Atoi, as its error reads. */
+function atoi(text: string): number {
+  if (!/^[+-]?[0-9]+$/.test(text)) throw new Error(`strconv.Atoi: parsing ${JSON.stringify(text)}: invalid syntax`);
+  return Number(text);
+}
+
+/**
+ * upstream's utilnet.PortRange.Set: "30000-32767", "30000+2767" or one port; its errors as messages.
+ * Empty: the default range.
+ */
+export function parsePortRange(text: string): PortRange {
+  const value = text.trim();
+  if (!value) return parsePortRange(DEFAULT_NODE_PORT_RANGE);
+  const hyphen = value.indexOf('-');
+  const plus = value.indexOf('+');
+  let low: number;
+  let high: number;
+  if (hyphen === -1 && plus === -1) low = high = atoi(value);
+  else if (hyphen !== -1 && plus === -1) {
+    low = atoi(value.slice(0, hyphen));
+    high = atoi(value.slice(hyphen + 1));
+  } else if (plus !== -1 && hyphen === -1) {
+    low = atoi(value.slice(0, plus));
+    high = low + atoi(value.slice(plus + 1));
+  } else throw new Error(`unable to parse port range: ${value}`);
+  if (low > 65535 || high > 65535) throw new Error(`the port range cannot be greater than 65535: ${value}`);
+  if (high < low) throw new Error(`end port cannot be less than start port: ${value}`);
+  return { base: low, size: 1 + high - low };
 }
 
 /**

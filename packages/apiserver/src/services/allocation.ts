@@ -23,7 +23,11 @@ export function serviceAllocation(ranges: ServiceRanges, storage: Storage, ipAdd
   const { cidrs, errors } = parseServiceClusterIPRanges(ranges.clusterIPRange ?? '');
   if (errors.length) throw new Error(errors.length === 1 ? errors[0]! : `[${errors.join(', ')}]`);
   const portText = ranges.nodePortRange || DEFAULT_NODE_PORT_RANGE;
-  const nodePortRange = parsePortRange(portText);
-  if (!nodePortRange) throw new Error(`invalid argument ${JSON.stringify(portText)} for "--service-node-port-range" flag: unable to parse port range: ${portText}`);
+  let nodePortRange;
+  try {
+    nodePortRange = parsePortRange(portText);
+  } catch (error) {
+    throw new Error(`invalid value ${JSON.stringify(portText)} for flag --service-node-port-range: ${(error as Error).message}`);
+  }
   return { clusterIPRanges: cidrs, nodePortRange, ipAddresses: ipAddressObjects(ipAddresses), nodePorts: storageNodePorts(storage, nodePortRange) };
 }
