@@ -78,17 +78,20 @@ export class NodePortAllocator {
   ) {}
 
   /**
-   * Reserves the requested ports and `dynamic` more in one swap; the chosen ones, in order. Dry run:
-   * a requested port is checked (range, in use), none is reserved, the chosen ones are the range's first.
+   * Reserves the requested ports and `dynamic` more in one swap; the chosen ones, in order. Dry run,
+   * as upstream's dry-run operation: a requested port is refused only when in use (its range is not
+   * looked at), none is reserved, and the chosen ones are dummies after the highest requested
+   * (32769 on when none is).
    */
   async allocate(request: PortRequest, dryRun = false): Promise<number[]> {
-    for (const port of request.requested) {
-      if (port < this.range.base || port >= this.range.base + this.range.size) throw new PortAllocationError(portNotInRange(this.range), port);
-    }
     if (dryRun) {
       const used = await this.record.read();
       for (const port of request.requested) if (used.has(port)) throw new PortAllocationError(ERR_PORT_ALLOCATED, port);
-      return Array.from({ length: request.dynamic }, (_, i) => this.range.base + i);
+      const last = request.requested.length ? Math.max(...request.requested) : 32768;
+      return Array.from({ length: request.dynamic }, (_, i) => last + 1 + i);
+    }
+    for (const port of request.requested) {
+      if (port < this.range.base || port >= this.range.base + this.range.size) throw new PortAllocationError(portNotInRange(this.range), port);
     }
     let chosen: number[] = [];
     await this.record.update((used) => {

@@ -44,3 +44,11 @@ describe('node ports in one compare-and-swap record', () => {
     assert.deepEqual(await a.allocate({ requested: [30001], dynamic: 0 }), []);
   });
 });
+
+describe('dry run as upstream dry-run port operation', () => {
+  it('a requested port out of the range passes; the chosen ones are dummies from 32769', async () => {
+    const [a] = replicas();
+    assert.deepEqual(await a.allocate({ requested: [80], dynamic: 0 }, true), []);
+    assert.deepEqual(await a.allocate({ requested: [], dynamic: 2 }, true), [32769, 32770]);
+  });
+});
