@@ -13,7 +13,7 @@ import { ipAddressObjects } from './ip-address-objects.js';
 import { NodePortAllocator, parsePortRange, type PortRecord } from './node-port-allocator.js';
 import { parseServiceClusterIPRanges, parseServiceCIDR } from './service-ip-range.js';
 import { ServiceAllocator } from './service-allocator.js';
-import { defaultService, normalizeClusterIPs, type Service } from './service.js';
+import { defaultService, normalizeClusterIPs, serviceDefinition, type Service } from './service.js';
 
 const ref = { namespace: 'default', name: 'web', domain: 'k8s.io' };
 
@@ -105,7 +105,7 @@ describe('the Service allocator', () => {
     const storage = memory();
     const store = ipStore(storage);
     const ips = parseServiceClusterIPRanges(ranges).cidrs.map((cidr) => new ClusterIPAllocator(cidr, ipAddressObjects(() => store)));
-    return { store, alloc: new ServiceAllocator(ips, new NodePortAllocator(parsePortRange('30000-32767')!, memoryPorts())) };
+    return { store, alloc: new ServiceAllocator(ips, new NodePortAllocator(parsePortRange('30000-32767'), memoryPorts())) };
   };
   const service = (spec: Service['spec']): Service => {
     const s: Service = { metadata: { name: 'web', namespace: 'default' }, spec };
@@ -186,5 +186,86 @@ describe('the Service allocator', () => {
     await alloc.allocate(s, undefined, { ...ctx, dryRun: true });
     assert.equal(s.spec!.clusterIP, '10.0.0.0');
     assert.equal((await store.list('', {})).items.length, 0);
+  });
+});
+
+describe('Services through the store: what updates and deletes give back (upstream alloc.go update cases)', () => {
+  const setUpStore = (ranges = '10.0.0.0/24') => {
+    const storage = memory();
+    const ips = ipStore(storage);
+    const ports = memoryPorts();
+    const allocator = new ServiceAllocator(
+      parseServiceClusterIPRanges(ranges).cidrs.map((cidr) => new ClusterIPAllocator(cidr, ipAddressObjects(() => ips))),
+      new NodePortAllocator(parsePortRange('30000-32767'), ports),
+    );
+    const services = new ResourceStore(resolveResource(serviceDefinition({ allocator }) as unknown as ResourceDefinition, 'k8s.io'), { storage, context: { domain: 'k8s.io' } });
+    const addresses = async () => (await ips.list('', {})).items.map((i) => i.metadata.name).sort();
+    return { services, addresses, ports };
+  };
+  const svc = (spec: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec }) as never;
+  const get = async (services: ResourceStore) => (await services.get('default', 'web')) as unknown as Service;
+
+  it('create stores the address the IPAddress holds; delete removes both', async () => {
+    const { services, addresses } = setUpStore();
+    const created = (await services.create('default', svc({ ports: [{ port: 80 }] }))) as unknown as Service;
+    assert.deepEqual(await addresses(), [created.spec!.clusterIP]);
+    assert.deepEqual(created.status, { loadBalancer: {} });
+    await services.delete('default', 'web');
+    assert.deepEqual(await addresses(), []);
+  });
+
+  it('an invalid create gives nothing back because it reserved nothing; a failed store write reverts', async () => {
+    const { services, addresses } = setUpStore();
+    await assert.rejects(services.create('default', svc({ ports: [{ port: 80 }, { port: 81 }] })), (e: unknown) => isStatusError(e, 'Invalid'));
+    await services.create('default', svc({ ports: [{ port: 80 }] }));
+    await assert.rejects(services.create('default', svc({ ports: [{ port: 80 }] })), (e: unknown) => isStatusError(e, 'AlreadyExists'));
+    assert.equal((await addresses()).length, 1);
+  });
+
+  it('ClusterIP to ExternalName releases the address once stored; back to ClusterIP allocates one', async () => {
+    const { services, addresses } = setUpStore();
+    await services.create('default', svc({ ports: [{ port: 80 }] }));
+    const current = structuredClone(await get(services));
+    current.spec = { type: 'ExternalName', externalName: 'example.com', ports: current.spec!.ports! };
+    const updated = (await services.update('default', 'web', current as never)).object as unknown as Service;
+    assert.equal(updated.spec!.clusterIP, undefined);
+    assert.deepEqual(await addresses(), []);
+    const back = structuredClone(updated);
+    back.spec = { type: 'ClusterIP', ports: back.spec!.ports! };
+    const again = (await services.update('default', 'web', back as never)).object as unknown as Service;
+    assert.deepEqual(await addresses(), [again.spec!.clusterIP]);
+  });
+
+  it('NodePort to ClusterIP gives its node port back; an update that keeps a NodePort keeps its port', async () => {
+    const { services, ports } = setUpStore();
+    await services.create('default', svc({ type: 'NodePort', ports: [{ port: 80, nodePort: 30080 }] }));
+    assert.ok((await ports.read()).has(30080));
+    const same = structuredClone(await get(services));
+    same.metadata.labels = { touched: 'yes' };
+    delete same.spec!.ports![0]!.nodePort;
+    const kept = (await services.update('default', 'web', same as never)).object as unknown as Service;
+    assert.equal(kept.spec!.ports![0]!.nodePort, 30080);
+    const toClusterIP = structuredClone(kept);
+    toClusterIP.spec!.type = 'ClusterIP';
+    await services.update('default', 'web', toClusterIP as never);
+    assert.ok(!(await ports.read()).has(30080));
+  });
+
+  it('a dual-stack Service dropping its second family (SingleStack) releases that address', async () => {
+    const { services, addresses } = setUpStore('10.0.0.0/24,fd00::/120');
+    const created = (await services.create('default', svc({ ports: [{ port: 80 }], ipFamilyPolicy: 'RequireDualStack' }))) as unknown as Service;
+    assert.equal((await addresses()).length, 2);
+    const single = structuredClone(created);
+    single.spec!.ipFamilyPolicy = 'SingleStack';
+    const updated = (await services.update('default', 'web', single as never)).object as unknown as Service;
+    assert.deepEqual(updated.spec!.clusterIPs, [created.spec!.clusterIPs![0]]);
+    assert.deepEqual(await addresses(), [created.spec!.clusterIPs![0]]);
+  });
+
+  it('a dry-run create stores and reserves nothing', async () => {
+    const { services, addresses } = setUpStore();
+    const answer = (await services.create('default', svc({ ports: [{ port: 80 }] }), { dryRun: true })) as unknown as Service;
+    assert.equal(answer.spec!.clusterIP, '10.0.0.0');
+    assert.deepEqual(await addresses(), []);
   });
 });

@@ -254,8 +254,8 @@ export function serviceDefinition(options: ServiceDefinitionOptions = {}): Resou
     validateName: (name, prefix) => nameErrors(prefix ? `${name}a` : name),
     strategy: {
       prepareForCreate(service) {
-        delete service.status;
-        service.status = {};
+        // A client sets no status; Go writes the load balancer's, a struct, always.
+        service.status = { loadBalancer: {} };
         normalizeClusterIPs(service, undefined);
       },
       prepareForUpdate(service, old) {
