@@ -8,6 +8,9 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseRuntimeConfig } from '@plat/apiserver';
 import { startInProcessApiServer, type InProcessApiServer } from '@plat/apiserver/testing';
@@ -149,5 +152,34 @@ describe('Services, their cluster IPs as IPAddress objects, node ports (k8s.io, 
     const entry = discovery.json.resources.find((r: { name: string }) => r.name === 'services/proxy');
     assert.deepEqual(entry, { name: 'services/proxy', singularName: '', namespaced: true, kind: 'ServiceProxyOptions', verbs: ['create', 'delete', 'get', 'patch', 'update'] });
     await kubectl('delete', 'svc', 'px');
+  });
+
+  it('kubectl apply (client- and server-side) keeps the allocated address across applies; patch to NodePort allocates a port; --dry-run=server reserves nothing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'plat-e2e-services-'));
+    try {
+      const manifest = join(dir, 'svc.yaml');
+      await writeFile(manifest, 'apiVersion: v1\nkind: Service\nmetadata:\n  name: applied\nspec:\n  selector:\n    app: web\n  ports:\n  - port: 80\n    targetPort: http\n');
+      await kubectl('apply', '-f', manifest);
+      const first = JSON.parse(await kubectl('get', 'svc', 'applied', '-o', 'json'));
+      await writeFile(manifest, 'apiVersion: v1\nkind: Service\nmetadata:\n  name: applied\n  labels:\n    tier: web\nspec:\n  selector:\n    app: web\n  ports:\n  - port: 80\n    targetPort: http\n');
+      await kubectl('apply', '-f', manifest);
+      await kubectl('apply', '--server-side', '--force-conflicts', '-f', manifest);
+      const again = JSON.parse(await kubectl('get', 'svc', 'applied', '-o', 'json'));
+      assert.equal(again.spec.clusterIP, first.spec.clusterIP);
+      assert.equal(again.metadata.labels.tier, 'web');
+      assert.equal((await call('GET', '/apis/networking.k8s.io/v1alpha1/ipaddresses')).json.items.length, 1);
+
+      await kubectl('patch', 'svc', 'applied', '--type=merge', '-p', '{"spec":{"type":"NodePort"}}');
+      const nodePort = JSON.parse(await kubectl('get', 'svc', 'applied', '-o', 'json')).spec.ports[0].nodePort;
+      assert.ok(nodePort >= 30000 && nodePort <= 32767, String(nodePort));
+
+      const dry = await kubectl('create', 'service', 'clusterip', 'dry', '--tcp=80:8080', '--dry-run=server', '-o', 'json');
+      assert.equal(JSON.parse(dry).spec.clusterIP, '10.96.0.0', "upstream's dry-run allocator answers the range's network address");
+      assert.equal((await call('GET', '/apis/networking.k8s.io/v1alpha1/ipaddresses')).json.items.length, 1);
+      await kubectl('delete', 'svc', 'applied');
+      assert.equal((await call('GET', '/apis/networking.k8s.io/v1alpha1/ipaddresses')).json.items.length, 0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

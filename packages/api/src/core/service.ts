@@ -20,7 +20,9 @@ const portSchema = objectSchema(
   'A port a Service exposes.',
   {
     name: stringField('The name of this port within the service: a DNS label, unique among the ports; required when there is more than one.'),
-    protocol: stringField('The IP protocol for this port: TCP, UDP, or SCTP. Default is TCP.'),
+    // The default is in the schema too, as upstream's OpenAPI has it: server-side apply keys the
+    // ports by port and protocol, and a manifest that leaves the protocol out means TCP.
+    protocol: { ...stringField('The IP protocol for this port: TCP, UDP, or SCTP. Default is TCP.'), default: 'TCP' },
     appProtocol: stringField('The application protocol for this port, as a label key.'),
     port: integerField('The port that will be exposed by this service.'),
     targetPort: intOrString('Number or name of the port to access on the backends; defaults to the port.'),
