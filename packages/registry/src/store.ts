@@ -451,6 +451,25 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceDe
     return result;
   }
 
+  /**
+   * A write that took away the last finalizer of an object being deleted removes it (the deleter's
+   * settled); what it held is then given back, as upstream's deleteWithoutFinalizers runs AfterDelete.
+   */
+  protected override async settled(storage: Storage, key: string, object: T): Promise<T> {
+    const allocator = this.resource.definition.allocator;
+    if (!allocator || !object.metadata.deletionTimestamp || this.pendingFinalizers(object)) return super.settled(storage, key, object);
+    // The deleter's removal, here so that what was held is given back only if this write removed it
+    // (a write that came between takes it from there).
+    try {
+      await storage.delete(key, { preconditions: { resourceVersion: object.metadata.resourceVersion! } });
+    } catch (error) {
+      if (isStorageError(error, 'Conflict') || isStorageError(error, 'NotFound')) return object;
+      throw error;
+    }
+    await allocator.release(object, { ...this.context, dryRun: storage !== this.storage });
+    return object;
+  }
+
   /** The reservations of one write (none for a status or other subresource write, or a kind without an allocator). */
   private allocationFor(request: UpdateRequest): WriteAllocation<T> {
     const allocator = request.subresource ? undefined : this.resource.definition.allocator;

@@ -269,3 +269,24 @@ describe('Services through the store: what updates and deletes give back (upstre
     assert.deepEqual(await addresses(), []);
   });
 });
+
+describe('a Service held by a finalizer', () => {
+  it('keeps its address while marked; the update that takes the last finalizer away releases it', async () => {
+    const storage = memory();
+    const ips = ipStore(storage);
+    const allocator = new ServiceAllocator(
+      parseServiceClusterIPRanges('10.0.0.0/24').cidrs.map((cidr) => new ClusterIPAllocator(cidr, ipAddressObjects(() => ips))),
+      new NodePortAllocator(parsePortRange('30000-32767'), memoryPorts()),
+    );
+    const services = new ResourceStore(resolveResource(serviceDefinition({ allocator }) as unknown as ResourceDefinition, 'k8s.io'), { storage, context: { domain: 'k8s.io' } });
+    await services.create('default', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'held', finalizers: ['example.com/hold'] }, spec: { ports: [{ port: 80 }] } } as never);
+    const marked = await services.delete('default', 'held');
+    assert.equal(marked.deleted, false);
+    assert.equal((await ips.list('', {})).items.length, 1);
+    const current = structuredClone(await services.get('default', 'held'));
+    current.metadata.finalizers = [];
+    await services.update('default', 'held', current);
+    await assert.rejects(services.get('default', 'held'), (e: unknown) => isStatusError(e, 'NotFound'));
+    assert.equal((await ips.list('', {})).items.length, 0);
+  });
+});
