@@ -414,6 +414,9 @@ describe("kubectl's cells", () => {
       '80:30080/TCP,53:30053/UDP',
     ]);
     assert.deepEqual(cells(base({ type: 'LoadBalancer', clusterIPs: ['10.0.0.1'], ports: [{ port: 80, protocol: 'TCP', nodePort: 30080 }] })).slice(3, 4), ['<pending>']);
+    const balanced = base({ type: 'LoadBalancer', clusterIPs: ['10.0.0.1'], externalIPs: ['192.0.2.9'], ports: [{ port: 80, protocol: 'TCP', nodePort: 30080 }] });
+    balanced.status = { loadBalancer: { ingress: [{ ip: '192.0.2.2' }, { hostname: 'lb.example.com' }, { ip: '192.0.2.2' }] } };
+    assert.deepEqual(cells(balanced).slice(3, 4), ['192.0.2.2,lb.example.com,192.0.2.9']);
     assert.deepEqual(cells(base({ type: 'ExternalName', externalName: 'example.com' })).slice(1, 5), ['ExternalName', '<none>', 'example.com', '<none>']);
     assert.deepEqual(cells(base({ type: 'ClusterIP', clusterIPs: ['None'], selector: { b: '2', a: '1' } })).slice(2, 3), ['None']);
     assert.equal(cells(base({ type: 'ClusterIP', selector: { b: '2', a: '1' } }))[6], 'a=1,b=2');

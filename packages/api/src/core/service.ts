@@ -206,7 +206,8 @@ function externalIPsCell(service: Service): string {
     case 'NodePort':
       return s.externalIPs?.length ? s.externalIPs.join(',') : '<none>';
     case 'LoadBalancer': {
-      const addresses = (service.status?.loadBalancer?.ingress ?? []).map((i) => i.ip || i.hostname || '').filter(Boolean);
+      // loadBalancerStatusStringer: a sorted set; the server prints wide, so nothing is cut short.
+      const addresses = [...new Set((service.status?.loadBalancer?.ingress ?? []).map((i) => i.ip || i.hostname || '').filter(Boolean))].sort();
       const all = [...addresses, ...(s.externalIPs ?? [])];
       return all.length ? all.join(',') : '<pending>';
     }
