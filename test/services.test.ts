@@ -183,3 +183,28 @@ describe('Services, their cluster IPs as IPAddress objects, node ports (k8s.io, 
     }
   });
 });
+
+describe('Services with the defaults (plat.io, networking/v1alpha1 not served, no range flags)', () => {
+  let server: InProcessApiServer;
+  before(async () => {
+    server = await startInProcessApiServer();
+  });
+  after(async () => {
+    await server?.stop();
+  });
+
+  it("a cluster IP from upstream's default range 10.0.0.0/24, kept as an IPAddress though the IPAddress API is not served", async () => {
+    const call = async (method: string, path: string, body?: unknown) => {
+      const response = await server.send(method, path, body, { Authorization: `Bearer ${server.adminToken}` });
+      return { ...response, json: response.body ? (JSON.parse(response.body) as Record<string, any>) : {} };
+    };
+    assert.equal((await call('GET', '/apis/networking.plat.io/v1alpha1/ipaddresses')).status, 404);
+    const first = await call('POST', '/api/v1/namespaces/default/services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'a' }, spec: { clusterIP: '10.0.0.7', ports: [{ port: 80 }] } });
+    assert.equal(first.status, 201, first.body);
+    const second = await call('POST', '/api/v1/namespaces/default/services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'b' }, spec: { clusterIP: '10.0.0.7', ports: [{ port: 80 }] } });
+    assert.equal(second.status, 422);
+    assert.match(second.json.message, /failed to allocate IP 10\.0\.0\.7: provided IP is already allocated/);
+    const dynamic = await call('POST', '/api/v1/namespaces/default/services', { apiVersion: 'v1', kind: 'Service', metadata: { name: 'c' }, spec: { ports: [{ port: 80 }] } });
+    assert.match(dynamic.json.spec.clusterIP, /^10\.0\.0\.(1[7-9]|[2-9]\d|1\d\d|2[0-4]\d|25[0-4])$/, 'from the upper band');
+  });
+});
