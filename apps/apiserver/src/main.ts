@@ -209,6 +209,8 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
       domain: config.apiDomain,
       // Upstream keeps whole seconds of --event-ttl (a lease's unit).
       eventTTLSeconds: Math.floor(config.eventTTLMs / 1000),
+      serviceClusterIPRange: config.serviceClusterIPRange,
+      serviceNodePortRange: config.serviceNodePortRange,
       bootstrap: systemNamespaceObjects(config.apiDomain).map((object) => ({ group: '', version: 'v1', resource: 'namespaces', object })),
       immortalNamespaces: immortalNamespaces(config.apiDomain),
       responseCompression: config.featureGates.enabled('APIResponseCompression'),

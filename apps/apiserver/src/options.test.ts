@@ -48,6 +48,8 @@ test('options: defaults', () => {
     auditLog: { format: 'json', maxSizeMB: 0, maxBackups: 0, maxAgeDays: 0 },
     limits: { maxRequestsInflight: 400, maxMutatingRequestsInflight: 200 },
     runtimeConfig: [],
+    serviceClusterIPRange: '',
+    serviceNodePortRange: '30000-32767',
     // kube-apiserver 1.28's default set of admission plugins, in its order.
     admissionPlugins: [
       'NamespaceLifecycle',
@@ -387,6 +389,22 @@ const bad: { name: string; argv: string[]; message: string }[] = [
     name: 'an admission plugin this server does not have, for what it serves',
     argv: [...memory, '--enable-admission-plugins=NodeRestriction'],
     message: 'admission plugin "NodeRestriction" is not implemented by this server: leave it out of --enable-admission-plugins',
+  },
+  {
+    name: 'service-cluster-ip-range of one family twice (upstream validateClusterIPFlags)',
+    argv: [...memory, '--service-cluster-ip-range=10.0.0.0/24,10.1.0.0/24'],
+    message: '--service-cluster-ip-range[0] and --service-cluster-ip-range[1] must be of different IP family',
+  },
+  { name: 'service-cluster-ip-range not a CIDR', argv: [...memory, '--service-cluster-ip-range=10.0.0.1'], message: 'service-cluster-ip-range[0] is not a valid cidr' },
+  {
+    name: 'service-node-port-range backwards (upstream PortRange.Set)',
+    argv: [...memory, '--service-node-port-range=32767-30000'],
+    message: 'invalid value "32767-30000" for flag --service-node-port-range: end port cannot be less than start port: 32767-30000',
+  },
+  {
+    name: 'service-node-port-range not numbers',
+    argv: [...memory, '--service-node-port-range=a-b'],
+    message: 'invalid value "a-b" for flag --service-node-port-range: strconv.Atoi: parsing "a": invalid syntax',
   },
   {
     name: 'runtime-config with a value that is no bool',

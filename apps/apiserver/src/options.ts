@@ -15,6 +15,7 @@ import {
 import { authorizationModes, type AuthorizationMode } from '@plat/authz';
 import { checkShowHiddenMetricsForVersion, parseTlsCipherSuites, parseTlsMinVersion, type TlsPolicy } from '@plat/serving';
 import { FlagError, deprecatedFlag, flag, parseFlags, type FlagValues } from '@plat/apimachinery';
+import { DEFAULT_NODE_PORT_RANGE, parsePortRange, parseServiceClusterIPRanges } from '@plat/api';
 import { featureGatesHelp, parseFeatureGates, type ApiserverFeatureGate } from './feature-gates.js';
 
 /**
@@ -50,6 +51,17 @@ export const apiserverFlags = {
     'The file containing configuration for encryption providers to be used for storing secrets in etcd: an EncryptionConfiguration (apiserver.config.k8s.io/v1) listing resources and their providers (aesgcm, aescbc, secretbox, identity); the first provider writes, all read. Read at start-up: restart to rotate keys.',
   ),
   'event-ttl': flag.duration('Amount of time to retain events.', 60 * 60_000),
+  'service-cluster-ip-range': flag.string(
+    'A CIDR notation IP range from which to assign service cluster IPs. This must not overlap with any IP ranges assigned to nodes or pods. Max of two dual-stack CIDRs is allowed. Default: 10.0.0.0/24.',
+  ),
+  'service-node-port-range': {
+    ...flag.string('A port range to reserve for services with NodePort visibility. This must not overlap with the ephemeral port range on nodes. Example: \'30000-32767\'. Inclusive at both ends of the range.', DEFAULT_NODE_PORT_RANGE),
+    // upstream's PortRange.Set: its messages.
+    parse: (text: string) => {
+      parsePortRange(text);
+      return text;
+    },
+  },
   'watch-cache': flag.bool('Enable watch caching in the apiserver: watches and current lists are served from memory, one etcd watch per resource.', true),
   'watch-cache-sizes': flag.stringSlice(
     'Watch cache size settings for some resources, comma separated: resource[.group]#size, where resource is lowercase plural (no version) and group is omitted for the core (v1) group (a group may be named in the k8s.io form). Watch caches size themselves, so the only meaningful size is 0: that resource is served without a watch cache, its gets, lists and watches going to storage; any other size leaves it cached. Events (events and events.events.k8s.io) have no watch cache unless given a size here. Custom resources may be named too, as kube-apiserver 1.28 honours them (its own help says otherwise). Consulted only with --watch-cache.',
@@ -228,6 +240,9 @@ export interface ApiserverConfig {
   flagWarnings: string[];
   /** --event-ttl: how long an Event lives after its last write. */
   eventTTLMs: number;
+  /** --service-cluster-ip-range ('' for upstream's default) and --service-node-port-range. */
+  serviceClusterIPRange: string;
+  serviceNodePortRange: string;
   bindAddress: string;
   port: number;
   /** --http2-max-streams-per-connection (0: Go's default). */
@@ -459,6 +474,9 @@ export function buildConfig(values: ApiserverFlagValues, flagWarnings: string[] 
   const hiddenMetrics = checkShowHiddenMetricsForVersion(values['show-hidden-metrics-for-version']);
   if (hiddenMetrics) throw new FlagError(hiddenMetrics);
   if (values['redis-url'] && !/^rediss?:\/\//.test(values['redis-url'])) throw invalid('redis-url', values['redis-url'], 'must be a redis:// or rediss:// URL');
+  // upstream's validateClusterIPFlags: its messages, several as an aggregate.
+  const ranges = parseServiceClusterIPRanges(values['service-cluster-ip-range'] ?? '');
+  if (ranges.errors.length) throw new FlagError(ranges.errors.length === 1 ? ranges.errors[0]! : `[${ranges.errors.join(', ')}]`);
   return {
     storage: {
       backend: values['storage-backend'],
@@ -474,6 +492,8 @@ export function buildConfig(values: ApiserverFlagValues, flagWarnings: string[] 
     watchCacheSizes: watchCacheSizes(values['watch-cache'], values['watch-cache-sizes']),
     flagWarnings,
     eventTTLMs: values['event-ttl'],
+    serviceClusterIPRange: values['service-cluster-ip-range'] ?? '',
+    serviceNodePortRange: values['service-node-port-range'],
     bindAddress: values['bind-address'],
     port: values['secure-port'],
     http2MaxStreamsPerConnection: values['http2-max-streams-per-connection'],

@@ -1,5 +1,10 @@
 // The built-in kinds, one file each, and the list the apiserver registers (kinds.ts: one line per kind).
-export { builtinKinds, builtinDefinitions, builtinSubresourceDefinitions, wireKinds, type BuiltinKind, type KindWiring } from './kinds.js';
+export { builtinKinds, builtinDefinitions, builtinSubresourceDefinitions, wireKinds, type BuiltinKind, type KindWiring, type ServiceAllocationWiring } from './kinds.js';
+export { ipAddressObjects } from './core/ip-address-objects.js';
+export { serviceDefinition, type Service } from './core/service.js';
+export { parseServiceClusterIPRanges, DEFAULT_SERVICE_CLUSTER_IP_RANGE, type ServiceCIDR } from './core/service-ip-range.js';
+export { parsePortRange, DEFAULT_NODE_PORT_RANGE, NodePortAllocator, ERR_PORTS_FULL, ERR_PORT_ALLOCATED, type PortRange, type PortRecord } from './core/node-port-allocator.js';
+export type { IPAddressObjects } from './core/cluster-ip-allocator.js';
 export * from './core/namespace.js';
 export * from './core/node.js';
 export * from './core/service-account.js';

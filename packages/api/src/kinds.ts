@@ -12,6 +12,11 @@ import { nodeDefinition } from './core/node.js';
 import { serviceAccountDefinition } from './core/service-account.js';
 import { configMapDefinition } from './core/config-map.js';
 import { endpointsDefinition } from './core/endpoints.js';
+import { serviceDefinition } from './core/service.js';
+import { ServiceAllocator } from './core/service-allocator.js';
+import { ClusterIPAllocator, type IPAddressObjects } from './core/cluster-ip-allocator.js';
+import { NodePortAllocator, type PortRange, type PortRecord } from './core/node-port-allocator.js';
+import type { ServiceCIDR } from './core/service-ip-range.js';
 import { endpointSliceDefinition } from './discovery/endpoint-slice.js';
 import { secretDefinition } from './core/secret.js';
 import { ipAddressDefinition } from './networking/ip-address.js';
@@ -45,6 +50,18 @@ export interface KindWiring {
   tokenReviewer: TokenReviewer;
   /** The service-account token issuer (TokenRequest); absent: the server issues none, and serves no serviceaccounts/token. */
   tokenIssuer?: TokenIssuer;
+  /** Where Services get their cluster IPs and node ports; absent: nothing is allocated (the kinds described). */
+  serviceAllocation?: ServiceAllocationWiring;
+}
+
+/** --service-cluster-ip-range and --service-node-port-range, and where their reservations are kept. */
+export interface ServiceAllocationWiring {
+  clusterIPRanges: readonly ServiceCIDR[];
+  nodePortRange: PortRange;
+  /** The IPAddress objects (the IPAddress kind's store). */
+  ipAddresses: IPAddressObjects;
+  /** The one record of used node ports. */
+  nodePorts: PortRecord;
 }
 
 /** A kind: its definition, or its factory given the server's wiring (undefined: not served by this server). */
@@ -62,6 +79,11 @@ export const builtinKinds: readonly BuiltinKind[] = [
   kind(configMapDefinition),
   kind(secretDefinition),
   kind(endpointsDefinition),
+  kind(({ serviceAllocation: a }) =>
+    serviceDefinition(
+      a ? { allocator: new ServiceAllocator(a.clusterIPRanges.map((cidr) => new ClusterIPAllocator(cidr, a.ipAddresses)), new NodePortAllocator(a.nodePortRange, a.nodePorts)) } : {},
+    ),
+  ),
   kind(limitRangeDefinition),
   kind(({ eventTTLSeconds }) => eventDefinition({ ttlSeconds: eventTTLSeconds })),
   kind(({ eventTTLSeconds }) => eventsAPIEventDefinition({ ttlSeconds: eventTTLSeconds })),

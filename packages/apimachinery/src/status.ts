@@ -168,6 +168,14 @@ export function newMethodNotSupported(qr: GroupResource, action: string): Status
   return failure(405, 'MethodNotAllowed', message, resourceDetails(qr));
 }
 
+/**
+ * 501 for a path upstream serves and this server does not (a Service's proxy: no network path to
+ * backends here). Upstream has no such answer, so no reason of its own: the message says it.
+ */
+export function newNotImplemented(qr: GroupResource, name: string, message: string): StatusError {
+  return failure(501, undefined, message, resourceDetails(qr, name));
+}
+
 /** 406, as the negotiation layer answers when no offered media type is acceptable. */
 export function newNotAcceptable(accepted: string[]): StatusError {
   return failure(406, 'NotAcceptable', `only the following media types are accepted: ${accepted.join(', ')}`);

@@ -43,6 +43,13 @@ function itemElement(node: SchemaNode, item: unknown, index: number, path: reado
     const key: Record<string, unknown> = {};
     for (const name of node.keys) {
       if (!hasKey(item, name) || item[name] === null || item[name] === undefined) {
+        // A key field the item leaves out stands at its schema's default (structured-merge-diff's
+        // getAssociativeKeyDefault: a Service port's protocol is TCP).
+        const fieldSchema = (node.elements.properties as Record<string, { default?: unknown }> | undefined)?.[name];
+        if (fieldSchema && Object.hasOwn(fieldSchema, 'default')) {
+          key[name] = fieldSchema.default;
+          continue;
+        }
         throw new TypedError(
           `${pathString(path)}: element ${index}: associative list with keys has an element that omits key field ${JSON.stringify(name)} (and doesn't have default value)`,
         );

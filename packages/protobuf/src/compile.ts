@@ -23,7 +23,7 @@ export interface MessageCodec {
   encode(json: JsonObject, writer: protobuf.Writer): void;
 }
 
-type Special = 'time' | 'microTime' | 'quantity' | 'fieldsV1' | 'stringList' | 'json';
+type Special = 'time' | 'microTime' | 'quantity' | 'intOrString' | 'fieldsV1' | 'stringList' | 'json';
 
 /** Messages whose JSON form is not an object of their fields. */
 const SPECIAL: Record<string, Special> = {
@@ -31,6 +31,7 @@ const SPECIAL: Record<string, Special> = {
   [`${META}.MicroTime`]: 'microTime',
   [`${META}.FieldsV1`]: 'fieldsV1',
   'k8s.io.apimachinery.pkg.api.resource.Quantity': 'quantity',
+  'k8s.io.apimachinery.pkg.util.intstr.IntOrString': 'intOrString',
   'k8s.io.api.authorization.v1.ExtraValue': 'stringList',
   'k8s.io.api.authentication.v1.ExtraValue': 'stringList',
   [`${APIEXTENSIONS}.JSON`]: 'json',
@@ -249,6 +250,29 @@ function writeQuantity(v: unknown, w: protobuf.Writer, field: string): void {
   else throw invalid(field, 'a quantity string', v);
 }
 
+// IntOrString: type 1 (0 an int, 1 a string), intVal 2, strVal 3; its JSON form is the number or the
+// string. Go writes all three fields whatever the type.
+function readIntOrString(r: protobuf.Reader, end: number): number | string {
+  let type = 0;
+  let intVal = 0;
+  let strVal = '';
+  while (r.pos < end) {
+    const t = r.tag();
+    if (t === 8) type = Number(int64(r));
+    else if (t === 16) intVal = r.int32();
+    else if (t === 26) strVal = str(r);
+    else skip(r, t);
+  }
+  if (r.pos !== end) throw overrun();
+  return type === 1 ? strVal : intVal;
+}
+
+function writeIntOrString(v: unknown, w: protobuf.Writer, field: string): void {
+  if (typeof v === 'string') w.uint32(8).int32(1).uint32(16).int32(0).uint32(26).string(v);
+  else if (typeof v === 'number' && Number.isInteger(v)) w.uint32(8).int32(0).uint32(16).int32(v).uint32(26).string('');
+  else throw invalid(field, 'an integer or a string', v);
+}
+
 // FieldsV1's Raw is the set's JSON text. Objects of one kind written by one manager often carry the
 // same set: the last few are kept, by their bytes, with their parsed tree, and a copy of the tree
 // (every value in a field set is an object) is cheaper than decoding and parsing the text again.
@@ -390,6 +414,8 @@ const helpers = {
   writeMicroTime,
   readQuantity,
   writeQuantity,
+  readIntOrString,
+  writeIntOrString,
   readFieldsV1,
   writeFieldsV1,
   readStringList,
@@ -405,6 +431,7 @@ const SPECIAL_FUNCTIONS: Record<Special, { read: string; write: string }> = {
   time: { read: 'readTime', write: 'writeTime' },
   microTime: { read: 'readMicroTime', write: 'writeMicroTime' },
   quantity: { read: 'readQuantity', write: 'writeQuantity' },
+  intOrString: { read: 'readIntOrString', write: 'writeIntOrString' },
   fieldsV1: { read: 'readFieldsV1', write: 'writeFieldsV1' },
   stringList: { read: 'readStringList', write: 'writeStringList' },
   json: { read: 'readJson', write: 'writeJson' },

@@ -3,6 +3,7 @@
 // only says what is particular to it. Kinds live in packages/api, one file each.
 import type { AccessAttributes, AccessDecision, AccessRules, FieldError, GroupKind, KubeObject, UserInfo } from '@plat/apimachinery';
 import type { Converter } from './conversion.js';
+import type { ResourceAllocator } from './allocation.js';
 
 export type { KubeObject, ObjectMeta, OwnerReference } from '@plat/apimachinery';
 
@@ -233,6 +234,16 @@ export interface ResourceDefinition<T extends KubeObject = KubeObject> {
    * annotation and apiserver_requested_deprecated_apis.
    */
   deprecated?: { deprecatedRelease?: string; removedRelease?: string; replacementVersion?: string; warning?: string };
+  /**
+   * What the kind reserves outside its objects (a Service's cluster IPs and node ports, allocation.ts):
+   * after validation and before storing, reverted when the write fails, released on delete.
+   */
+  allocator?: ResourceAllocator<T>;
+  /**
+   * Subresources upstream serves that this server lists in discovery, with their verbs, and answers
+   * 501 with a Status saying why (`services/proxy`: no network path to backends here).
+   */
+  notImplementedSubresources?: Readonly<Record<string, { kind: string; verbs: readonly Verb[]; reason: string }>>;
 }
 
 /**

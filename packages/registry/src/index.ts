@@ -2,6 +2,7 @@
 export type * from './definition.js';
 export { resolveResource, resolveGroup, DEFAULT_SUBRESOURCE_VERBS, type ResolvedResource } from './resolved.js';
 export { ResourceStore } from './resource-store.js';
+export { noAllocation, type Allocation, type AllocationContext, type ResourceAllocator } from './allocation.js';
 export { noneConverter, versionCheckedConverter, type Converter } from './conversion.js';
 export { ResourceReader, type StoreOptions, type StoreFeatures } from './store-reads.js';
 export type {

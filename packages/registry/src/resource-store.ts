@@ -28,6 +28,7 @@ import { parentManagedFields, subresourceManagedFields } from './subresource-fie
 import { ensureIdentity } from './object-input.js';
 import { checkFields } from './schema-check.js';
 import { applyPatch } from './patcher.js';
+import { WriteAllocation } from './allocation.js';
 import type {
   CreateRequest,
   DeleteRequest,
@@ -88,6 +89,9 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceWr
       removeFinalized: (storage, key, object) => this.removeFinalized(storage, key, object),
       fail: (error, name) => this.fail(error, name),
       list: (namespace, query) => this.list(namespace, query),
+      removed: async (object, request) => {
+        await this.resource.definition.allocator?.release(object, { ...this.context, dryRun: !!request.dryRun });
+      },
     });
   }
 
@@ -206,7 +210,9 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceWr
       const object = await this.prepareCreate(namespace, input, request, { generateName: generated });
       const name = object.metadata.name ?? '';
       try {
-        return await this.written(await storage.create(this.resource.key(namespace, name), await this.toStorage(object), this.lifetime));
+        const allocation = this.allocationFor(request);
+        await allocation.reserve(object, undefined);
+        return await this.written(await allocation.around(async () => storage.create(this.resource.key(namespace, name), await this.toStorage(object), this.lifetime)));
       } catch (error) {
         if (generated && isStorageError(error, 'AlreadyExists') && attempt < GENERATE_NAME_ATTEMPTS) continue;
         this.fail(error, name);
@@ -284,18 +290,23 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceWr
     let created = false;
     const mayCreate = this.resource.definition.allowCreateOnUpdate && !request.subresource;
     let updated: T;
+    // A status write changes no reservation (upstream's status storage has no allocation hooks).
+    const allocation = this.allocationFor(request);
     try {
-      updated = await storage.guaranteedUpdate<T>(
+      updated = await allocation.around(() => storage.guaranteedUpdate<T>(
         key,
         async (current) => {
           created = !current;
-          if (current) return this.toStorage(await this.prepareUpdate(namespace, name, input, await this.current(current), request));
+          if (current) {
+            const old = await this.current(current);
+            return this.toStorage(await allocation.reserve(await this.prepareUpdate(namespace, name, input, old, request), old));
+          }
           // A version of an object that does not exist cannot be current.
           if (input.metadata.resourceVersion) throw newNotFound(this.resource.groupResource, name);
-          return this.toStorage(await this.prepareCreate(namespace, input, request));
+          return this.toStorage(await allocation.reserve(await this.prepareCreate(namespace, input, request), undefined));
         },
         { ignoreNotFound: mayCreate, ...this.lifetime },
-      );
+      ));
     } catch (error) {
       this.fail(error, name);
     }
@@ -313,6 +324,7 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceWr
     const mayCreate = request.type === 'apply' && !request.subresource;
     let created = false;
     let warnings: string[] = [];
+    const allocation = this.allocationFor(request);
     const compute = async (stored: T | null): Promise<T> => {
       created = !stored;
       const current = await this.current(stored);
@@ -320,13 +332,13 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceWr
         const patched = applyPatch(this.resource, current, request, { namespace, name }, formatTimestamp(this.now()));
         warnings = patched.warnings;
         const write = patched.ownershipDone ? { ...request, ownershipDone: true } : request;
-        if (!current) return await this.toStorage(await this.prepareCreate(namespace, patched.object, write));
-        return await this.toStorage(await this.prepareUpdate(namespace, name, patched.object, current, write));
+        if (!current) return await this.toStorage(await allocation.reserve(await this.prepareCreate(namespace, patched.object, write), undefined));
+        return await this.toStorage(await allocation.reserve(await this.prepareUpdate(namespace, name, patched.object, current, write), current));
       } catch (error) {
         throw mergeErrorToStatus(error);
       }
     };
-    const stored = await this.storePatched(storage, key, name, compute, { mayCreate, apply: request.type === 'apply' });
+    const stored = await allocation.around(() => this.storePatched(storage, key, name, compute, { mayCreate, apply: request.type === 'apply' }));
     return { object: await this.settled(storage, key, await this.written(stored)), created, warnings };
   }
 
@@ -473,6 +485,31 @@ export class ResourceStore<T extends KubeObject = KubeObject> extends ResourceWr
     if (managed) setManagedFields(updated, managed);
     updated.metadata.resourceVersion = object.metadata.resourceVersion || parent.metadata.resourceVersion!;
     return this.prepareUpdate(namespace, name, updated, parent, { ...request, ownershipDone: true });
+  }
+
+  /**
+   * A write that took away the last finalizer of an object being deleted removes it (the deleter's
+   * settled); what it held is then given back, as upstream's deleteWithoutFinalizers runs AfterDelete.
+   */
+  protected override async settled(storage: Storage, key: string, object: T): Promise<T> {
+    const allocator = this.resource.definition.allocator;
+    if (!allocator || !object.metadata.deletionTimestamp || this.pendingFinalizers(object)) return super.settled(storage, key, object);
+    // The deleter's removal, here so that what was held is given back only if this write removed it
+    // (a write that came between takes it from there).
+    try {
+      await storage.delete(key, { preconditions: { resourceVersion: object.metadata.resourceVersion! } });
+    } catch (error) {
+      if (isStorageError(error, 'Conflict') || isStorageError(error, 'NotFound')) return object;
+      throw error;
+    }
+    await allocator.release(object, { ...this.context, dryRun: storage !== this.storage });
+    return object;
+  }
+
+  /** The reservations of one write (none for a status or other subresource write, or a kind without an allocator). */
+  private allocationFor(request: UpdateRequest): WriteAllocation<T> {
+    const allocator = request.subresource ? undefined : this.resource.definition.allocator;
+    return new WriteAllocation(allocator, { ...this.context, dryRun: !!request.dryRun });
   }
 
   private recordOwnership(live: T | null, object: T, options: UpdateRequest): void {

@@ -35,6 +35,8 @@ export interface DeleteSteps<T extends KubeObject> {
   removeFinalized(storage: Storage, key: string, object: T): Promise<void>;
   fail(error: unknown, name?: string): never;
   list(namespace: string, query: ListQueryWithSelectors): Promise<ObjectList<T>>;
+  /** After a DELETE that removed the object: what it held given back (the kind's allocator). */
+  removed(object: T, request: DeleteRequest): Promise<void>;
 }
 
 /** The deletes of one resource store. */
@@ -52,6 +54,13 @@ export class ResourceDeletes<T extends KubeObject = KubeObject> {
    * deletionTimestamp and leaves it for them.
    */
   async delete(namespace: string, name: string, request: DeleteRequest = {}): Promise<DeleteResult<T>> {
+    const result = await this.deleteOne(namespace, name, request);
+    // An object left to its finalizers keeps what it holds until the write that removes it.
+    if (result.deleted) await this.store.removed(result.object, request);
+    return result;
+  }
+
+  private async deleteOne(namespace: string, name: string, request: DeleteRequest): Promise<DeleteResult<T>> {
     const key = this.store.resource.key(namespace, name);
     const storage = this.store.storageFor(request);
     const preconditions = request.preconditions;

@@ -107,6 +107,10 @@ export interface ApiOptions {
   domain: string;
   /** --event-ttl in seconds: how long an Event lives after its last write; default an hour, 0: until deleted. */
   eventTTLSeconds?: number;
+  /** --service-cluster-ip-range: one CIDR, or two of different families, comma separated; default 10.0.0.0/24. */
+  serviceClusterIPRange?: string;
+  /** --service-node-port-range: default 30000-32767. */
+  serviceNodePortRange?: string;
   /** Created at start-up when missing (the system namespaces); with RBAC, the bootstrap policy too. */
   bootstrap?: readonly BootstrapObject[];
   /** Namespaces that may not be deleted. */

@@ -269,8 +269,8 @@ test('bodies: the kind for create and update, Patch with the patch media types, 
 });
 
 // The published schema and the validation schema agree: the same properties, types, formats,
-// required fields, descriptions and x-kubernetes-* markers, everywhere, through $refs.
-const COMPARED = new Set(['type', 'description', 'format', 'properties', 'required', 'items', 'additionalProperties', 'anyOf', 'enum']);
+// required fields, descriptions, defaults and x-kubernetes-* markers, everywhere, through $refs.
+const COMPARED = new Set(['type', 'description', 'format', 'properties', 'required', 'items', 'additionalProperties', 'anyOf', 'enum', 'default']);
 
 function resolve(schema: Json, schemas: Record<string, Json>): Json {
   const ref = schema.$ref as string | undefined;
@@ -299,7 +299,7 @@ function agree(validation: JSONSchema, published: Json, schemas: Record<string, 
   if (union && dialect === 'v3' && JSON.stringify(node.anyOf) !== JSON.stringify(union.map((type) => ({ type })))) {
     problems.push(`${at}: type ${JSON.stringify(union)} vs anyOf ${JSON.stringify(node.anyOf)}`);
   }
-  for (const keyword of ['type', 'description', 'format', 'enum'] as const) {
+  for (const keyword of ['type', 'description', 'format', 'enum', 'default'] as const) {
     if (keyword === 'type' && intOrStringInV2) continue;
     if (keyword === 'type' && quantityInV2 && node.type === 'string') continue;
     if (keyword === 'type' && union && dialect === 'v3' && node.type === undefined) continue;

@@ -60,6 +60,10 @@ function apiResources(served: readonly ServedResource[], foreign: readonly Forei
         verbs: subresourceVerbs(subresourceDefinition),
       });
     }
+    // Listed as upstream lists them, answered 501 (dispatch.ts).
+    for (const [subresource, { kind, verbs }] of Object.entries(definition.notImplementedSubresources ?? {})) {
+      out.push({ name: `${resolved.resource}/${subresource}`, singularName: '', namespaced: resolved.namespaced, kind, verbs: [...verbs] });
+    }
   }
   for (const { parent, subresource, resolved, verbs } of foreignEntries(served, foreign)) {
     const owner = served.find(({ resolved: r }) => r.resource === parent.resource)!.resolved;
@@ -104,6 +108,11 @@ function discoveredResources(resources: readonly ResolvedResource[], foreign: re
             subresource,
             responseKind: { group: r.group, version: r.version, kind: r.kind },
             verbs,
+          })),
+          ...Object.entries(definition.notImplementedSubresources ?? {}).map(([subresource, { kind, verbs }]) => ({
+            subresource,
+            responseKind: { group: resolved.group, version: resolved.version, kind },
+            verbs: [...verbs],
           })),
         ],
       }),

@@ -1,5 +1,5 @@
 // Resource requests: from request info to the verb handler, with upstream's 404 and 405 answers.
-import { newGenericServerResponse, newMethodNotSupported, newNotAcceptable } from '@plat/apimachinery';
+import { newGenericServerResponse, newMethodNotSupported, newNotAcceptable, newNotImplemented } from '@plat/apimachinery';
 import type { Verb } from '@plat/registry';
 import type { Handler } from '@plat/filters';
 import type { RequestInfo } from '@plat/filters';
@@ -70,6 +70,11 @@ export function resourceHandler(catalog: ResourceCatalog, services: ServerServic
     const query = newQuery(ctx);
     let served = parent;
     let effectiveVerb = verb;
+    const notImplemented = info.subresource ? parent.resolved.definition.notImplementedSubresources?.[info.subresource] : undefined;
+    if (notImplemented && info.name && (info.namespace || !parent.resolved.namespaced)) {
+      const { groupResource } = parent.resolved;
+      throw newNotImplemented(groupResource, info.name, `${info.resource}/${info.subresource} is not supported by this server: ${notImplemented.reason}`);
+    }
     if (info.subresource && !parent.resolved.definition.subresources?.[info.subresource]) {
       // Another kind served at this subresource: only created (POSTed), by its own store.
       const sub = foreign.get(virtualSubresourceKey(group, info.apiVersion, info.resource, info.subresource));

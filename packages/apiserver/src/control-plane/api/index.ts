@@ -4,7 +4,7 @@
 // endpoints on the mux, and what runs from start to stop (bootstrap, caches, counts).
 import type { ServerResponse } from 'node:http';
 import type { Storage } from '@plat/storage';
-import type { ResolvedResource, VirtualServices } from '@plat/registry';
+import type { ResolvedResource, ResourceStore, VirtualServices } from '@plat/registry';
 import type { WebhookClientManager } from '@plat/webhook';
 import type { Logger } from 'pino';
 import { rbacEscalation } from '../../admission/rbac-escalation.js';
@@ -32,6 +32,7 @@ import { servedDefinitions } from './definitions.js';
 import { wiredKinds } from './kinds.js';
 import { serveEndpoints } from './endpoints.js';
 import { servePolicies } from './policies.js';
+import { serviceAllocation } from '../../services/allocation.js';
 
 /** kube-apiserver's --event-ttl default: an hour. */
 const DEFAULT_EVENT_TTL_SECONDS = 3600;
@@ -71,11 +72,14 @@ export function serveApi(sources: ApiSources): ServedApi {
   const services = new LateBinding<VirtualServices>("the never-stored kinds' services", logger);
   const tokenKinds = new LateBinding<TokenServices>("the token kinds' services", logger);
   const builtIn = new LateBinding<ResourceCatalog>('the built-in groups', logger);
+  // Services' cluster IPs are IPAddress objects, written through that kind's store, made with the catalog.
+  const ipAddresses = new LateBinding<ResourceStore>('the IPAddress store', logger);
   const kinds = wiredKinds(api.definitions, {
     eventTTLSeconds: api.eventTTLSeconds ?? DEFAULT_EVENT_TTL_SECONDS,
     builtInGroup: (group) => builtIn.get().isBuiltInGroup(group),
     tokens: () => tokenKinds.get(),
     issuesTokens: !!security.serviceAccountTokens && ServiceAccountTokens.issues(security.serviceAccountTokens),
+    serviceAllocation: serviceAllocation({ clusterIPRange: api.serviceClusterIPRange, nodePortRange: api.serviceNodePortRange }, storage, () => ipAddresses.get()),
   });
   const definitions = servedDefinitions(api, kinds, security.modes);
   const admission = new ServerAdmission(api, logger);
@@ -90,6 +94,12 @@ export function serveApi(sources: ApiSources): ServedApi {
     virtualServices: () => services.get(),
   });
   builtIn.set(catalog);
+  // The served IPAddress resource's store; where --runtime-config leaves networking/v1alpha1 off, a
+  // store of the kind all the same (its objects at the same keys, seen once the version is served).
+  const networking = `networking.${api.domain}`;
+  const ipAddressKind = kinds.definitions.find((d) => d.kind === 'IPAddress' && d.group === 'networking.{domain}');
+  const ipAddressStore = catalog.find(networking, 'v1alpha1', 'ipaddresses')?.store ?? (ipAddressKind && catalog.serve(ipAddressKind).store);
+  if (ipAddressStore) ipAddresses.set(ipAddressStore);
   admission.provideFromCatalog(catalog, api);
 
   const crdGroup = `apiextensions.${api.domain}`;

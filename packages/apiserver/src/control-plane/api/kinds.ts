@@ -1,7 +1,7 @@
 // The kinds wired with what this server gives them (@plat/api KindWiring): --event-ttl for the
 // Events, which groups are built in for CustomResourceDefinitions, and the token services for
 // TokenReview and TokenRequest (the latter only where tokens are issued). The store is told none of it.
-import { wireKinds, type BuiltinKind } from '@plat/api';
+import { wireKinds, type BuiltinKind, type ServiceAllocationWiring } from '@plat/api';
 import type { ResourceDefinition } from '@plat/registry';
 import type { TokenServices } from '../../auth/virtual-services.js';
 
@@ -14,6 +14,8 @@ export interface KindSources {
   tokens(): TokenServices;
   /** The server issues service-account tokens: TokenRequest is served. */
   issuesTokens: boolean;
+  /** Where Services' cluster IPs and node ports come from (--service-cluster-ip-range, --service-node-port-range). */
+  serviceAllocation: ServiceAllocationWiring;
 }
 
 export interface WiredKinds {
@@ -29,6 +31,7 @@ export function wiredKinds(kinds: readonly BuiltinKind[], sources: KindSources):
     builtInGroup: (group) => sources.builtInGroup(group),
     tokenReviewer: { review: (token, audiences) => sources.tokens().review(token, audiences) },
     ...(sources.issuesTokens && { tokenIssuer: { issue: (request) => sources.tokens().issue(request) } }),
+    serviceAllocation: sources.serviceAllocation,
   });
   return {
     definitions: wired.filter((definition) => !definition.virtual?.subresourceOf),
