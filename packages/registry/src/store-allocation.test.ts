@@ -111,6 +111,15 @@ describe('store: a kind allocator', () => {
     assert.deepEqual(seats.log.slice(-2), ['release 1 (dry run)', 'release 1']);
   });
 
+  it('a delete of the collection releases what each object held', async () => {
+    const { store, seats } = setUp();
+    await store.create('ns', { metadata: { name: 'a' } });
+    await store.create('ns', { metadata: { name: 'b' } });
+    assert.equal(seats.held.size, 2);
+    await store.deleteCollection('ns', {});
+    assert.deepEqual([...seats.held], []);
+  });
+
   it('an update is given the stored object (its seat kept); a stale resourceVersion is refused before anything is reserved', async () => {
     const { store, seats } = setUp();
     await store.create('ns', { metadata: { name: 'a' } });
