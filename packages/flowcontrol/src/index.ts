@@ -14,3 +14,4 @@ export type { QueueDump, QueueSetDump, RejectReason, RequestDump } from './queue
 export { DroppedRequestsTracker } from './dropped-requests.js';
 export { defaultRequestWaitLimitMs, requestWaitDeadline } from './wait-limit.js';
 export { MAX_HASH_BITS, requiredEntropyBits } from './shuffle-sharding.js';
+export { AUTO_UPDATE_ANNOTATION, mandatoryFlowSchemas, mandatoryPriorityLevels, suggestedConfiguration } from './bootstrap.js';
