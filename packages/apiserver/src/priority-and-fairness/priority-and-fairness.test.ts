@@ -197,7 +197,8 @@ describe('API Priority and Fairness on a server', () => {
     assert.match(metrics, /# HELP apiserver_flowcontrol_current_limit_seats \[ALPHA\] current derived number of execution seats available to each priority level/);
     assert.match(metrics, /apiserver_request_total\{verb="LIST",dry_run="",group="",version="v1",resource="configmaps",subresource="",scope="namespace",component="apiserver",code="429"\} [1-9]/);
     assert.match(metrics, /apiserver_request_terminations_total\{verb="LIST",group="",version="v1",resource="configmaps",subresource="",scope="namespace",component="apiserver",code="429"\} [1-9]/);
-    assert.doesNotMatch(metrics, /apiserver_current_inflight_requests\{request_kind="readOnly"\} [1-9]/, 'the max-in-flight filter is not installed');
+    assert.match(metrics, /apiserver_dropped_requests_total\{request_kind="readOnly"\} [1-9]/, 'counted as upstream\'s RecordDroppedRequest');
+    assert.match(metrics, /apiserver_current_inflight_requests\{request_kind="readOnly"\} 1/, 'what APF executes: the scrape itself');
   });
 
   it('dumps the priority levels, queues and requests in upstream\'s layout, behind authentication', async () => {

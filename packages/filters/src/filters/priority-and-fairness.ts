@@ -181,13 +181,18 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
 async function run(ctx: RequestContext, next: () => Promise<unknown>, admitted: Admitted, isWatch: boolean, closed: Promise<void>, options: PriorityAndFairnessOptions): Promise<void> {
   const [pl, fs] = [admitted.classification.priorityLevel.metadata.name, admitted.classification.flowSchema.metadata.name];
   const seats = admitted.workEstimate.initialSeats;
+  // As upstream, apiserver_current_inflight_requests counts what APF executes (a watch while it initializes).
+  const inflight = options.metrics?.inflightNow;
+  const kind = requestKind(ctx);
   options.observer?.dispatched(pl, fs, admitted.waitedMs / 1000);
   options.observer?.executing(pl, fs, 1, seats);
+  if (inflight) inflight[kind]++;
   let finished = false;
   const finish = () => {
     if (finished) return;
     finished = true;
     options.observer?.executing(pl, fs, -1, seats);
+    if (inflight) inflight[kind]--;
     admitted.finish();
   };
   if (isWatch) {
