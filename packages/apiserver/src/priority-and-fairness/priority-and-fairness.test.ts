@@ -217,3 +217,46 @@ describe('API Priority and Fairness on a server', () => {
     assert.equal((await server.send('GET', '/debug/api_priority_and_fairness/dump_queues')).status, 401, 'no credentials');
   });
 });
+
+describe('API Priority and Fairness: two replicas on one store', () => {
+  it('their producers race to the same bootstrap objects and then leave them alone; a FlowSchema reaches both at once', async () => {
+    const users = new Map<string, UserInfo>([['t-u1', { name: 'u1', uid: 'u1', groups: ['system:authenticated'] }]]);
+    const a = await startInProcessApiServer({ domain: 'k8s.io', users, server: { priorityAndFairness: { producerReconcileMs: 100 } } });
+    const b = await startInProcessApiServer({ domain: 'k8s.io', users, storage: a.storage, server: { priorityAndFairness: { producerReconcileMs: 100 } } });
+    try {
+      const get = async (server: InProcessApiServer, path: string, token?: string) => server.send('GET', path, undefined, { Authorization: `Bearer ${token ?? server.adminToken}` });
+      const versions = async () => {
+        const fs = JSON.parse((await get(a, `${V3}/flowschemas`)).body) as { items: { metadata: { name: string; resourceVersion: string } }[] };
+        const pl = JSON.parse((await get(a, `${V3}/prioritylevelconfigurations`)).body) as { items: { metadata: { name: string; resourceVersion: string } }[] };
+        return [...fs.items, ...pl.items].map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`).sort();
+      };
+      await eventually('both sets', async () => ((await versions()).length === FS_NAMES.length + PL_NAMES.length ? true : undefined));
+      // Let the consumers write their conditions, then no replica writes anything more.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const settled = await versions();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      assert.deepEqual(await versions(), settled, 'ten passes of each producer and consumer, no write');
+
+      const created = await a.send(
+        'POST',
+        `${V3}/flowschemas`,
+        {
+          metadata: { name: 'probes-too' },
+          spec: { priorityLevelConfiguration: { name: 'workload-low' }, matchingPrecedence: 3, rules: [{ subjects: [{ kind: 'User', user: { name: 'u1' } }], nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/version'] }] }] },
+        },
+        { Authorization: `Bearer ${a.adminToken}` },
+      );
+      assert.equal(created.status, 201, created.body);
+      const uid = (JSON.parse(created.body) as { metadata: { uid: string } }).metadata.uid;
+      const started = Date.now();
+      await eventually('both replicas classify by it', async () => {
+        const [onA, onB] = await Promise.all([get(a, '/version', 't-u1'), get(b, '/version', 't-u1')]);
+        return onA.headers['x-kubernetes-pf-flowschema-uid'] === uid && onB.headers['x-kubernetes-pf-flowschema-uid'] === uid ? true : undefined;
+      });
+      assert.ok(Date.now() - started < 1000, `in effect on both within a second (${Date.now() - started} ms)`);
+    } finally {
+      await b.stop();
+      await a.stop();
+    }
+  });
+});
