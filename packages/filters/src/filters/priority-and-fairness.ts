@@ -14,7 +14,7 @@
 // at once, not how many bytes a list holds in the heap, and a 5,000-object list is 10 seats
 // whatever its objects weigh.
 import type { Admitted, Classification, FlowController, RequestDigest, WorkEstimate } from '@plat/flowcontrol';
-import { DroppedRequestsTracker, estimateWork, requestWaitDeadline, type WorkEstimatorSources } from '@plat/flowcontrol';
+import { DroppedRequestsTracker, WaitEnd, estimateWork, requestWaitDeadline, type WorkEstimatorSources } from '@plat/flowcontrol';
 import type { ServerMetrics } from '@plat/metrics';
 import type { Middleware, RequestContext } from '../context.js';
 import { TOO_MANY_REQUESTS_MESSAGE, requestKind } from '../limits.js';
@@ -145,7 +145,7 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
     if (isLongRunningRequest(ctx) && !isWatch) return next();
     // Set up before anything waits, so that a client gone while queued is seen.
     const closed = responseClosed(ctx);
-    const gone = new AbortController();
+    const gone = new WaitEnd();
     void closed.then(() => gone.abort());
     const info = ctx.state.requestInfo;
     const description = { verb: info.verb, apiGroup: info.apiGroup, resource: info.resource, subresource: info.subresource, namespace: info.namespace, name: info.name, query: new URLSearchParams(ctx.querystring) };
@@ -157,7 +157,7 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
     const names = (c: Classification) => [c.priorityLevel.metadata.name, c.flowSchema.metadata.name] as const;
     const started = options.now();
     const result = await controller.handle(requestDigest(ctx), estimate, {
-      signal: gone.signal,
+      signal: gone,
       waitUntil: requestWaitUntil(ctx, options),
       onQueued: (inQueue) => classification && observer?.inQueue(...names(classification), inQueue ? 1 : -1),
       details: { user: ctx.state.user.name, verb: info.verb, path: info.path, namespace: info.namespace, name: info.name, apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource, subresource: info.subresource },
@@ -167,7 +167,7 @@ export function priorityAndFairnessFilter(options: PriorityAndFairnessOptions): 
       const [pl, fs] = names(result.classification);
       observer?.rejected(pl, fs, result.reason, (options.now() - started) / 1000);
       // The client went away while waiting: nobody to answer.
-      if (gone.signal.aborted) return;
+      if (gone.aborted) return;
       options.droppedRequests.recordDroppedRequest(pl);
       options.metrics?.droppedRequests.inc({ request_kind: requestKind(ctx) });
       ctx.state.terminated = true;
