@@ -7,7 +7,7 @@
 // with the in-flight limits): the victim's GET and create p50/p99 quiet and noisy, its operations
 // per second in each phase, the noisy user's answers by status and its lists' p50; and the replica's
 // CPU per request for GETs with no contention (the filter's cost, on against off).
-// BENCH_FAIRNESS_OBJECTS, _LISTS, _SECONDS, _MODES (on,off) scale it.
+// BENCH_FAIRNESS_OBJECTS, _LISTS, _SECONDS, _MODES (on,off) scale it; _ARGS adds replica flags.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,8 @@ const OBJECTS = Number(process.env.BENCH_FAIRNESS_OBJECTS ?? 5000);
 const NOISY_LISTS = Number(process.env.BENCH_FAIRNESS_LISTS ?? 60);
 const SECONDS = Number(process.env.BENCH_FAIRNESS_SECONDS ?? 10);
 const MODES = (process.env.BENCH_FAIRNESS_MODES ?? 'on,off').split(',').filter(Boolean) as ('on' | 'off')[];
+/** Extra flags for the measured replicas, e.g. BENCH_FAIRNESS_ARGS="--max-requests-inflight=20 --max-mutating-requests-inflight=10". */
+const EXTRA_ARGS = (process.env.BENCH_FAIRNESS_ARGS ?? '').split(' ').filter(Boolean);
 const VICTIM_IN_FLIGHT = 8;
 const CPU_REQUESTS = Number(process.env.BENCH_FAIRNESS_CPU_REQUESTS ?? 5000);
 
@@ -69,7 +71,7 @@ async function victimLoop(victim: Client, seconds: number, phase: string): Promi
 }
 
 async function runMode(mode: 'on' | 'off', etcdEndpoint: string, tokenFile: string): Promise<Record<string, unknown>> {
-  const replica: Replica = await startReplica([`--etcd-servers=${etcdEndpoint}`, `--token-auth-file=${tokenFile}`, '--etcd-compaction-interval=0', `--enable-priority-and-fairness=${mode === 'on'}`]);
+  const replica: Replica = await startReplica([`--etcd-servers=${etcdEndpoint}`, `--token-auth-file=${tokenFile}`, '--etcd-compaction-interval=0', `--enable-priority-and-fairness=${mode === 'on'}`, ...EXTRA_ARGS]);
   const admin = new Client(replica, 'bench-admin');
   const noisy = new Client(replica, 'bench-noisy');
   const victim = new Client(replica, 'bench-victim');
@@ -166,7 +168,7 @@ async function main(): Promise<void> {
     await etcd.stop();
     await rm(dir, { recursive: true, force: true });
   }
-  console.log(JSON.stringify({ objects: OBJECTS, noisyLists: NOISY_LISTS, seconds: SECONDS, victimInFlight: VICTIM_IN_FLIGHT, results, loadBefore, loadAfter: loadavg(), cores: availableParallelism() }, null, 2));
+  console.log(JSON.stringify({ objects: OBJECTS, noisyLists: NOISY_LISTS, extraArgs: EXTRA_ARGS, seconds: SECONDS, victimInFlight: VICTIM_IN_FLIGHT, results, loadBefore, loadAfter: loadavg(), cores: availableParallelism() }, null, 2));
 }
 
 await main();
