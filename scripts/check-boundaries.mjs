@@ -36,12 +36,12 @@ const allowed = {
   'packages/authz': ['@plat/apimachinery', '@plat/auth', '@plat/authn', '@plat/registry', '@plat/serving', '@plat/webhook'],
   // The secure port, the request context and the filter chain: they know who (authn), what is allowed (authz)
   // and audit, not the API's resources.
-  'packages/filters': ['@plat/apimachinery', '@plat/storage', '@plat/protobuf', '@plat/serving', '@plat/metrics', '@plat/audit', '@plat/authn', '@plat/authz'],
+  'packages/filters': ['@plat/apimachinery', '@plat/storage', '@plat/protobuf', '@plat/serving', '@plat/metrics', '@plat/audit', '@plat/authn', '@plat/authz', '@plat/flowcontrol'],
   // The REST endpoints: handlers at the end of the filter chain over the registry's stores (ObjectMeta's
   // schema for OpenAPI from api); no authentication, authorization or audit of their own.
   'packages/endpoints': ['@plat/apimachinery', '@plat/storage', '@plat/registry', '@plat/merge', '@plat/protobuf', '@plat/api', '@plat/metrics', '@plat/filters'],
   // The wiring: builds the server from all of the above, admission and the CRD controller included.
-  'packages/apiserver': ['@plat/apimachinery', '@plat/storage', '@plat/registry', '@plat/admission', '@plat/api', '@plat/auth', '@plat/protobuf', '@plat/serving', '@plat/webhook', '@plat/metrics', '@plat/audit', '@plat/authn', '@plat/authz', '@plat/filters', '@plat/endpoints'],
+  'packages/apiserver': ['@plat/apimachinery', '@plat/storage', '@plat/registry', '@plat/admission', '@plat/api', '@plat/auth', '@plat/protobuf', '@plat/serving', '@plat/webhook', '@plat/metrics', '@plat/audit', '@plat/authn', '@plat/authz', '@plat/filters', '@plat/endpoints', '@plat/flowcontrol'],
   'apps/apiserver': ['@plat/apimachinery', '@plat/apiserver', '@plat/admission', '@plat/storage', '@plat/api', '@plat/featuregate', '@plat/webhook', '@plat/serving', '@plat/audit', '@plat/authn', '@plat/authz'],
   'packages/client': ['@plat/apimachinery'],
   'apps/controller-manager': ['@plat/apimachinery', '@plat/client', '@plat/serving', '@plat/featuregate'],

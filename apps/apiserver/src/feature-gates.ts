@@ -1,7 +1,8 @@
 // --feature-gates for the apiserver: the cluster's 1.28 gates (@plat/featuregate), and what this
-// server does about each gate whose feature it cannot switch. Five gates switch behaviour here
+// server does about each gate whose feature it cannot switch. Six gates switch behaviour here
 // (APIListChunking, APIResponseCompression, WatchList, ConsistentListFromCache,
-// ValidatingAdmissionPolicy: beta and off, its API versions needing --runtime-config too); the locked GA
+// APIPriorityAndFairness with --enable-priority-and-fairness, ValidatingAdmissionPolicy: beta and
+// off, its API versions needing --runtime-config too); the locked GA
 // gates need nothing; the rest name a feature the server always has or does not implement, and
 // setting those the other way is refused rather than accepted and ignored.
 import { FlagError } from '@plat/apimachinery';
@@ -16,7 +17,6 @@ const fixed: Partial<Record<ClusterFeature, FixedBehaviour>> = {
   OpenAPIEnums: 'always',
   RemainingItemCount: 'always',
   AdmissionWebhookMatchConditions: 'never',
-  APIPriorityAndFairness: 'never',
   APIServerIdentity: 'never',
   APIServerTracing: 'never',
   CRDValidationRatcheting: 'never',

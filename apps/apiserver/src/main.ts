@@ -193,6 +193,7 @@ async function run(config: ApiserverConfig, logger: Logger): Promise<void> {
     shutdownDelayMs: config.shutdownDelayMs,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     limits: config.limits,
+    priorityAndFairness: config.priorityAndFairness,
     ...(config.auditLogPath && { auditLogPath: config.auditLogPath }),
     auditLog: {
       format: config.auditLog.format,

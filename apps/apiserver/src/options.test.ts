@@ -47,6 +47,7 @@ test('options: defaults', () => {
     minRequestTimeoutS: 1800,
     auditLog: { format: 'json', maxSizeMB: 0, maxBackups: 0, maxAgeDays: 0 },
     limits: { maxRequestsInflight: 400, maxMutatingRequestsInflight: 200 },
+    priorityAndFairness: true,
     runtimeConfig: [],
     serviceClusterIPRange: '',
     serviceNodePortRange: '30000-32767',
@@ -216,6 +217,14 @@ const ok: { name: string; argv: string[]; want: Partial<ApiserverConfig> }[] = [
   },
   { name: 'audit log path', argv: [...memory, '--audit-log-path=/var/log/plat/audit.log'], want: { auditLogPath: '/var/log/plat/audit.log' } },
   { name: 'in-flight limits by default', argv: memory, want: { limits: { maxRequestsInflight: 400, maxMutatingRequestsInflight: 200 } } },
+  { name: 'priority and fairness on by default, as kube-apiserver', argv: memory, want: { priorityAndFairness: true } },
+  { name: 'priority and fairness off by its flag: the in-flight limits apply', argv: [...memory, '--enable-priority-and-fairness=false'], want: { priorityAndFairness: false } },
+  { name: 'priority and fairness off by its feature gate', argv: [...memory, '--feature-gates=APIPriorityAndFairness=false'], want: { priorityAndFairness: false } },
+  {
+    name: 'no in-flight limits without priority and fairness',
+    argv: [...memory, '--enable-priority-and-fairness=false', '--max-requests-inflight=0', '--max-mutating-requests-inflight=0'],
+    want: { priorityAndFairness: false, limits: { maxRequestsInflight: 0, maxMutatingRequestsInflight: 0 } },
+  },
   {
     name: 'in-flight limits and per-user rates through Redis',
     argv: [...memory, '--max-requests-inflight=10', '--max-mutating-requests-inflight=0', '--redis-url=redis://127.0.0.1:6379', '--per-user-qps=5'],
@@ -272,6 +281,11 @@ for (const { name, argv, gates, warnings = [] } of gateCases) {
 }
 
 const bad: { name: string; argv: string[]; message: string }[] = [
+  {
+    name: 'priority and fairness with no seats',
+    argv: [...memory, '--max-requests-inflight=0', '--max-mutating-requests-inflight=0'],
+    message: 'invalid configuration: MaxRequestsInFlight=0 and MaxMutatingRequestsInFlight=0; they must add up to something positive',
+  },
   { name: 'etcd3 without servers', argv: [], message: 'flag --etcd-servers must be specified when --storage-backend is etcd3' },
   { name: 'unknown backend', argv: ['--storage-backend=mysql'], message: 'invalid value "mysql" for flag --storage-backend: must be one of etcd3, sqlite, memory' },
   { name: 'sqlite without a folder', argv: ['--storage-backend=sqlite'], message: 'flag --storage-dir must be specified when --storage-backend is sqlite' },
@@ -357,8 +371,8 @@ const bad: { name: string; argv: string[]; message: string }[] = [
   },
   {
     name: 'a feature this server does not implement turned on',
-    argv: [...memory, '--feature-gates=APIPriorityAndFairness=true'],
-    message: 'invalid value "APIPriorityAndFairness=true" for flag --feature-gates: cannot set feature gate APIPriorityAndFairness to true, this server does not implement the feature',
+    argv: [...memory, '--feature-gates=APIServerTracing=true'],
+    message: 'invalid value "APIServerTracing=true" for flag --feature-gates: cannot set feature gate APIServerTracing to true, this server does not implement the feature',
   },
   {
     name: 'CEL validation rules, always enforced, turned off',

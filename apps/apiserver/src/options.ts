@@ -194,14 +194,18 @@ export const apiserverFlags = {
     1_000_000,
   ),
   'audit-log-maxsize': flag.int('The maximum size in megabytes of the audit log file before it gets rotated (0: 100, as upstream\'s).', 0, 0, 1_000_000),
+  'enable-priority-and-fairness': flag.bool(
+    'If true and the APIPriorityAndFairness feature gate is enabled, replace the max-in-flight handler with an enhanced one that queues and dispatches with priority and fairness',
+    true,
+  ),
   'max-requests-inflight': flag.int(
-    'The maximum number of non-mutating requests in flight on this replica at a given time; over it, requests are rejected (429). Watches are exempt. 0 means no limit.',
+    "This and --max-mutating-requests-inflight are summed to determine the server's total concurrency limit (which must be positive) if --enable-priority-and-fairness is true. Otherwise, this flag limits the maximum number of non-mutating requests in flight, or a zero value disables the limit completely.",
     400,
     0,
     1_000_000,
   ),
   'max-mutating-requests-inflight': flag.int(
-    'The maximum number of mutating requests in flight on this replica at a given time; over it, requests are rejected (429). 0 means no limit.',
+    "This and --max-requests-inflight are summed to determine the server's total concurrency limit (which must be positive) if --enable-priority-and-fairness is true. Otherwise, this flag limits the maximum number of mutating requests in flight, or a zero value disables the limit completely.",
     200,
     0,
     1_000_000,
@@ -299,6 +303,8 @@ export interface ApiserverConfig {
   /** --enable-admission-plugins and --disable-admission-plugins: the plugins that run, in order. */
   admissionPlugins: PluginName[];
   limits: { maxRequestsInflight: number; maxMutatingRequestsInflight: number; userRate?: { qps: number; burst: number; redisUrl: string } };
+  /** --enable-priority-and-fairness with the APIPriorityAndFairness gate: API Priority and Fairness replaces the in-flight limits. */
+  priorityAndFairness: boolean;
 }
 
 const invalid = (name: string, value: string, reason: string): FlagError =>
@@ -469,6 +475,13 @@ export function buildConfig(values: ApiserverFlagValues, flagWarnings: string[] 
   }
   const serviceAccounts = serviceAccountConfig(values);
   const featureGates = parseFeatureGates(values['feature-gates']);
+  const priorityAndFairness = values['enable-priority-and-fairness'] && featureGates.gates.enabled('APIPriorityAndFairness');
+  // Upstream's check (its ServerRunOptions.Validate): the two limits are the server's seats.
+  if (priorityAndFairness && values['max-requests-inflight'] + values['max-mutating-requests-inflight'] <= 0) {
+    throw new FlagError(
+      `invalid configuration: MaxRequestsInFlight=${values['max-requests-inflight']} and MaxMutatingRequestsInFlight=${values['max-mutating-requests-inflight']}; they must add up to something positive`,
+    );
+  }
   const oidc = oidcConfig(values);
   const tls = tlsPolicy(values['tls-min-version'], values['tls-cipher-suites']);
   const hiddenMetrics = checkShowHiddenMetricsForVersion(values['show-hidden-metrics-for-version']);
@@ -541,6 +554,7 @@ export function buildConfig(values: ApiserverFlagValues, flagWarnings: string[] 
     ...(values['audit-policy-file'] && { auditPolicyFile: values['audit-policy-file'] }),
     runtimeConfig: runtimeConfig(values['runtime-config']),
     admissionPlugins: admissionPlugins(values['enable-admission-plugins'], values['disable-admission-plugins']),
+    priorityAndFairness,
     limits: {
       maxRequestsInflight: values['max-requests-inflight'],
       maxMutatingRequestsInflight: values['max-mutating-requests-inflight'],

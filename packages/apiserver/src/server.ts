@@ -17,6 +17,7 @@ import { serveHealthEndpoints } from './control-plane/health-endpoints.js';
 import type { Server, ServerOptions } from './control-plane/options.js';
 import { shutDown } from './control-plane/shutdown.js';
 import { servingStorage } from './control-plane/storage.js';
+import { serverConcurrency, servePriorityAndFairness } from './priority-and-fairness/index.js';
 import { ShutdownCheck } from '@plat/filters';
 import { DEFAULT_HTTP2_MAX_STREAMS, createSecurePort } from '@plat/filters';
 import { newUserRateLimiter } from '@plat/filters';
@@ -65,11 +66,26 @@ export function createServer(options: ServerOptions): Server {
     });
   serveHealthEndpoints(mux, storage, { shutdown: shutdownCheck, api: served?.checks ?? [] }, options, metrics, logger);
 
+  // After the resource API (it reads the flowcontrol kinds and the object counts), before the chain.
+  const apf =
+    options.priorityAndFairness ?
+    servePriorityAndFairness({
+      serverConcurrencyLimit: serverConcurrency(options.limits?.maxRequestsInflight ?? 400, options.limits?.maxMutatingRequestsInflight ?? 200),
+      requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
+      ...(typeof options.priorityAndFairness === 'object' && options.priorityAndFairness.producerReconcileMs && { producerReconcileMs: options.priorityAndFairness.producerReconcileMs }),
+      ...(served && { catalog: served.catalog }),
+      domain,
+      objectCount: (groupResource) => served?.objectCount(groupResource),
+      mux,
+      metrics,
+      logger,
+    }) : undefined;
   const audit: AuditSink | undefined = options.auditSink ?? (options.auditLogPath ? new AuditFileLog(options.auditLogPath, logger, options.auditLog) : undefined);
   const userRateLimiter = options.limits?.userRate && newUserRateLimiter(options.limits.userRate, logger, metrics);
   const app = createApp(
     {
       ...(options.limits && { limits: options.limits }),
+      ...(apf && { priorityAndFairness: apf.filter }),
       ...(userRateLimiter && { userRateLimiter }),
       ...(audit && { audit: { sink: audit, policy: options.auditPolicy ?? defaultAuditPolicy } }),
       isKnownResource: served
@@ -111,7 +127,10 @@ export function createServer(options: ServerOptions): Server {
       securePort,
       tracker,
       audit,
-      stopServing: () => served?.stop(),
+      stopServing: () => {
+        apf?.stop();
+        served?.stop();
+      },
       userRateLimiter,
       storage,
       logger,
@@ -127,6 +146,7 @@ export function createServer(options: ServerOptions): Server {
     async listen() {
       const { address, port } = await securePort.listen(options.port ?? 6443, options.bindAddress ?? '0.0.0.0');
       served?.start();
+      apf?.start();
       return { address, port };
     },
     shutdown() {

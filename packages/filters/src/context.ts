@@ -22,6 +22,16 @@ export interface RequestState {
    * 504): counted in apiserver_request_terminations_total when the response closes.
    */
   terminated?: boolean;
+  /**
+   * Set by the timeout filter: when the request was received and its deadline, on performance.now()'s
+   * clock (priority and fairness waits at most a quarter of the time between them).
+   */
+  deadline?: { receivedAt: number; at: number };
+  /**
+   * Set by priority and fairness on an admitted watch: the watch calls it once its initial state is
+   * written, which frees the seat it held.
+   */
+  watchInitialized?: () => void;
 }
 
 export type RequestContext = Koa.ParameterizedContext<RequestState>;

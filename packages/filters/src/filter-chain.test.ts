@@ -6,7 +6,7 @@ import { startServer } from '@plat/apiserver/testing';
 test("the default chain, upstream's order outermost first, the mux last", () => {
   assert.deepEqual(
     DEFAULT_FILTER_CHAIN.map((filter) => filter.name),
-    ['request-info', 'audit', 'metrics', 'request-log', 'error-handler', 'timeout', 'authentication', 'audit-request-received', 'impersonation', 'max-in-flight', 'per-user-rate', 'authorization', 'mux'],
+    ['request-info', 'audit', 'metrics', 'request-log', 'error-handler', 'timeout', 'authentication', 'audit-request-received', 'impersonation', 'priority-and-fairness', 'max-in-flight', 'per-user-rate', 'authorization', 'mux'],
   );
 });
 

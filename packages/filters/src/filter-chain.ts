@@ -16,6 +16,7 @@ import { errorHandler } from './filters/error-handler.js';
 import { impersonationFilter } from './filters/impersonation.js';
 import { inflightFilter, userRateFilter } from './filters/limits.js';
 import { metricsFilter } from './filters/metrics.js';
+import { priorityAndFairnessFilter, type PriorityAndFairnessOptions } from './filters/priority-and-fairness.js';
 import { requestInfoFilter } from './filters/request-info.js';
 import { requestLogFilter } from './filters/request-log.js';
 import { timeoutFilter } from './filters/timeout.js';
@@ -35,8 +36,10 @@ export interface FilterContext {
   domain: string;
   /** Whether a resource request names a resource this server serves (for metric labels). */
   isKnownResource: (info: RequestInfo) => boolean;
-  /** In-flight limits; absent: none. */
+  /** In-flight limits; absent: none. Not installed while priority and fairness is on, as upstream. */
   limits?: LimitOptions;
+  /** API Priority and Fairness (--enable-priority-and-fairness); absent: off. */
+  priorityAndFairness?: PriorityAndFairnessOptions;
   /** Per-user request rates; absent: none. */
   userRateLimiter?: UserRateLimiter;
   /** --request-timeout: past it, a request other than a watch is answered 504; 0: none. */
@@ -64,9 +67,13 @@ export const DEFAULT_FILTER_CHAIN: readonly NamedFilter[] = [
   { name: 'authentication', build: ({ authentication }) => authenticationFilter(authentication) },
   { name: 'audit-request-received', build: () => auditRequestReceivedFilter },
   { name: 'impersonation', build: ({ authorizer, domain }) => impersonationFilter(authorizer, domain) },
-  // Where upstream has priority and fairness, or max-in-flight without it: after authentication
-  // (per-user rates need the user), before authorization.
-  { name: 'max-in-flight', build: ({ limits, metrics }) => inflightFilter(limits ?? { maxRequestsInflight: 0, maxMutatingRequestsInflight: 0 }, metrics) },
+  // Where upstream has priority and fairness, or max-in-flight without it: after impersonation
+  // (classification and per-user rates need the user the request acts as), before authorization.
+  { name: 'priority-and-fairness', build: ({ priorityAndFairness }) => priorityAndFairness && priorityAndFairnessFilter(priorityAndFairness) },
+  {
+    name: 'max-in-flight',
+    build: ({ limits, metrics, priorityAndFairness }) => (priorityAndFairness ? undefined : inflightFilter(limits ?? { maxRequestsInflight: 0, maxMutatingRequestsInflight: 0 }, metrics)),
+  },
   { name: 'per-user-rate', build: ({ userRateLimiter, metrics }) => userRateLimiter && userRateFilter(userRateLimiter, metrics) },
   { name: 'authorization', build: ({ authorizer, domain, logger }) => authorizationFilter(authorizer, domain, logger) },
   { name: 'mux', build: ({ mux }) => mux.dispatch() },

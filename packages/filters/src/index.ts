@@ -8,6 +8,14 @@ export { createApp } from './app.js';
 export { handleConnectionErrors, MAX_HEADER_BYTES } from './connection-errors.js';
 export { type Handler, type RequestContext, type RequestState } from './context.js';
 export { type NamedFilter } from './filter-chain.js';
+export {
+  FLOW_SCHEMA_UID_HEADER,
+  PRIORITY_LEVEL_UID_HEADER,
+  WatchTracker,
+  priorityAndFairnessFilter,
+  type FlowControlObserver,
+  type PriorityAndFairnessOptions,
+} from './filters/priority-and-fairness.js';
 export { type HealthCheck, healthHandler, pingCheck, ShutdownCheck, singleCheckHandler, storageCheck } from './health.js';
 export { type AnyResponse, createSecurePort, DEFAULT_HTTP2_MAX_STREAMS, isHttp2, type SecurePort } from './http-server.js';
 export { type LimitOptions, newUserRateLimiter, TOO_MANY_REQUESTS_MESSAGE, type UserRateLimiter } from './limits.js';

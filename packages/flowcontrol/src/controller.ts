@@ -12,7 +12,7 @@ import { goRound } from './go-math.js';
 import { danglingCondition, flowSchemaSequence, type DanglingCondition } from './flow-schemas.js';
 import { mandatoryPriorityLevelCatchAll, mandatoryPriorityLevelExempt } from './mandatory.js';
 import { flowDistinguisher, matchesFlowSchema, type RequestDigest } from './matching.js';
-import { QueueSet, type QueueSetDump, type QueuingConfig, type RejectReason } from './queue-set.js';
+import { QueueSet, WaitEnd, type CancelSignal, type QueueSetDump, type QueuingConfig, type RejectReason } from './queue-set.js';
 import { initialSeatDemandStats, nextSeatDemandStats, type SeatDemandStats } from './seat-demand.js';
 import { FLOW_SCHEMA_CATCH_ALL, PRIORITY_LEVEL_CATCH_ALL, PRIORITY_LEVEL_EXEMPT, type FlowSchema, type PriorityLevelConfiguration } from './types.js';
 import type { WorkEstimate } from './work-estimate.js';
@@ -25,7 +25,7 @@ export interface Classification {
 
 export interface HandleOptions {
   /** The request's own end (the client went away): a waiting request leaves its queue. */
-  signal?: AbortSignal;
+  signal?: CancelSignal;
   /** When, on the controller's clock, the request stops waiting (requestWaitDeadline). */
   waitUntil?: number;
   /** Called with true when the request enters a queue and false when it leaves it. */
@@ -211,14 +211,14 @@ export class FlowController {
     const queuing = state.pl.spec.limited?.limitResponse.queuing;
     const hash = queuing && queuing.queues > 1 ? hashFlowID(classification.flowSchema.metadata.name, classification.flowDistinguisher) : 0n;
     // Only a queuing level makes a request wait; the others need no way to end a wait.
-    const waitEnd = queuing ? new AbortController() : undefined;
+    const waitEnd = queuing ? new WaitEnd() : undefined;
     const started = this.clock.now();
     const result = state.queues.startRequest({
       workEstimate,
       hash,
       flowDistinguisher: classification.flowDistinguisher,
       flowSchemaName: classification.flowSchema.metadata.name,
-      signal: waitEnd?.signal,
+      signal: waitEnd,
       onQueued: options.onQueued,
       details: options.details,
     });

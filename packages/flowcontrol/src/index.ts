@@ -10,7 +10,8 @@ export { serverConcurrencyLimit, type LevelLimits } from './concurrency-limits.j
 export { BORROWING_ADJUSTMENT_PERIOD_MS, type SeatDemandStats } from './seat-demand.js';
 export { defaultWorkEstimatorConfig, estimateWork, type ObjectCount, type RequestDescription, type WorkEstimatorConfig, type WorkEstimatorSources } from './work-estimator.js';
 export { formatSeatSeconds, type WorkEstimate } from './work-estimate.js';
-export type { QueueDump, QueueSetDump, RejectReason, RequestDump } from './queue-set.js';
+export { WaitEnd, type CancelSignal, type QueueDump, type QueueSetDump, type RejectReason, type RequestDump } from './queue-set.js';
 export { DroppedRequestsTracker } from './dropped-requests.js';
 export { defaultRequestWaitLimitMs, requestWaitDeadline } from './wait-limit.js';
 export { MAX_HASH_BITS, requiredEntropyBits } from './shuffle-sharding.js';
+export { AUTO_UPDATE_ANNOTATION, mandatoryFlowSchemas, mandatoryPriorityLevels, suggestedConfiguration } from './bootstrap.js';

@@ -4,3 +4,4 @@ export { CheapCounter, CheapHistogram, type CounterSeries, type HistogramSeries 
 export { ServerMetrics } from './metrics.js';
 export { ObjectCounter, timedStorage } from './storage-metrics.js';
 export { registerWatchCacheMetrics, resourceOfPrefix, type WatchCacheStatsSource } from './watch-cache-metrics.js';
+export { FlowControlMetrics, type FlowControlLevelLimits } from './flowcontrol-metrics.js';

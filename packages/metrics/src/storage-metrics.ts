@@ -83,6 +83,8 @@ export class ObjectCounter {
   private counted = new Set<string>();
   /** The last count of each prefix. */
   private readonly counts = new Map<string, number>();
+  /** The last count of each resource by its name (<resource>.<group>), for priority and fairness' list estimates. */
+  private readonly countsByName = new Map<string, number>();
 
   constructor(
     private readonly storage: Storage,
@@ -110,13 +112,22 @@ export class ObjectCounter {
     return this.counts.get(prefix);
   }
 
+  /** The objects of a resource named as upstream's GroupResource.String() when last counted (undefined: not counted yet). */
+  countOfResource(name: string): number | undefined {
+    return this.countsByName.get(name);
+  }
+
   async countAll(): Promise<void> {
     if (this.running) return;
     this.running = true;
     try {
       const resources = this.resources();
       const names = new Set(resources.map((r) => r.name));
-      for (const gone of this.counted) if (!names.has(gone)) this.metrics.storageObjects.remove({ resource: gone });
+      for (const gone of this.counted) {
+        if (names.has(gone)) continue;
+        this.metrics.storageObjects.remove({ resource: gone });
+        this.countsByName.delete(gone);
+      }
       this.counted = names;
       for (const resource of resources) {
         try {
@@ -124,6 +135,7 @@ export class ObjectCounter {
           const count = list.items.length + (list.continue ? (list.remainingItemCount ?? 0) : 0);
           this.metrics.storageObjects.set({ resource: resource.name }, count);
           this.counts.set(resource.prefix, count);
+          this.countsByName.set(resource.name, count);
         } catch (err) {
           this.logger.debug({ err, resource: resource.name }, 'counting stored objects failed');
         }

@@ -78,6 +78,13 @@ export interface ServerOptions {
   api?: ApiOptions;
   /** In-flight limits and per-user rates; absent: none. */
   limits?: LimitOptions;
+  /**
+   * --enable-priority-and-fairness: API Priority and Fairness in place of the in-flight limits, over
+   * the server's concurrency of limits.maxRequestsInflight + maxMutatingRequestsInflight (400 + 200
+   * without limits); the bootstrap configuration kept where the flowcontrol kinds are served.
+   * Default off here; the binary's flag defaults to on, as kube-apiserver's.
+   */
+  priorityAndFairness?: boolean | { /** How often the config producer reconciles the bootstrap objects; default a minute (tests shorten it). */ producerReconcileMs?: number };
   /** --audit-log-path: the file audit events are appended to; absent: no audit log. */
   auditLogPath?: string;
   /** --audit-log-format and the rotation flags (--audit-log-maxsize, -maxbackup, -maxage). */

@@ -24,6 +24,8 @@ export function timeoutFilter(requestTimeoutMs: number): Middleware {
     if (requestTimeoutMs <= 0 || ctx.state.requestInfo.verb === 'watch') return next();
     const param = ctx.query.timeout;
     const timeoutMs = deadlineMs(Array.isArray(param) ? param[0] : param, requestTimeoutMs);
+    const receivedAt = performance.now();
+    ctx.state.deadline = { receivedAt, at: receivedAt + timeoutMs };
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<'expired'>((resolve) => {
       timer = setTimeout(() => resolve('expired'), timeoutMs);

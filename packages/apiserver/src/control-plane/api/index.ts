@@ -58,6 +58,8 @@ export interface ServedApi {
   catalog: ResourceCatalog;
   authorizer: Authorizer;
   authentication: AuthenticationOptions;
+  /** Stored objects of a resource by <resource>.<group> when last counted (priority and fairness' list estimates). */
+  objectCount(groupResource: string): number | undefined;
   /** Readiness: bootstrap objects created, RBAC objects listed, custom resources and caches ready. */
   checks: HealthCheck[];
   start(): void;
@@ -176,6 +178,7 @@ export function serveApi(sources: ApiSources): ServedApi {
     catalog,
     authorizer,
     authentication,
+    objectCount: (groupResource) => objectCounter.countOfResource(groupResource),
     checks: [bootstrapper, ...(rbac ? [rbac] : []), ...(customResources ? [customResources] : []), ...(cacheReady ? [cacheReady] : [])],
     start() {
       stopKeepingCaches.push(keepCaches());

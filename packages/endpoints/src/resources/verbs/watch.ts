@@ -27,9 +27,12 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
   // A current state is read as not older than the store's revision (startWatch): as the cache serves it.
   const initialQuery = { ...base, ...(fieldSelector && { fieldSelector }), ...(rv === '' && { resourceVersion: '0' }) };
   let releaseInitial = initialEvents ? reserveListMemory(scope, initialQuery, 'streamed') : undefined;
+  // Priority and fairness holds the watch's seat until its initial state is written (upstream's
+  // watch initialization signal); a watch from a given resourceVersion has none to write.
   const initialWritten = (): void => {
     releaseInitial?.();
     releaseInitial = undefined;
+    ctx.state.watchInitialized?.();
   };
   ctx.res.once('close', initialWritten);
   const watch = await startWatch(
@@ -46,6 +49,7 @@ export async function watchObjects(scope: VerbScope): Promise<void> {
   res.writeHead(200, { 'Content-Type': encode.contentType, 'Cache-Control': 'no-cache, private' });
   res.flushHeaders();
   ctx.state.audit?.responseStarted();
+  if (!initialEvents) ctx.state.watchInitialized?.();
   const stop = (): void => watch.stop();
   // Shutdown ends the stream after what is queued and, where asked for, a last bookmark.
   const unregister = services.registerLongRunning(res, () => watch.finish());
