@@ -11,7 +11,7 @@ ETCD_TLS ?= true
 BINARIES := plat-apiserver plat-agent plat-controller-manager
 # Test files run side by side through scripts/run-tests.mjs (one etcd shared by the end-to-end files,
 # each file's time in .test-times.json); TEST_CONCURRENCY files at once.
-TEST_CONCURRENCY ?= 3
+TEST_CONCURRENCY ?= 4
 # Files whose assertions are about what load changes, run afterwards one at a time: watch-memory
 # bounds the replica's RSS, whose peak depends on when the collector gets to run; crd-rule-cost and
 # hostile-input bound how long /healthz waits while requests built to hold the event loop run, a

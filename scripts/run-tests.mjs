@@ -2,7 +2,7 @@
 //
 //   node scripts/run-tests.mjs [--concurrency=N] [--serial=<file>,...] <file>...
 //
-// - Files run side by side, N at a time (default 3: on two cores most end-to-end files wait on
+// - Files run side by side, N at a time (default 3, make test 4: on two cores most end-to-end files wait on
 //   processes, timers and the network more than they compute). Node 20's runner would run one at a
 //   time here (availableParallelism() - 1).
 // - The files named with --serial run afterwards, one at a time, on a quiet machine: those whose
