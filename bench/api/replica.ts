@@ -13,6 +13,8 @@ const MAIN = fileURLToPath(new URL('../../../apps/apiserver/dist/bundle/plat-api
 export const IN_FLIGHT = 64;
 /** Extra node flags for the replica, e.g. BENCH_REPLICA_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p". */
 const REPLICA_NODE_ARGS = (process.env.BENCH_REPLICA_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/** Extra apiserver flags for the replica, e.g. BENCH_REPLICA_ARGS="--enable-priority-and-fairness=false". */
+const REPLICA_ARGS = (process.env.BENCH_REPLICA_ARGS ?? '').split(' ').filter(Boolean);
 
 export interface Replica {
   pid: number;
@@ -25,7 +27,7 @@ export async function startReplica(args: string[]): Promise<Replica> {
   const certDir = await mkdtemp(join(tmpdir(), 'plat-bench-certs-'));
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--max-semi-space-size=64', ...REPLICA_NODE_ARGS, MAIN, '--bind-address=127.0.0.1', '--secure-port=0', `--cert-dir=${certDir}`, ...args],
+    ['--max-semi-space-size=64', ...REPLICA_NODE_ARGS, MAIN, '--bind-address=127.0.0.1', '--secure-port=0', `--cert-dir=${certDir}`, ...args, ...REPLICA_ARGS],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
