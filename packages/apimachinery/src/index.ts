@@ -28,6 +28,7 @@ export {
   type ObjectMetaOptions,
 } from './validation/object-meta.js';
 export { isCanonicalIP, ipAddressNameErrors } from './validation/ip.js';
+export { parseGoIP, IPV4_MAPPED_PREFIX, type IP } from './validation/go-ip.js';
 export { SelectorParseError } from './selector-parse-error.js';
 export { LabelSelector, parseLabelSelector } from './labels/selector.js';
 export type { LabelRequirement, LabelSelectorOperator } from './labels/requirement.js';

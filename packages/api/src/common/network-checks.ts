@@ -2,67 +2,10 @@
 // (upstream 1.28), for Endpoints and EndpointSlices: IPs parsed as k8s.io/utils' ParseIPSloppy
 // (Go's net.ParseIP that also takes IPv4 octets with leading zeros), and the IPs an endpoint may not
 // have (ValidateNonSpecialIP), judged as Go's net.IP methods judge them.
-import { invalid, isDNS1123Label, isDNS1123Subdomain, required, type FieldError, type FieldPath } from '@plat/apimachinery';
+import { invalid, isDNS1123Label, isDNS1123Subdomain, IPV4_MAPPED_PREFIX, parseGoIP, required, type FieldError, type FieldPath, type IP } from '@plat/apimachinery';
 
-/** 16 bytes; an IPv4 address as its IPv4-mapped IPv6 form (::ffff:a.b.c.d), as Go keeps it. */
-type IP = number[];
-
-const IPV4_MAPPED_PREFIX = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff];
-
-function parseIPv4(text: string): number[] | undefined {
-  const fields = text.split('.');
-  if (fields.length !== 4) return undefined;
-  const bytes: number[] = [];
-  for (const field of fields) {
-    // Leading zeros are decimal, not octal (ParseIPSloppy's rule, as Go's parser before 1.17).
-    if (!/^[0-9]+$/.test(field) || Number(field) > 255) return undefined;
-    bytes.push(Number(field));
-  }
-  return bytes;
-}
-
-function parseIPv6(text: string): IP | undefined {
-  let rest = text;
-  let tail: number[] = [];
-  // An IPv4 address may end it, standing for the last two groups.
-  const lastColon = rest.lastIndexOf(':');
-  if (lastColon !== -1 && rest.slice(lastColon + 1).includes('.')) {
-    const v4 = parseIPv4(rest.slice(lastColon + 1));
-    if (!v4) return undefined;
-    tail = v4;
-    rest = rest.slice(0, lastColon + 1);
-    if (rest.endsWith(':') && !rest.endsWith('::')) rest = rest.slice(0, -1);
-  }
-  const halves = rest.split('::');
-  if (halves.length > 2) return undefined;
-  const groupsOf = (half: string): number[] | undefined => {
-    if (half === '') return [];
-    const bytes: number[] = [];
-    for (const group of half.split(':')) {
-      if (!/^[0-9a-fA-F]{1,4}$/.test(group)) return undefined;
-      const value = parseInt(group, 16);
-      bytes.push(value >> 8, value & 0xff);
-    }
-    return bytes;
-  };
-  const head = groupsOf(halves[0]!);
-  const after = halves.length === 2 ? groupsOf(halves[1]!) : [];
-  if (!head || !after) return undefined;
-  const known = head.length + after.length + tail.length;
-  if (halves.length === 2) {
-    // `::` stands for at least one group of zeros.
-    if (known > 14) return undefined;
-    return [...head, ...new Array<number>(16 - known).fill(0), ...after, ...tail];
-  }
-  return known === 16 ? [...head, ...tail] : undefined;
-}
-
-/** The address as Go's ParseIPSloppy reads it (no zones, no brackets); undefined where it reads none. */
-export function parseIP(text: string): IP | undefined {
-  if (text.includes(':')) return parseIPv6(text);
-  const v4 = parseIPv4(text);
-  return v4 && [...IPV4_MAPPED_PREFIX, ...v4];
-}
+/** The address as k8s.io/utils' ParseIPSloppy reads it. */
+export const parseIP = (text: string): IP | undefined => parseGoIP(text, true);
 
 /** Go's To4: the IPv4 address of an IPv4(-mapped) address. */
 const to4 = (ip: IP): number[] | undefined => (IPV4_MAPPED_PREFIX.every((byte, i) => ip[i] === byte) ? ip.slice(12) : undefined);

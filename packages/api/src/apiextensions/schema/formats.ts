@@ -1,7 +1,7 @@
 // The string formats a custom resource's schema is checked against: kube-openapi's strfmt registry as
 // apiextensions 1.28 keeps it (validation/formats.go: every other format, int32, int64, float and
 // double included, is dropped before validating), each checked as its Go validator checks it.
-import { parseDuration } from '@plat/apimachinery';
+import { parseDuration, parseGoIP } from '@plat/apimachinery';
 
 /** Upstream's name normalisation: `date-time` is `datetime`; names are otherwise case-sensitive. */
 const normalize = (format: string): string => format.replaceAll('-', '');
@@ -9,37 +9,7 @@ const normalize = (format: string): string => format.replaceAll('-', '');
 const hexOctets = (text: string): number | undefined => (/^(?:[0-9a-fA-F]{2})*$/.test(text) ? text.length / 2 : undefined);
 
 /** Go's net.ParseIP, with k8s.io/utils' ParseIPSloppy allowing leading zeros when `sloppy`. */
-function parseIP(text: string, sloppy: boolean): boolean {
-  if (text.includes('.') && !text.includes(':')) return parseIPv4(text, sloppy);
-  return parseIPv6(text, sloppy);
-}
-
-function parseIPv4(text: string, sloppy: boolean): boolean {
-  const fields = text.split('.');
-  if (fields.length !== 4) return false;
-  return fields.every((field) => /^\d+$/.test(field) && Number(field) <= 255 && (sloppy || field.length === 1 || field[0] !== '0'));
-}
-
-function parseIPv6(text: string, sloppy: boolean): boolean {
-  let rest = text;
-  let groups = 0;
-  // An embedded IPv4 address counts as two groups.
-  const lastColon = rest.lastIndexOf(':');
-  if (lastColon !== -1 && rest.slice(lastColon + 1).includes('.')) {
-    if (!parseIPv4(rest.slice(lastColon + 1), sloppy)) return false;
-    rest = `${rest.slice(0, lastColon + 1)}0:0`;
-  }
-  const halves = rest.split('::');
-  if (halves.length > 2) return false;
-  for (const half of halves) {
-    if (half === '') continue;
-    for (const group of half.split(':')) {
-      if (!/^[0-9a-fA-F]{1,4}$/.test(group)) return false;
-      groups++;
-    }
-  }
-  return halves.length === 2 ? groups < 8 : groups === 8;
-}
+const parseIP = (text: string, sloppy: boolean): boolean => parseGoIP(text, sloppy) !== undefined;
 
 function isCIDR(text: string): boolean {
   const slash = text.indexOf('/');
@@ -115,7 +85,8 @@ function validHost(host: string): boolean {
     if (port && !port.startsWith(':')) return false;
     name = host.slice(1, close);
     const zone = name.indexOf('%25');
-    if (!parseIPv6(zone === -1 ? name : name.slice(0, zone), false)) return false;
+    const address = zone === -1 ? name : name.slice(0, zone);
+    if (!address.includes(':') || !parseIP(address, false)) return false;
   } else {
     const colon = host.lastIndexOf(':');
     if (colon !== -1) {
