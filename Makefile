@@ -16,9 +16,10 @@ TEST_CONCURRENCY ?= 4
 # bounds the replica's RSS, whose peak depends on when the collector gets to run; crd-rule-cost and
 # hostile-input bound how long /healthz waits while requests built to hold the event loop run, a
 # wall-clock figure that files beside them stretch (the rules' own bound is the process's CPU time);
-# policies bounds how soon a policy written through one replica is enforced by the other (1 s).
+# policies bounds how soon a policy written through one replica is enforced by the other (1 s);
+# controller-manager bounds a failover by the lease duration plus 500 ms.
 SERIAL_TESTS := test/dist/watch-memory.test.js test/dist/crd-rule-cost.test.js test/dist/hostile-input.test.js \
-	test/dist/policies.test.js
+	test/dist/policies.test.js test/dist/controller-manager.test.js
 space := $(subst ,, )
 comma := ,
 RUN_TESTS = node scripts/run-tests.mjs --concurrency=$(TEST_CONCURRENCY) --serial=$(subst $(space),$(comma),$(strip $(SERIAL_TESTS)))
